@@ -1,0 +1,60 @@
+# TripLedger: `make demo` and `make test` on a fresh machine. See README.md.
+SHELL := /bin/bash
+SWIFT ?= swift
+APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev
+# Only the tests need these: openssl runs a real TLS server with a self-signed certificate.
+TEST_APT_PACKAGES := openssl
+# Release builds link the Swift runtime statically: it halves process start-up (see make bench).
+RELEASE_FLAGS := -c release --static-swift-stdlib
+BENCH_DIR ?= $(CURDIR)/.build-bench-data
+
+.PHONY: all deps test-deps apt-install build release demo test bench format lint clean
+
+all: build
+
+## deps: install the system libraries the package links against, if missing (apt, sudo when not root).
+deps:
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(APT_PACKAGES)"
+
+test-deps: deps
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_APT_PACKAGES)"
+
+apt-install:
+	@if command -v dpkg >/dev/null 2>&1; then \
+	  missing=""; \
+	  for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	  if [ -n "$$missing" ]; then \
+	    sudo=""; [ "$$(id -u)" -ne 0 ] && sudo=sudo; \
+	    echo "installing:$$missing"; \
+	    $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
+	  fi; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product trip
+
+## demo: build and run a sample trip end to end, offline, in a temporary ledger.
+demo: release
+	.build/release/trip demo
+
+## test: every test (unit, ledger, rate service over loopback HTTP, end to end through the binary).
+test: test-deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## bench: release build, generated 1,000,000-purchase ledger, median timings as a table.
+bench: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+	.build/release/TripBench --trip .build/release/trip --data $(BENCH_DIR)
+
+format:
+	$(SWIFT) format --in-place --parallel $$(git ls-files '*.swift')
+
+lint:
+	$(SWIFT) format lint --strict --parallel $$(git ls-files '*.swift')
+
+clean:
+	rm -rf .build $(BENCH_DIR)

@@ -1,0 +1,60 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "TripLedger",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "trip", targets: ["trip"]),
+        .library(name: "TripCore", targets: ["TripCore"]),
+        .library(name: "TripLedger", targets: ["TripLedger"]),
+        .library(name: "RateService", targets: ["RateService"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System SQLite (libsqlite3-dev). Only `TripLedger/SQLite/SQLiteBoundary.swift` imports it.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        // libcurl headers plus a dlopen shim, so that only network commands load libcurl.
+        .target(name: "CCurl", path: "Sources/CCurl"),
+        // The shipped data: migrations, config defaults and the ISO 4217 table, compiled in.
+        .target(
+            name: "Embedded",
+            path: ".",
+            exclude: ["Sources/CSQLite", "Sources/CCurl", "Sources/TripCore", "Sources/TripLedger",
+                      "Sources/RateService", "Sources/trip", "Sources/TripBench", "Tests", ".ci", "README.md",
+                      "Makefile", "config/README.md"],
+            sources: ["Sources/Embedded"],
+            resources: [.embedInCode("Migrations"), .embedInCode("config")]
+        ),
+        .target(name: "TripCore", dependencies: ["Embedded"]),
+        .target(name: "TripLedger", dependencies: ["TripCore", "CSQLite", "Embedded"]),
+        // HTTP over libcurl and the rate providers' response parsers. Independent of the ledger.
+        .target(name: "RateService", dependencies: ["CCurl"]),
+        .executableTarget(
+            name: "trip",
+            dependencies: [
+                "TripCore", "TripLedger", "RateService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "TripBench", dependencies: ["TripCore", "TripLedger"]),
+        .target(name: "TestSupport", dependencies: ["TripCore", "TripLedger"], path: "Tests/TestSupport"),
+        .testTarget(name: "TripCoreTests", dependencies: ["TripCore", "TestSupport"]),
+        .testTarget(name: "TripLedgerTests", dependencies: ["TripLedger", "TestSupport"]),
+        // A real HTTP/1.1 server on loopback that serves recorded provider bodies and injects faults.
+        .target(name: "FXTestServer", path: "Tests/FXTestServer"),
+        .testTarget(name: "RateServiceTests", dependencies: ["RateService", "FXTestServer"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "FXTestServer", "trip"]),
+    ]
+)
+
+// Strict compiler for our own targets: Swift 6 mode plus the upcoming features we hold ourselves to.
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,5 @@
+// The system SQLite (Debian: libsqlite3-dev). Only TripLedger's SQLiteBoundary.swift imports this module.
+#include <sqlite3.h>
+
+// SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift cannot import.
+static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }

@@ -1,0 +1,21 @@
+/// The files shipped inside the binary: `Migrations/*.sql` and `config/*`, compiled in by
+/// SwiftPM's `.embedInCode`, so that no file is looked up at run time.
+public enum Embedded {
+    /// Every migration, in the order it is applied. A new `Migrations/mNNNN_name.sql` must be
+    /// added here; `MigrationRegistryTests` fails when a file in `Migrations/` is missing.
+    public static let migrations: [(name: String, sql: [UInt8])] = [
+        ("m0001_init", PackageResources.m0001_init_sql),
+        ("m0002_rates", PackageResources.m0002_rates_sql),
+    ]
+
+    /// `config/settings.toml`: the default settings.
+    public static var settings: [UInt8] { PackageResources.settings_toml }
+    /// `config/presets.toml`: tax, service and tip presets.
+    public static var presets: [UInt8] { PackageResources.presets_toml }
+    /// `config/fallback_rates.toml`: the fixed fallback rate table, per 1 EUR.
+    public static var fallbackRates: [UInt8] { PackageResources.fallback_rates_toml }
+    /// `config/iso4217.csv`: active ISO 4217 codes with their minor units.
+    public static var iso4217: [UInt8] { PackageResources.iso4217_csv }
+    /// `config/iso4217_retired.csv`: euro-replaced codes still needed for irrevocable rates.
+    public static var iso4217Retired: [UInt8] { PackageResources.iso4217_retired_csv }
+}

@@ -1,0 +1,38 @@
+/// Checks that published rate text is a plain, positive, finite decimal.
+///
+/// Rates are kept as the exact text the provider published; this only decides whether that
+/// text is acceptable. Accepted: `digits` or `digits.digits`, no sign, no exponent, no leading
+/// zeros (other than the `0` of `0.xxx`), at most `maxIntegerDigits` before and
+/// `maxFractionDigits` after the point, and not zero. That rejects `0`, `-1.2`, `NaN`,
+/// `Infinity` and `1e308`-style values before anything can overflow.
+enum RateText {
+    static let maxIntegerDigits = 20
+    static let maxFractionDigits = 20
+
+    /// nil when `text` is acceptable, otherwise why not (for a message).
+    static func problem(with text: some StringProtocol) -> String? {
+        var integerDigits = 0, fractionDigits = 0, nonZero = false, seenPoint = false, leadingZero = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if seenPoint {
+                    fractionDigits += 1
+                } else {
+                    if integerDigits == 1 && leadingZero { return "leading zero" }
+                    if integerDigits == 0 && byte == UInt8(ascii: "0") { leadingZero = true }
+                    integerDigits += 1
+                }
+                if byte != UInt8(ascii: "0") { nonZero = true }
+            case UInt8(ascii: "."):
+                guard !seenPoint, integerDigits > 0 else { return "not a plain decimal" }
+                seenPoint = true
+            default:
+                return "not a plain positive decimal"
+            }
+        }
+        guard integerDigits > 0, !seenPoint || fractionDigits > 0 else { return "not a plain decimal" }
+        guard integerDigits <= maxIntegerDigits, fractionDigits <= maxFractionDigits else { return "too many digits" }
+        guard nonZero else { return "zero" }
+        return nil
+    }
+}

@@ -1,0 +1,184 @@
+import TripCore
+import TripLedger
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `make bench`: generates a seeded ledger of 1,000,000 purchases across 50 trips (20,000 each),
+/// then times whole `trip` processes and prints medians. Targets live here, never in tests.
+@main
+struct TripBench {
+    static let trips = 50
+    static let perTrip = 20_000
+    static let seed: UInt64 = 20_260_302
+
+    static func main() throws {
+        var args = CommandLine.arguments.dropFirst()
+        var tripBinary = ".build/release/trip", dataDir = ".build-bench-data"
+        var profile = false
+        while let a = args.popFirst() {
+            if a == "--trip", let v = args.popFirst() { tripBinary = v }
+            if a == "--data", let v = args.popFirst() { dataDir = v }
+            if a == "--startup-profile" { profile = true }
+        }
+        if profile { try startupProfile(dataDir: dataDir); return }
+        mkdir(dataDir, 0o700)
+        let ledgerPath = dataDir + "/bench-v\(Migrator.latestVersion).sqlite"
+        if access(ledgerPath, F_OK) != 0 {
+            let started = now()
+            // Build under another name and rename when complete, so an interrupted run is never reused.
+            let partial = ledgerPath + ".partial"
+            for suffix in ["", "-wal", "-shm"] { unlink(partial + suffix) }
+            try generate(at: partial)
+            for suffix in ["-wal", "-shm"] { unlink(partial + suffix) }
+            guard rename(partial, ledgerPath) == 0 else { fatalError("cannot rename \(partial)") }
+            print("generated \(trips * perTrip) purchases in \(format(now() - started)) (seed \(seed))")
+        }
+        let env = ["TRIP_DB=\(ledgerPath)", "TRIP_TODAY=2026-03-10", "HOME=/nonexistent", "XDG_CONFIG_HOME=/nonexistent"]
+        var rows: [(String, Double, Double?)] = []
+        rows.append(("trip --version", median(20) { run(tripBinary, ["--version"], env) }, nil))
+        rows.append(("trip add (1,000,000-row ledger)",
+                     median(20) { run(tripBinary, ["add", "1200", "JPY", "bench", "--trip", "Trip 7", "--preset", "JP"], env) }, 10))
+        rows.append(("trip list --trip (20,000 rows)", median(10) { run(tripBinary, ["list", "--trip", "Trip 7"], env) }, nil))
+        rows.append(("trip list --trip --format json", median(10) { run(tripBinary, ["list", "--trip", "Trip 7", "--format", "json"], env) }, nil))
+        rows.append(("trip report (20,000-purchase trip)", median(20) { run(tripBinary, ["report", "--trip", "Trip 7"], env) }, 50))
+        rows.append(("trip report --format json", median(20) { run(tripBinary, ["report", "--trip", "Trip 7", "--format", "json"], env) }, 50))
+        print("")
+        print("| operation | median | target |")
+        print("|---|---:|---:|")
+        for (name, ms, target) in rows {
+            let t = target.map { ms <= $0 ? "≤ \(Int($0)) ms ✓" : "≤ \(Int($0)) ms ✗" } ?? "-"
+            print("| \(name) | \(format(ms)) | \(t) |")
+        }
+        print("\nmachine: \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) cores; each figure is the median of whole-process runs (spawn to exit)")
+    }
+
+    /// In-process cost of what every command does before its query, first call (cold) each.
+    static func startupProfile(dataDir: String) throws {
+        var t = now()
+        func lap(_ label: String) { let n = now(); print("\(label): \(format(n - t))"); t = n }
+        _ = CurrencyTable.shared.lookup("JPY")
+        lap("currency table")
+        let settings = try Settings.defaults()
+        lap("settings + presets + fallback")
+        let ledger = try Ledger(path: dataDir + "/bench-v\(Migrator.latestVersion).sqlite", settings: settings,
+                                clock: Clock(today: CivilDate(iso: "2026-03-10")!, now: "x"))
+        lap("open ledger")
+        _ = try ledger.trips()
+        lap("list trips")
+        _ = try ledger.report(trip: "Trip 7")
+        lap("report Trip 7")
+        _ = try ledger.report(trip: "Trip 7")
+        lap("report Trip 7 again")
+    }
+
+    // MARK: generation
+
+    /// SplitMix64: small, seeded, reproducible.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    }
+
+    static func generate(at path: String) throws {
+        let settings = try Settings.defaults()
+        let ledger = try Ledger(path: path, settings: settings, clock: Clock(today: CivilDate(iso: "2026-03-10")!, now: "2026-03-10T00:00:00Z"))
+        var rng = Random(state: seed)
+        let locals = ["JPY", "EUR", "GBP", "SGD", "KRW", "THB", "USD", "TWD", "CHF", "MXN"]
+        let categories = ["food", "transport", "lodging", "shopping", "museums", "gifts", nil]
+        let insert = try ledger.db.prepare("""
+            INSERT INTO purchases (trip_id, date, note, category, paid_with, currency, expression, price_minor, discount_spec,
+              discount_minor, service_spec, service_minor, tax_spec, tax_included, tax_minor, tip_spec, tip_minor, total_minor,
+              rounding, preset, purchase_rate, charged_minor, home_currency, home_minor, home_discount_minor, home_service_minor,
+              home_tax_minor, home_tip_minor, rate, rate_date, rate_source, rate_provider, rate_fetched_at, provisional,
+              created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, NULL, 0, ?, ?, ?, ?, ?, ?, 'half-up', NULL, NULL, NULL, 'USD', ?, 0, 0, ?, ?, ?, NULL,
+              'fallback', NULL, NULL, 1, '2026-03-10T00:00:00Z', '2026-03-10T00:00:00Z')
+            """)
+        let usd = try CurrencyTable.shared.currency(for: "USD")
+        try ledger.db.transaction {
+            for t in 1...trips {
+                let local = try CurrencyTable.shared.currency(for: locals[(t - 1) % locals.count])
+                try ledger.createTrip(NewTrip(name: "Trip \(t)", localCurrency: local.code, homeCurrency: "USD",
+                                              start: "2025-01-01", end: "2026-03-10"))
+                let tripID = ledger.db.lastInsertRowID
+                let quote = settings.fallback.rate(from: local.code, to: "USD").map {
+                    RateQuote(rate: $0.rate, date: nil, source: .fallback, provisional: true)
+                }
+                for i in 0..<perTrip {
+                    let day = CivilDate(iso: "2025-06-01")!.adding(days: rng.below(240))!
+                    let major = 1 + rng.below(local.minorUnits == 0 ? 30_000 : 300)
+                    let price = Int64(major) * Int64(pow10(local.minorUnits)) + Int64(rng.below(max(1, pow10(local.minorUnits))))
+                    let included = rng.below(2) == 0
+                    let tip = rng.below(5) == 0
+                    let inputs = AdjustmentInputs(tax: .percent(try Rational(1, 10), text: "10%"), taxIncluded: included,
+                                                  tip: tip ? .percent(try Rational(3, 20), text: "15%") : nil)
+                    let b = try Breakdown.compute(price: price, currency: local, inputs: inputs)
+                    let c = try Conversion.make(breakdown: b, from: local, to: usd, quote: quote, rounding: .halfUp)
+                    try insert.run([
+                        .integer(tripID), .text(day.description), .text("purchase \(i)"), SQLValue(categories[rng.below(categories.count)]),
+                        .text(rng.below(2) == 0 ? "card" : "cash"), .text(local.code), .text(String(price)), .integer(price),
+                        .text("10%"), SQLValue(included), .integer(b.tax), SQLValue(tip ? "15%" : nil), .integer(b.tip),
+                        .integer(b.total), SQLValue(c.home), SQLValue(c.homeTax), SQLValue(c.homeTip), SQLValue(quote?.rate),
+                    ])
+                }
+            }
+        }
+        try ledger.db.execute("ANALYZE")
+        try ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    static func pow10(_ n: Int) -> Int { n == 0 ? 1 : 10 * pow10(n - 1) }
+
+    // MARK: timing
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1_000_000
+    }
+
+    static func format(_ ms: Double) -> String {
+        ms >= 1000 ? "\(Double(Int(ms / 10)) / 100) s" : "\(Double(Int(ms * 10)) / 10) ms"
+    }
+
+    /// Median wall time of `n` runs in milliseconds, after one warm-up run.
+    static func median(_ n: Int, _ body: () -> Void) -> Double {
+        body()
+        var samples: [Double] = []
+        for _ in 0..<n {
+            let start = now()
+            body()
+            samples.append(now() - start)
+        }
+        samples.sort()
+        return samples[samples.count / 2]
+    }
+
+    /// Spawns `binary args…` with `env`, output to /dev/null, and waits.
+    static func run(_ binary: String, _ args: [String], _ env: [String]) {
+        var pid = pid_t()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([binary] + args).map { strdup($0) } + [nil]
+        let envp = env.map { strdup($0) } + [nil]
+        let rc = posix_spawn(&pid, binary, &actions, nil, argv, envp)
+        posix_spawn_file_actions_destroy(&actions)
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+        guard rc == 0 else { fatalError("cannot run \(binary): \(rc)") }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+}

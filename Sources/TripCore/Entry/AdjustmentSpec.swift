@@ -1,0 +1,50 @@
+/// One adjustment as the user gave it: a percentage (`20%`) or an amount in the purchase's
+/// currency (`500`, `3*100`). Kept as typed, so editing the price recomputes percentages.
+public enum AdjustmentSpec: Hashable, Sendable, CustomStringConvertible {
+    /// An exact fraction: `20%` is stored as 1/5. Always within 0…1.
+    case percent(Rational, text: String)
+    /// An amount expression, evaluated in the purchase's currency when the breakdown is computed.
+    case amount(String)
+
+    /// Reads `--discount 20%` or `--discount 500`. A percentage must be a plain number from 0 to
+    /// 100 followed by `%`; `.` or `,` may be its decimal separator.
+    public static func parse(_ text: String, field: String) throws(TripError) -> AdjustmentSpec {
+        let trimmed = text.trimmingSpaces
+        guard trimmed.hasSuffix("%") else {
+            guard !trimmed.isEmpty else {
+                throw .badAmount(field: field, value: text, reason: "is empty; give a percentage such as 10% or an amount")
+            }
+            return .amount(trimmed)
+        }
+        let number = String(trimmed.dropLast()).trimmingSpaces
+        guard !number.hasPrefix("-") else {
+            throw .badPercent(field: field, value: text, reason: "is negative; a percentage must be from 0% to 100%")
+        }
+        let normalized = String(number.map { $0 == "," ? "." : $0 })
+        guard number.count <= 24, let fraction = Rational(decimalText: normalized), !normalized.hasPrefix("-") else {
+            throw .badPercent(field: field, value: text, reason: "is not a percentage; write it like 10% or 8.875%")
+        }
+        guard let value = try? fraction / Rational(integer: 100), value <= .one else {
+            throw .badPercent(field: field, value: text, reason: "is over 100%")
+        }
+        return .percent(value, text: trimmed)
+    }
+
+    /// The stored form: `20%` or the amount expression.
+    public var description: String {
+        switch self {
+        case .percent(_, let text): text
+        case .amount(let text): text
+        }
+    }
+}
+
+extension StringProtocol {
+    /// The string without leading and trailing ASCII spaces and tabs (no Foundation needed).
+    public var trimmingSpaces: String {
+        let scalars = String(self).unicodeScalars
+        guard let start = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+        let end = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })!
+        return String(String.UnicodeScalarView(scalars[start...end]))
+    }
+}

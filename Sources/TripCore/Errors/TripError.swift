@@ -1,0 +1,111 @@
+/// Every error a trip command reports to the user: one line, naming the field and the value at
+/// fault. `exitCode` follows sysexits: 64 usage, 65 bad data, 69 unavailable, 70 internal.
+public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unknownCurrency(String, suggestions: [String])
+    case currencyWithoutMinorUnits(String)
+    case badAmount(field: String, value: String, reason: String)
+    case ambiguousAmount(field: String, value: String, readings: [String], suggestions: [String])
+    case badPercent(field: String, value: String, reason: String)
+    case badDate(field: String, value: String)
+    case badRate(field: String, value: String, reason: String)
+    case badText(field: String, reason: String)
+    case badChoice(field: String, value: String, allowed: [String])
+    case adjustmentExceedsPrice(field: String, value: String, price: String)
+    case tripNotFound(String)
+    case tripExists(String)
+    case noCurrentTrip
+    case purchaseNotFound(String)
+    case presetNotFound(String, available: [String])
+    case configNotFound(path: String)
+    case badConfig(file: String, line: Int, message: String)
+    case newerLedger(path: String, version: Int, known: Int)
+    case noRate(from: String, to: String, date: String)
+    case confirmationRequired(String)
+    case usage(String)
+    /// A network or provider failure; the message is already one line naming the cause.
+    case unavailable(String)
+    case storage(String)
+
+    public var exitCode: Int32 {
+        switch self {
+        case .usage, .confirmationRequired, .configNotFound: 64
+        case .unavailable: 69
+        case .storage: 70
+        default: 65
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .unknownCurrency(code, suggestions):
+            let hint = suggestions.isEmpty ? "" : "; did you mean \(suggestions.joined(separator: ", "))?"
+            return "currency: unknown ISO 4217 code \(quoted(code))\(hint)"
+        case let .currencyWithoutMinorUnits(code):
+            return "currency: \(code) has no minor units in ISO 4217 and cannot hold money"
+        case let .badAmount(field, value, reason):
+            return "\(field): \(quoted(value)) \(reason)"
+        case let .ambiguousAmount(field, value, readings, suggestions):
+            return "\(field): \(quoted(value)) is ambiguous: \(readings.joined(separator: ", ")); type \(suggestions.joined(separator: " or ")) instead"
+        case let .badPercent(field, value, reason):
+            return "\(field): \(quoted(value)) \(reason)"
+        case let .badDate(field, value):
+            return "\(field): \(quoted(value)) is not a valid date; use YYYY-MM-DD, today or yesterday"
+        case let .badRate(field, value, reason):
+            return "\(field): \(quoted(value)) \(reason)"
+        case let .badText(field, reason):
+            return "\(field): \(reason)"
+        case let .badChoice(field, value, allowed):
+            return "\(field): \(quoted(value)) is not one of \(allowed.joined(separator: ", "))"
+        case let .adjustmentExceedsPrice(field, value, price):
+            return "\(field): \(quoted(value)) is more than the price \(price)"
+        case let .tripNotFound(name):
+            return "trip: no trip named \(quoted(name)); `trip trips` lists them"
+        case let .tripExists(name):
+            return "trip: a trip named \(quoted(name)) already exists"
+        case .noCurrentTrip:
+            return "trip: no current trip; create one with `trip new NAME` or pass --trip NAME"
+        case let .purchaseNotFound(id):
+            return "id: no purchase with id \(quoted(id))"
+        case let .presetNotFound(name, available):
+            return "preset: unknown preset \(quoted(name)); known: \(available.joined(separator: ", "))"
+        case let .configNotFound(path):
+            return "config: no config file at \(quoted(path))"
+        case let .badConfig(file, line, message):
+            return "config: \(file):\(line): \(message)"
+        case let .newerLedger(path, version, known):
+            return "ledger: \(path) was written by a newer trip (schema \(version); this trip knows up to \(known)); upgrade trip. The file was not changed"
+        case let .noRate(from, to, date):
+            return "rate: no \(from)→\(to) rate for \(date); set one with `trip rates set \(from) RATE --in \(to)`"
+        case let .confirmationRequired(what):
+            return "\(what): add --yes to confirm"
+        case let .usage(message), let .unavailable(message), let .storage(message):
+            return message
+        }
+    }
+}
+
+/// Quotes user input for an error message, escaping anything that could break the one-line,
+/// terminal-safe contract (control characters, quotes, backslashes) and cutting long values.
+public func quoted(_ value: String) -> String {
+    var out = "\""
+    var count = 0
+    for scalar in value.unicodeScalars {
+        count += 1
+        if count > 60 { out += "…"; break }
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\t": out += "\\t"
+        case "\r": out += "\\r"
+        default:
+            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+                || scalar.properties.generalCategory == .format && scalar.value != 0x200D {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out + "\""
+}

@@ -1,0 +1,211 @@
+import TripCore
+
+extension Ledger {
+    /// `trip add`: validates everything, then inserts the purchase in one transaction.
+    public func addPurchase(_ draft: PurchaseDraft) throws -> Purchase {
+        guard let amount = draft.amount else { throw TripError.usage("amount: missing; e.g. trip add 1200 JPY ramen") }
+        let trip = try resolveTrip(draft.trip)
+        let row = try prepareRow(draft, amount: amount, trip: trip, existing: nil)
+        return try db.transaction {
+            try db.run("INSERT INTO purchases (\(PurchaseRow.insertColumns)) VALUES (\(PurchaseRow.placeholders))",
+                       row.values(now: clock.now, createdAt: clock.now))
+            return try purchase(id: db.lastInsertRowID)
+        }
+    }
+
+    /// `trip edit ID`: the draft's non-nil fields replace the stored ones; percentages are
+    /// recomputed against the new price and the conversion is chosen again.
+    public func editPurchase(_ idText: String, _ draft: PurchaseDraft) throws -> Purchase {
+        let id = try Ledger.parseID(idText)
+        return try db.transaction {
+            let old = try purchase(id: id)
+            let trip = try draft.trip.map { try self.trip(named: $0) } ?? self.trip(id: old.tripID)!
+            let row = try prepareRow(draft, amount: draft.amount ?? old.expression, trip: trip, existing: old)
+            let created = try db.scalarText("SELECT created_at FROM purchases WHERE id = ?", [.integer(id)]) ?? clock.now
+            try db.run("DELETE FROM purchases WHERE id = ?", [.integer(id)])
+            try db.run("INSERT INTO purchases (id, \(PurchaseRow.insertColumns)) VALUES (?, \(PurchaseRow.placeholders))",
+                       [.integer(id)] + row.values(now: clock.now, createdAt: created))
+            return try purchase(id: id)
+        }
+    }
+
+    /// `trip rm ID`: returns what was removed.
+    public func removePurchase(_ idText: String) throws -> Purchase {
+        let id = try Ledger.parseID(idText)
+        return try db.transaction {
+            let p = try purchase(id: id)
+            try db.run("DELETE FROM purchases WHERE id = ?", [.integer(id)])
+            return p
+        }
+    }
+
+    public func purchase(id: Int64) throws -> Purchase {
+        guard let p = try db.prepare("SELECT \(Purchase.columns) \(Purchase.from) WHERE p.id = ?")
+            .first([.integer(id)], Purchase.init(row:)) else { throw TripError.purchaseNotFound(String(id)) }
+        return p
+    }
+
+    /// `trip list`: the trip's purchases by date, then id.
+    public func purchases(_ filter: PurchaseFilter) throws -> (trip: Trip, purchases: [Purchase]) {
+        let trip = try resolveTrip(filter.trip)
+        var sql = "SELECT \(Purchase.columns) \(Purchase.from) WHERE p.trip_id = ?"
+        var values: [SQLValue] = [.integer(trip.id)]
+        if let since = filter.since {
+            sql += " AND p.date >= ?"
+            values.append(.text(try clock.date(since, field: "since").description))
+        }
+        if let until = filter.until {
+            sql += " AND p.date <= ?"
+            values.append(.text(try clock.date(until, field: "until").description))
+        }
+        if let category = filter.category {
+            sql += " AND p.category = ?"
+            values.append(.text(category.lowercased()))
+        }
+        sql += " ORDER BY p.date, p.id"
+        var out: [Purchase] = []
+        try db.prepare(sql).forEach(values) { out.append(Purchase(row: $0)) }
+        return (trip, out)
+    }
+
+    static func parseID(_ text: String) throws(TripError) -> Int64 {
+        let t = text.hasPrefix("#") ? String(text.dropFirst()) : text
+        guard let id = Int64(t), id > 0 else { throw .purchaseNotFound(text) }
+        return id
+    }
+
+    /// Validates a draft against its trip (and the purchase being edited) and computes the row.
+    func prepareRow(_ d: PurchaseDraft, amount: String, trip: Trip, existing old: Purchase?) throws -> PurchaseRow {
+        let table = CurrencyTable.shared
+        let currency = try d.currency.map { c throws(TripError) in try table.currency(for: c) }
+            ?? old?.currency ?? trip.localCurrency ?? trip.homeCurrency
+        // Preset: explicit flag ("none" clears), else the stored one on edit, else the trip's default.
+        let presetName: String? = try {
+            if let p = d.preset { return p.lowercased() == "none" ? nil : try settings.preset(named: p).name }
+            if let old { return old.preset }
+            return trip.preset
+        }()
+        let preset = try presetName.map { try settings.preset(named: $0) }
+        let presetChanged = d.preset != nil
+        let rounding = try d.rounding.map { r throws(TripError) in
+            guard let m = RoundingMode(userText: r) else {
+                throw .badChoice(field: "rounding", value: r, allowed: RoundingMode.allCases.map(\.rawValue))
+            }
+            return m
+        } ?? (presetChanged || old == nil ? preset?.rounding : old?.inputs.rounding) ?? preset?.rounding ?? settings.rounding.value
+
+        func spec(_ flag: String?, _ field: String, stored: AdjustmentSpec?, fromPreset: AdjustmentSpec?) throws -> AdjustmentSpec? {
+            if let flag { return flag.isEmpty || flag.lowercased() == "none" ? nil : try AdjustmentSpec.parse(flag, field: field) }
+            if old != nil && !presetChanged { return stored }
+            return fromPreset
+        }
+        let discount = try spec(d.discount, "discount", stored: old?.inputs.discount, fromPreset: nil)
+        let service = try spec(d.service, "service", stored: old?.inputs.service, fromPreset: preset?.service)
+        let tax = try spec(d.tax, "tax", stored: old?.inputs.tax, fromPreset: preset?.tax)
+        let tip = try spec(d.tip, "tip", stored: old?.inputs.tip, fromPreset: preset?.tip)
+        let taxIncluded: Bool = d.taxIncluded ?? {
+            if d.tax != nil { return false }
+            if let old, !presetChanged { return old.inputs.taxIncluded }
+            return preset?.taxIncluded ?? false
+        }()
+        if taxIncluded && tax == nil {
+            throw TripError.usage("tax-included: give the included rate with --tax, e.g. --tax 10% --tax-included")
+        }
+        let inputs = AdjustmentInputs(discount: discount, service: service, tax: tax, taxIncluded: taxIncluded, tip: tip,
+                                      rounding: rounding, tipOnTaxed: settings.tipOnTaxed.value)
+        let price = try AmountExpression.evaluate(amount, field: "amount", minorUnits: currency.minorUnits, rounding: rounding)
+        let breakdown = try Breakdown.compute(price: price, currency: currency, inputs: inputs)
+
+        let date = try d.date.map { x throws(TripError) in try clock.date(x, field: "date") } ?? old?.date ?? clock.today
+        let note = try Ledger.checkText(d.note ?? old?.note ?? "", field: "note")
+        let category = try (d.category ?? old?.category).flatMap { c in
+            c.isEmpty ? nil : try Ledger.checkText(c.lowercased(), field: "category", maxBytes: 100)
+        }
+        let paidWith = try (d.paidWith ?? old?.paidWith).flatMap { c in
+            c.isEmpty ? nil : try Ledger.checkText(c.lowercased(), field: "paid-with", maxBytes: 100)
+        }
+        let home = trip.homeCurrency
+        let purchaseRate = try (d.rate ?? old?.purchaseRate).flatMap { r throws(TripError) in
+            r.isEmpty ? nil : try Ledger.validateRate(r, field: "rate")
+        }
+        let charged = try (d.charged.map { c throws(TripError) -> Int64? in
+            c.isEmpty ? nil : try AmountExpression.evaluate(c, field: "charged", minorUnits: home.minorUnits, rounding: rounding)
+        } ?? old?.chargedMinor)
+        let conversion = try convert(breakdown, currency: currency, home: home, date: date, purchaseRate: purchaseRate, charged: charged)
+        return PurchaseRow(tripID: trip.id, date: date, note: note, category: category, paidWith: paidWith, currency: currency,
+                           expression: amount.trimmingSpaces, inputs: inputs, breakdown: breakdown, preset: presetName,
+                           purchaseRate: purchaseRate, charged: charged, conversion: conversion)
+    }
+
+    /// Chooses and applies the rate: `--charged` wins, then `--rate`, then `RateResolver`.
+    func convert(_ b: Breakdown, currency: Currency, home: Currency, date: CivilDate,
+                 purchaseRate: String?, charged: Int64?) throws -> Conversion {
+        let rounding = settings.rounding.value
+        if let charged {
+            let effective: String
+            if b.total == 0 { effective = "0" } else {
+                let r = try Rational(Int128(charged), Int128(b.total)).scaled(byPowerOfTen: currency.minorUnits - home.minorUnits)
+                effective = r.exactDecimalText(maxFractionDigits: 12) ?? r.significantDecimalText(12)
+            }
+            let q = RateQuote(rate: effective, date: date, source: .charged, provisional: false)
+            return try Conversion.make(breakdown: b, from: currency, to: home, quote: q, charged: charged, rounding: rounding)
+        }
+        if let purchaseRate {
+            let q = RateQuote(rate: purchaseRate, date: date, source: .manual, provisional: false)
+            return try Conversion.make(breakdown: b, from: currency, to: home, quote: q, rounding: rounding)
+        }
+        let q = try RateResolver(ledger: self).quote(from: currency, to: home, on: date)
+        return try Conversion.make(breakdown: b, from: currency, to: home, quote: q, rounding: rounding)
+    }
+
+    /// A rate as typed: a positive plain decimal (`0.0067`, `149.25`), at most 30 digits.
+    static func validateRate(_ text: String, field: String) throws(TripError) -> String {
+        let t = text.trimmingSpaces
+        guard let r = Rational(decimalText: t), t.first != "-" else {
+            throw .badRate(field: field, value: text, reason: "is not a rate; write a positive decimal such as 0.0067")
+        }
+        guard r > .zero else { throw .badRate(field: field, value: text, reason: "must be greater than zero") }
+        return t.first == "." ? "0" + t : t
+    }
+}
+
+/// The columns of one purchase row, computed and validated, ready to insert.
+struct PurchaseRow {
+    let tripID: Int64
+    let date: CivilDate
+    let note: String
+    let category: String?
+    let paidWith: String?
+    let currency: Currency
+    let expression: String
+    let inputs: AdjustmentInputs
+    let breakdown: Breakdown
+    let preset: String?
+    let purchaseRate: String?
+    let charged: Int64?
+    let conversion: Conversion
+
+    static let insertColumns = """
+        trip_id, date, note, category, paid_with, currency, expression, price_minor, discount_spec, discount_minor, \
+        service_spec, service_minor, tax_spec, tax_included, tax_minor, tip_spec, tip_minor, total_minor, rounding, \
+        preset, purchase_rate, charged_minor, home_currency, home_minor, home_discount_minor, home_service_minor, \
+        home_tax_minor, home_tip_minor, rate, rate_date, rate_source, rate_provider, rate_fetched_at, provisional, \
+        created_at, updated_at
+        """
+    static let placeholders = Array(repeating: "?", count: 36).joined(separator: ", ")
+
+    func values(now: String, createdAt: String) -> [SQLValue] {
+        let b = breakdown, c = conversion, q = conversion.quote
+        return [
+            .integer(tripID), .text(date.description), .text(note), SQLValue(category), SQLValue(paidWith),
+            .text(currency.code), .text(expression), .integer(b.price), SQLValue(inputs.discount?.description),
+            .integer(b.discount), SQLValue(inputs.service?.description), .integer(b.service),
+            SQLValue(inputs.tax?.description), SQLValue(inputs.taxIncluded), .integer(b.tax),
+            SQLValue(inputs.tip?.description), .integer(b.tip), .integer(b.total), .text(inputs.rounding.rawValue),
+            SQLValue(preset), SQLValue(purchaseRate), SQLValue(charged), .text(c.homeCurrency.code), SQLValue(c.home),
+            SQLValue(c.homeDiscount), SQLValue(c.homeService), SQLValue(c.homeTax), SQLValue(c.homeTip),
+            SQLValue(q?.rate), SQLValue(q?.date?.description), .text(c.source.rawValue), SQLValue(q?.provider),
+            SQLValue(q?.fetchedAt), SQLValue(c.provisional), .text(createdAt), .text(now),
+        ]
+    }
+}

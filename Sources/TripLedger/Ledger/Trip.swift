@@ -1,0 +1,160 @@
+import TripCore
+
+/// A trip: a named set of purchases with a local currency (the default for `trip add`) and a home
+/// currency that its report totals in.
+public struct Trip: Sendable, Equatable {
+    public let id: Int64
+    public let name: String
+    public let localCurrency: Currency?
+    public let homeCurrency: Currency
+    public let start: CivilDate?
+    public let end: CivilDate?
+    public let preset: String?
+    /// Minor units of `homeCurrency`.
+    public let budgetMinor: Int64?
+    public let createdAt: String
+    public let closedAt: String?
+
+    static let columns = "id, name, local_currency, home_currency, start_date, end_date, preset, budget_minor, created_at, closed_at"
+
+    init(row s: Statement) {
+        id = s.int(0)
+        name = s.text(1)
+        localCurrency = s.optionalText(2).flatMap { CurrencyTable.shared.lookup($0) }
+        homeCurrency = CurrencyTable.shared.lookup(s.text(3)) ?? Currency(code: s.text(3), minorUnits: 2, name: s.text(3))
+        start = s.optionalText(4).flatMap { CivilDate(iso: $0) }
+        end = s.optionalText(5).flatMap { CivilDate(iso: $0) }
+        preset = s.optionalText(6)
+        budgetMinor = s.optionalInt(7)
+        createdAt = s.text(8)
+        closedAt = s.optionalText(9)
+    }
+}
+
+/// What `trip new` was given, already validated.
+public struct NewTrip: Sendable {
+    public var name: String
+    public var localCurrency: String?
+    public var homeCurrency: String?
+    public var start: String?
+    public var end: String?
+    public var preset: String?
+    public var budget: String?
+
+    public init(name: String, localCurrency: String? = nil, homeCurrency: String? = nil, start: String? = nil,
+                end: String? = nil, preset: String? = nil, budget: String? = nil) {
+        self.name = name
+        self.localCurrency = localCurrency
+        self.homeCurrency = homeCurrency
+        self.start = start
+        self.end = end
+        self.preset = preset
+        self.budget = budget
+    }
+}
+
+extension Ledger {
+    /// Validates a free-text field: valid UTF-8 (guaranteed by `String`), no NUL, bounded length.
+    static func checkText(_ text: String, field: String, maxBytes: Int = 4096, allowEmpty: Bool = true) throws(TripError) -> String {
+        if !allowEmpty && text.trimmingSpaces.isEmpty {
+            throw .badText(field: field, reason: "must not be empty")
+        }
+        if text.utf8.contains(0) { throw .badText(field: field, reason: "contains a NUL byte") }
+        if text.unicodeScalars.contains(where: { $0 == "\u{FFFD}" }) {
+            throw .badText(field: field, reason: "is not valid UTF-8")
+        }
+        if text.utf8.count > maxBytes { throw .badText(field: field, reason: "is longer than \(maxBytes) bytes") }
+        return text
+    }
+
+    /// `trip new`: creates a trip and makes it current.
+    @discardableResult
+    public func createTrip(_ t: NewTrip) throws -> Trip {
+        let name = try Ledger.checkText(t.name, field: "name", maxBytes: 200, allowEmpty: false)
+        let local = try t.localCurrency.map { c throws(TripError) in try CurrencyTable.shared.currency(for: c) }
+        let home = try t.homeCurrency.map { c throws(TripError) in try CurrencyTable.shared.currency(for: c) } ?? defaultHome().currency
+        let start = try t.start.map { d throws(TripError) in try clock.date(d, field: "start") }
+        let end = try t.end.map { d throws(TripError) in try clock.date(d, field: "end") }
+        if let start, let end, end < start {
+            throw TripError.badDate(field: "end", value: t.end!)
+        }
+        let preset = try t.preset.map { p throws(TripError) in try settings.preset(named: p).name }
+        let budget = try t.budget.map { b throws(TripError) in
+            try AmountExpression.evaluate(b, field: "budget", minorUnits: home.minorUnits, rounding: settings.rounding.value)
+        }
+        return try db.transaction {
+            if try db.scalarInt("SELECT id FROM trips WHERE name = ?", [.text(name)]) != nil {
+                throw TripError.tripExists(name)
+            }
+            try db.run("""
+                INSERT INTO trips (name, local_currency, home_currency, start_date, end_date, preset, budget_minor, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.text(name), SQLValue(local?.code), .text(home.code), SQLValue(start?.description),
+                      SQLValue(end?.description), SQLValue(preset), SQLValue(budget), .text(clock.now)])
+            let id = db.lastInsertRowID
+            try setLedgerSetting("current_trip", String(id))
+            return try trip(id: id)!
+        }
+    }
+
+    func trip(id: Int64) throws -> Trip? {
+        try db.prepare("SELECT \(Trip.columns) FROM trips WHERE id = ?").first([.integer(id)], Trip.init(row:))
+    }
+
+    public func trip(named name: String) throws -> Trip {
+        guard let t = try db.prepare("SELECT \(Trip.columns) FROM trips WHERE name = ?").first([.text(name)], Trip.init(row:)) else {
+            throw TripError.tripNotFound(name)
+        }
+        return t
+    }
+
+    /// All trips, oldest first.
+    public func trips() throws -> [Trip] {
+        var out: [Trip] = []
+        try db.prepare("SELECT \(Trip.columns) FROM trips ORDER BY id").forEach { out.append(Trip(row: $0)) }
+        return out
+    }
+
+    public func currentTrip() throws -> Trip? {
+        guard let v = try ledgerSetting("current_trip"), let id = Int64(v) else { return nil }
+        return try trip(id: id)
+    }
+
+    /// `--trip NAME` if given, else the current trip.
+    public func resolveTrip(_ name: String?) throws -> Trip {
+        if let name { return try trip(named: name) }
+        guard let t = try currentTrip() else { throw TripError.noCurrentTrip }
+        return t
+    }
+
+    /// `trip use NAME`.
+    public func useTrip(_ name: String) throws -> Trip {
+        let t = try trip(named: name)
+        try db.transaction { try setLedgerSetting("current_trip", String(t.id)) }
+        return t
+    }
+
+    /// `trip rename OLD NEW`.
+    public func renameTrip(_ old: String, to new: String) throws -> Trip {
+        let newName = try Ledger.checkText(new, field: "new name", maxBytes: 200, allowEmpty: false)
+        return try db.transaction {
+            let t = try trip(named: old)
+            if let other = try db.scalarInt("SELECT id FROM trips WHERE name = ?", [.text(newName)]), other != t.id {
+                throw TripError.tripExists(newName)
+            }
+            try db.run("UPDATE trips SET name = ? WHERE id = ?", [.text(newName), .integer(t.id)])
+            return try trip(id: t.id)!
+        }
+    }
+
+    /// `trip delete NAME --yes`: removes the trip and its purchases. Returns how many purchases went.
+    public func deleteTrip(_ name: String) throws -> (trip: Trip, purchases: Int) {
+        try db.transaction {
+            let t = try trip(named: name)
+            let n = Int(try db.scalarInt("SELECT count(*) FROM purchases WHERE trip_id = ?", [.integer(t.id)]) ?? 0)
+            try db.run("DELETE FROM trips WHERE id = ?", [.integer(t.id)])
+            if try currentTrip() == nil { try setLedgerSetting("current_trip", nil) }
+            return (t, n)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Embedded
+import TripCore
+
+/// Applies `Migrations/*.sql` (compiled in, see `Embedded.migrations`) in order.
+///
+/// Each migration runs in its own transaction together with its row in `schema_migrations` and the
+/// new `PRAGMA user_version`, so a ledger is always at a whole version. `user_version` is the fast
+/// path: one read when the ledger is current.
+public enum Migrator {
+    /// The schema version this build writes: the number of embedded migrations.
+    public static var latestVersion: Int { Embedded.migrations.count }
+
+    /// The ledger's schema version, read without writing anything.
+    public static func version(of db: Database) throws(SQLiteError) -> Int {
+        Int(try db.scalarInt("PRAGMA user_version") ?? 0)
+    }
+
+    /// Brings `db` up to `latestVersion`. A ledger from a newer trip is refused before any write.
+    public static func migrate(_ db: Database, now: String) throws {
+        let current = try version(of: db)
+        if current == latestVersion { return }
+        if current > latestVersion {
+            throw TripError.newerLedger(path: db.path, version: current, known: latestVersion)
+        }
+        for (index, migration) in Embedded.migrations.enumerated() where index >= current {
+            let version = index + 1
+            try db.transaction {
+                try db.execute("""
+                    CREATE TABLE IF NOT EXISTS schema_migrations (
+                        version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)
+                    """)
+                try db.execute(String(decoding: migration.sql, as: UTF8.self))
+                try db.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                           [.integer(Int64(version)), .text(migration.name), .text(now)])
+                // PRAGMA takes no bound parameters; `version` is our own integer, not input.
+                try db.execute("PRAGMA user_version = \(version)")
+            }
+        }
+    }
+}

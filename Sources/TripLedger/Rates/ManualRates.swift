@@ -1,0 +1,123 @@
+import TripCore
+
+/// A rate the user set by hand: 1 `base` = `rate` `quote`, from `date` on.
+public struct ManualRate: Sendable, Equatable {
+    public let base: Currency
+    public let quote: Currency
+    public let date: CivilDate
+    public let rate: String
+    /// 1 `quote` = `inverse` `base`, to 12 significant digits (shown because people enter rates
+    /// the wrong way round).
+    public var inverse: String { RateResolver.inverse(rate) }
+}
+
+/// What a re-rating changed.
+public struct RerateSummary: Sendable, Equatable {
+    /// Purchases whose conversion changed.
+    public var changed = 0
+    /// Sum of (new − old) home amounts, per home currency code, in minor units.
+    public var delta: [String: Int64] = [:]
+    /// Purchases still provisional or unconverted afterwards.
+    public var remainingProvisional = 0
+    /// Per purchase currency: why it stays provisional ("fallback table", "no rate").
+    public var reasons: [String: String] = [:]
+
+    public init() {}
+}
+
+extension Ledger {
+    /// `trip rates set CUR RATE [--in CUR] [--date D]`; then re-rates what the new rate affects.
+    public func setManualRate(currency: String, rate: String, in quoteText: String?, date: String?) throws -> (ManualRate, RerateSummary) {
+        let base = try CurrencyTable.shared.currency(for: currency)
+        let quote = try quoteText.map { q throws(TripError) in try CurrencyTable.shared.currency(for: q) }
+            ?? (try currentTrip()?.homeCurrency) ?? defaultHome().currency
+        guard base != quote else {
+            throw TripError.badRate(field: "currency", value: currency, reason: "is the same as --in \(quote.code); a rate needs two currencies")
+        }
+        let text = try Ledger.validateRate(rate, field: "rate")
+        let day = try date.map { d throws(TripError) in try clock.date(d, field: "date") } ?? clock.today
+        return try db.transaction {
+            try db.run("""
+                INSERT INTO manual_rates (base, quote, date, rate, created_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (base, quote, date) DO UPDATE SET rate = excluded.rate, created_at = excluded.created_at
+                """, [.text(base.code), .text(quote.code), .text(day.description), .text(text), .text(clock.now)])
+            // An older entry for the inverse pair on the same day would be ambiguous: the new one wins.
+            try db.run("DELETE FROM manual_rates WHERE base = ? AND quote = ? AND date = ?",
+                       [.text(quote.code), .text(base.code), .text(day.description)])
+            let summary = try rerate(currencies: [base.code, quote.code])
+            return (ManualRate(base: base, quote: quote, date: day, rate: text), summary)
+        }
+    }
+
+    /// `trip rates show`: every manual rate, by pair then date.
+    public func manualRates() throws -> [ManualRate] {
+        var out: [ManualRate] = []
+        try db.prepare("SELECT base, quote, date, rate FROM manual_rates ORDER BY base, quote, date").forEach { s in
+            guard let b = CurrencyTable.shared.lookup(s.text(0)), let q = CurrencyTable.shared.lookup(s.text(1)),
+                  let d = CivilDate(iso: s.text(2)) else { return }
+            out.append(ManualRate(base: b, quote: q, date: d, rate: s.text(3)))
+        }
+        return out
+    }
+
+    /// Chooses the rate again for every purchase of an open trip whose rate came from the resolver
+    /// (not `--rate`, not `--charged`) and is provisional, missing or manual. Must run inside the
+    /// caller's transaction. `currencies` narrows it to purchases in or into those codes.
+    public func rerate(currencies: Set<String>? = nil, tripID: Int64? = nil) throws -> RerateSummary {
+        var summary = RerateSummary()
+        var sql = """
+            SELECT \(Purchase.columns) \(Purchase.from)
+            WHERE t.closed_at IS NULL AND p.purchase_rate IS NULL AND p.charged_minor IS NULL
+              AND (p.provisional = 1 OR p.rate_source IN ('none', 'manual', 'fallback'))
+            """
+        var values: [SQLValue] = []
+        if let tripID { sql += " AND p.trip_id = ?"; values.append(.integer(tripID)) }
+        var rows: [Purchase] = []
+        try db.prepare(sql).forEach(values) { rows.append(Purchase(row: $0)) }
+        let resolver = RateResolver(ledger: self)
+        var cache: [String: RateQuote?] = [:]
+        let update = try db.prepare("""
+            UPDATE purchases SET home_minor = ?, home_discount_minor = ?, home_service_minor = ?, home_tax_minor = ?,
+              home_tip_minor = ?, rate = ?, rate_date = ?, rate_source = ?, rate_provider = ?, rate_fetched_at = ?,
+              provisional = ?, updated_at = ? WHERE id = ?
+            """)
+        for p in rows {
+            if let currencies, !currencies.contains(p.currency.code) && !currencies.contains(p.conversion.homeCurrency.code) { continue }
+            let key = "\(p.currency.code)>\(p.conversion.homeCurrency.code)@\(p.date)"
+            let quote: RateQuote?
+            if let cached = cache[key] { quote = cached } else {
+                quote = try resolver.quote(from: p.currency, to: p.conversion.homeCurrency, on: p.date)
+                cache[key] = quote
+            }
+            let c = try Conversion.make(breakdown: p.breakdown, from: p.currency, to: p.conversion.homeCurrency,
+                                        quote: quote, rounding: settings.rounding.value)
+            if c.provisional {
+                summary.remainingProvisional += 1
+                summary.reasons[p.currency.code] = c.source == .none ? "no rate" : c.source == .fallback ? "using fallback" : "provisional \(c.quote?.provider ?? "") rate"
+            }
+            guard c != p.conversion else { continue }
+            summary.changed += 1
+            summary.delta[c.homeCurrency.code, default: 0] += (c.home ?? 0) - (p.conversion.home ?? 0)
+            let q = c.quote
+            try update.run([SQLValue(c.home), SQLValue(c.homeDiscount), SQLValue(c.homeService), SQLValue(c.homeTax),
+                            SQLValue(c.homeTip), SQLValue(q?.rate), SQLValue(q?.date?.description), .text(c.source.rawValue),
+                            SQLValue(q?.provider), SQLValue(q?.fetchedAt), SQLValue(c.provisional), .text(clock.now), .integer(p.id)])
+        }
+        return summary
+    }
+
+    /// `trip convert AMOUNT FROM [TO] [--date D]`: the quick calculator, with the same rates.
+    public func convertAmount(_ amount: String, from: String, to: String?, date: String?) throws -> (from: Money, to: Money, quote: RateQuote) {
+        let source = try CurrencyTable.shared.currency(for: from)
+        let target = try to.map { t throws(TripError) in try CurrencyTable.shared.currency(for: t) }
+            ?? (try currentTrip()?.homeCurrency) ?? defaultHome().currency
+        let day = try date.map { d throws(TripError) in try clock.date(d, field: "date") } ?? clock.today
+        let minor = try AmountExpression.evaluate(amount, minorUnits: source.minorUnits, rounding: settings.rounding.value)
+        guard let quote = try RateResolver(ledger: self).quote(from: source, to: target, on: day) else {
+            throw TripError.noRate(from: source.code, to: target.code, date: day.description)
+        }
+        let b = Breakdown(price: minor, discount: 0, subtotal: minor, service: 0, tax: 0, taxIncluded: false, tip: 0, total: minor)
+        let c = try Conversion.make(breakdown: b, from: source, to: target, quote: quote, rounding: settings.rounding.value)
+        return (Money(minorUnits: minor, currency: source), Money(minorUnits: c.home ?? 0, currency: target), quote)
+    }
+}

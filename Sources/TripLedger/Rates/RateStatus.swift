@@ -1,0 +1,45 @@
+import TripCore
+
+/// One line of `trip rates status`: a currency the ledger uses or the cache holds.
+public struct RateStatusLine: Sendable, Equatable {
+    public let currency: String
+    /// Newest cached observation of any provider, and which provider.
+    public let latest: CivilDate?
+    public let provider: String?
+    /// Days between `latest` and today.
+    public let ageDays: Int?
+    /// Purchases in this currency that are provisional or unconverted.
+    public let provisional: Int
+}
+
+extension Ledger {
+    /// `trip rates status`: per currency, the newest observation, its age and provider, and how
+    /// many purchases still wait for a final rate.
+    public func rateStatus() throws -> [RateStatusLine] {
+        var latest: [String: (String, String)] = [:]
+        try db.prepare("""
+            SELECT quote, max(date), provider FROM rate_observations GROUP BY quote
+            UNION ALL
+            SELECT base, max(date), provider FROM rate_observations GROUP BY base
+            """).forEach { s in
+            let code = s.text(0), date = s.text(1)
+            if latest[code].map({ $0.0 < date }) ?? true { latest[code] = (date, s.text(2)) }
+        }
+        var provisional: [String: Int] = [:]
+        try db.prepare("SELECT currency, count(*) FROM purchases WHERE provisional = 1 GROUP BY currency").forEach { s in
+            provisional[s.text(0)] = Int(s.int(1))
+        }
+        var used: Set<String> = []
+        try db.prepare("SELECT DISTINCT currency FROM purchases UNION SELECT DISTINCT home_currency FROM purchases").forEach { s in
+            used.insert(s.text(0))
+        }
+        let codes = used.union(latest.keys).sorted()
+        return codes.map { code in
+            let l = latest[code]
+            let date = l.flatMap { CivilDate(iso: $0.0) }
+            return RateStatusLine(currency: code, latest: date, provider: l?.1,
+                                  ageDays: date.map { clock.today.daysSinceEpoch - $0.daysSinceEpoch },
+                                  provisional: provisional[code] ?? 0)
+        }
+    }
+}

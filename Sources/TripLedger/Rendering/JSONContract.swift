@@ -1,0 +1,102 @@
+import TripCore
+
+// The `--format json` contract, documented in README.md ("JSON output"). Changing a key or its
+// type is a breaking change. Money is a decimal string with exactly the currency's minor digits.
+
+extension Purchase {
+    public var json: JSONValue {
+        let b = breakdown, c = conversion, q = conversion.quote
+        func money(_ v: Int64) -> JSONValue { .string(Money(minorUnits: v, currency: currency).plainText) }
+        func home(_ v: Int64?) -> JSONValue { JSONValue(v.map { Money(minorUnits: $0, currency: c.homeCurrency).plainText }) }
+        return .object([
+            "id": .int(id), "trip": .string(tripName), "date": .string(date.description), "note": .string(note),
+            "category": JSONValue(category), "paid_with": JSONValue(paidWith), "currency": .string(currency.code),
+            "expression": .string(expression),
+            "price": money(b.price), "discount": money(b.discount), "discount_spec": JSONValue(inputs.discount?.description),
+            "subtotal": money(b.subtotal), "service": money(b.service), "service_spec": JSONValue(inputs.service?.description),
+            "tax": money(b.tax), "tax_spec": JSONValue(inputs.tax?.description), "tax_included": .bool(b.taxIncluded),
+            "tip": money(b.tip), "tip_spec": JSONValue(inputs.tip?.description), "total": money(b.total),
+            "rounding": .string(inputs.rounding.rawValue), "preset": JSONValue(preset),
+            "home_currency": .string(c.homeCurrency.code), "home_amount": home(c.home), "converted": .bool(c.home != nil),
+            "home_discount": home(c.homeDiscount), "home_service": home(c.homeService), "home_tax": home(c.homeTax),
+            "home_tip": home(c.homeTip),
+            "rate": JSONValue(q?.rate), "rate_date": JSONValue(q?.date?.description), "rate_source": .string(c.source.rawValue),
+            "rate_provider": JSONValue(q?.provider), "rate_fetched_at": JSONValue(q?.fetchedAt),
+            "provisional": .bool(c.provisional),
+            "charged": home(chargedMinor),
+        ])
+    }
+}
+
+extension Trip {
+    public var json: JSONValue {
+        .object([
+            "id": .int(id), "name": .string(name), "local_currency": JSONValue(localCurrency?.code),
+            "home_currency": .string(homeCurrency.code), "start": JSONValue(start?.description),
+            "end": JSONValue(end?.description), "preset": JSONValue(preset),
+            "budget": JSONValue(budgetMinor.map { Money(minorUnits: $0, currency: homeCurrency).plainText }),
+            "created_at": .string(createdAt), "closed_at": JSONValue(closedAt),
+        ])
+    }
+}
+
+extension TripReport {
+    public var json: JSONValue {
+        let home = trip.homeCurrency
+        func money(_ v: Int64) -> JSONValue { .string(Money(minorUnits: v, currency: home).plainText) }
+        func line(_ l: Line) -> JSONValue {
+            var o: [String: JSONValue] = ["key": .string(l.key), "count": .int(Int64(l.count)), "home_amount": money(l.home)]
+            if let original = l.original, let c = CurrencyTable.shared.lookup(l.key) {
+                o["amount"] = .string(Money(minorUnits: original, currency: c).plainText)
+            }
+            return .object(o)
+        }
+        return .object([
+            "trip": trip.json,
+            "home_currency": .string(home.code),
+            "purchases": .int(Int64(purchaseCount)),
+            "first_date": JSONValue(firstDate?.description), "last_date": JSONValue(lastDate?.description),
+            "totals": .object([
+                "gross": money(totals.gross), "discounts": money(totals.discounts), "service": money(totals.service),
+                "tax_added": money(totals.taxAdded), "tax_included": money(totals.taxIncluded), "tip": money(totals.tip),
+                "net": money(totals.net),
+            ]),
+            "by_category": .array(byCategory.map(line)),
+            "by_currency": .array(byCurrency.map(line)),
+            "provenance": .array(provenance.map { p in
+                .object(["source": .string(p.source.rawValue), "provisional": .bool(p.provisional),
+                         "count": .int(Int64(p.count)), "home_amount": money(p.home)])
+            }),
+            "provisional": .int(Int64(provisionalCount - unconvertedCount)),
+            "unconverted": .array(unconverted.map(line)),
+            "unconverted_count": .int(Int64(unconvertedCount)),
+        ])
+    }
+}
+
+extension ManualRate {
+    public var json: JSONValue {
+        .object(["base": .string(base.code), "quote": .string(quote.code), "date": .string(date.description),
+                 "rate": .string(rate), "inverse": .string(inverse)])
+    }
+}
+
+extension RateQuote {
+    public var json: JSONValue {
+        .object(["rate": .string(rate), "date": JSONValue(date?.description), "source": .string(source.rawValue),
+                 "provider": JSONValue(provider), "fetched_at": JSONValue(fetchedAt), "provisional": .bool(provisional)])
+    }
+}
+
+extension RerateSummary {
+    public func json(currencies: [String: Currency] = [:]) -> JSONValue {
+        var d: [String: JSONValue] = [:]
+        for (code, v) in delta {
+            let c = CurrencyTable.shared.lookup(code) ?? Currency(code: code, minorUnits: 2, name: code)
+            d[code] = .string(Money(minorUnits: v, currency: c).plainText)
+        }
+        return .object(["rerated": .int(Int64(changed)), "delta": .object(d),
+                        "remaining_provisional": .int(Int64(remainingProvisional)),
+                        "reasons": .object(reasons.mapValues { .string($0) })])
+    }
+}

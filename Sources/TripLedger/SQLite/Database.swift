@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A connection to one SQLite file with `foreign_keys=ON` and a busy timeout, so concurrent commands
+/// wait for each other instead of failing with "database is locked". `enableWAL()` completes the
+/// setup every trip command uses.
+public final class Database {
+    let connection: SQLiteBoundary.Connection
+    public let path: String
+    private var cache: [String: Statement] = [:]
+
+    /// How long a writer waits for another process's write transaction, in milliseconds.
+    public static let busyTimeoutMilliseconds: Int32 = 10_000
+
+    /// Opens `path`, creating it (mode 0600) when `create` is true.
+    public init(path: String, create: Bool = true) throws(SQLiteError) {
+        self.path = path
+        // Files SQLite creates (the database, -wal, -shm) are private to the user.
+        let old = umask(0o077)
+        defer { umask(old) }
+        connection = try SQLiteBoundary.open(path: path, create: create)
+        SQLiteBoundary.busyTimeout(connection, milliseconds: Database.busyTimeoutMilliseconds)
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    /// Switches to the WAL journal with `synchronous=NORMAL` (durable at each checkpoint, never
+    /// corrupt). Separate from `init` so that a ledger can be inspected before anything is written.
+    public func enableWAL() throws(SQLiteError) {
+        // Reads through a memory map instead of a pread per page: reports scan thousands of pages.
+        try execute("PRAGMA mmap_size = 268435456")
+        let mode = try scalarText("PRAGMA journal_mode = WAL")
+        if mode?.lowercased() != "wal" && path != ":memory:" {
+            throw SQLiteError(code: 1, message: "could not switch to WAL journal (got \(mode ?? "nothing"))", sql: "PRAGMA journal_mode = WAL")
+        }
+        try execute("PRAGMA synchronous = NORMAL")
+    }
+
+    deinit {
+        cache.removeAll()
+        SQLiteBoundary.close(connection)
+    }
+
+    /// Runs SQL with no parameters and no rows (DDL, PRAGMA, migrations).
+    public func execute(_ sql: String) throws(SQLiteError) {
+        try SQLiteBoundary.exec(connection, sql)
+    }
+
+    /// A prepared statement, cached by SQL text for reuse within this connection.
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        if let s = cache[sql] { return s }
+        let s = try Statement(db: self, sql: sql)
+        cache[sql] = s
+        return s
+    }
+
+    /// Runs one statement with bound values.
+    public func run(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) {
+        try prepare(sql).run(values)
+    }
+
+    /// The first column of the first row, or `nil`.
+    public func scalarInt(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> Int64? {
+        let s = try prepare(sql).bind(values)
+        defer { SQLiteBoundary.reset(s.handle) }
+        return try s.step() ? s.optionalInt(0) : nil
+    }
+
+    /// The first column of the first row, or `nil`.
+    public func scalarText(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> String? {
+        let s = try prepare(sql).bind(values)
+        defer { SQLiteBoundary.reset(s.handle) }
+        return try s.step() ? s.optionalText(0) : nil
+    }
+
+    public var changes: Int { SQLiteBoundary.changes(connection) }
+    public var lastInsertRowID: Int64 { SQLiteBoundary.lastInsertRowID(connection) }
+
+    private var transactionDepth = 0
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed if it returns, rolled back if
+    /// it throws. IMMEDIATE takes the write lock up front, so the busy timeout applies at BEGIN
+    /// rather than failing halfway through. Nested calls become savepoints of the outer transaction.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        let depth = transactionDepth
+        try execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT nested\(depth)")
+        transactionDepth += 1
+        defer { transactionDepth -= 1 }
+        do {
+            let result = try body()
+            try execute(depth == 0 ? "COMMIT" : "RELEASE nested\(depth)")
+            return result
+        } catch {
+            if depth == 0 { try? execute("ROLLBACK") } else {
+                try? execute("ROLLBACK TO nested\(depth)")
+                try? execute("RELEASE nested\(depth)")
+            }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import CSQLite
+
+/// The one place that calls the SQLite C API. Return codes become `SQLiteError`s here; the rest of
+/// TripLedger sees only `Database` and `Statement`.
+enum SQLiteBoundary {
+    typealias Connection = OpaquePointer
+    typealias Handle = OpaquePointer
+
+    static let row = SQLITE_ROW
+    static let done = SQLITE_DONE
+
+    /// Opens (creating if needed) a database file in serialized-threading mode.
+    /// The corresponding C function is `sqlite3_open_v2`.
+    static func open(path: String, create: Bool) throws(SQLiteError) -> Connection {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(code: rc, message: message, sql: nil)
+        }
+        sqlite3_extended_result_codes(db, 1)
+        return db
+    }
+
+    static func close(_ db: Connection) {
+        sqlite3_close_v2(db)
+    }
+
+    static func busyTimeout(_ db: Connection, milliseconds: Int32) {
+        sqlite3_busy_timeout(db, milliseconds)
+    }
+
+    /// Runs one or more statements with no parameters and no result rows. `sqlite3_exec`.
+    static func exec(_ db: Connection, _ sql: String) throws(SQLiteError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(db, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(db))
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: rc, message: message, sql: sql)
+        }
+    }
+
+    static func prepare(_ db: Connection, _ sql: String) throws(SQLiteError) -> Handle {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw error(db, rc, sql) }
+        return stmt
+    }
+
+    static func finalize(_ stmt: Handle) { sqlite3_finalize(stmt) }
+
+    static func reset(_ stmt: Handle) {
+        sqlite3_reset(stmt)
+        sqlite3_clear_bindings(stmt)
+    }
+
+    static func bind(_ db: Connection, _ stmt: Handle, _ index: Int32, _ value: SQLValue, sql: String) throws(SQLiteError) {
+        let rc: Int32
+        switch value {
+        case .null: rc = sqlite3_bind_null(stmt, index)
+        case .integer(let v): rc = sqlite3_bind_int64(stmt, index, v)
+        case .text(let v): rc = sqlite3_bind_text(stmt, index, v, -1, csqlite_transient())
+        }
+        guard rc == SQLITE_OK else { throw error(db, rc, sql) }
+    }
+
+    /// Advances a statement: `true` when a row is ready, `false` when done.
+    static func step(_ db: Connection, _ stmt: Handle, sql: String) throws(SQLiteError) -> Bool {
+        let rc = sqlite3_step(stmt)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE { return false }
+        throw error(db, rc, sql)
+    }
+
+    static func columnCount(_ stmt: Handle) -> Int32 { sqlite3_column_count(stmt) }
+
+    static func columnIsNull(_ stmt: Handle, _ i: Int32) -> Bool { sqlite3_column_type(stmt, i) == SQLITE_NULL }
+
+    static func columnInt64(_ stmt: Handle, _ i: Int32) -> Int64 { sqlite3_column_int64(stmt, i) }
+
+    static func columnText(_ stmt: Handle, _ i: Int32) -> String? {
+        guard let p = sqlite3_column_text(stmt, i) else { return nil }
+        let n = Int(sqlite3_column_bytes(stmt, i))
+        return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+
+    static func changes(_ db: Connection) -> Int { Int(sqlite3_changes(db)) }
+
+    static func lastInsertRowID(_ db: Connection) -> Int64 { sqlite3_last_insert_rowid(db) }
+
+    static func error(_ db: Connection, _ rc: Int32, _ sql: String?) -> SQLiteError {
+        SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(db)), sql: sql)
+    }
+
+    static let fullCode = SQLITE_FULL
+    static let busyCode = SQLITE_BUSY
+    static let notADatabaseCode = SQLITE_NOTADB
+    static let cantOpenCode = SQLITE_CANTOPEN
+    static let readOnlyCode = SQLITE_READONLY
+}

@@ -1,0 +1,59 @@
+/// A prepared statement. Parameters are bound by position (`?`), never spliced into the SQL text.
+public final class Statement {
+    let db: Database
+    let handle: SQLiteBoundary.Handle
+    public let sql: String
+
+    init(db: Database, sql: String) throws(SQLiteError) {
+        self.db = db
+        self.sql = sql
+        self.handle = try SQLiteBoundary.prepare(db.connection, sql)
+    }
+
+    deinit { SQLiteBoundary.finalize(handle) }
+
+    /// Resets the statement and binds `values` to `?1…?n`.
+    @discardableResult
+    public func bind(_ values: [SQLValue]) throws(SQLiteError) -> Statement {
+        SQLiteBoundary.reset(handle)
+        for (i, v) in values.enumerated() {
+            try SQLiteBoundary.bind(db.connection, handle, Int32(i + 1), v, sql: sql)
+        }
+        return self
+    }
+
+    /// Steps once: `true` when a row is available through the column accessors.
+    public func step() throws(SQLiteError) -> Bool {
+        try SQLiteBoundary.step(db.connection, handle, sql: sql)
+    }
+
+    /// Binds `values`, reads the first row with `map` (or returns `nil` when there is none) and
+    /// resets the statement, so that no read transaction is left open.
+    public func first<T>(_ values: [SQLValue] = [], _ map: (Statement) throws -> T) throws -> T? {
+        try bind(values)
+        defer { SQLiteBoundary.reset(handle) }
+        return try step() ? try map(self) : nil
+    }
+
+    /// Runs to completion, ignoring rows.
+    public func run(_ values: [SQLValue] = []) throws(SQLiteError) {
+        try bind(values)
+        while try step() {}
+    }
+
+    /// Runs and calls `body` for each row.
+    public func forEach(_ values: [SQLValue] = [], _ body: (Statement) throws -> Void) throws {
+        try bind(values)
+        defer { SQLiteBoundary.reset(handle) }
+        while try step() { try body(self) }
+    }
+
+    /// Columns in each result row.
+    public var columnCount: Int32 { SQLiteBoundary.columnCount(handle) }
+
+    public func int(_ i: Int32) -> Int64 { SQLiteBoundary.columnInt64(handle, i) }
+    public func optionalInt(_ i: Int32) -> Int64? { SQLiteBoundary.columnIsNull(handle, i) ? nil : int(i) }
+    public func text(_ i: Int32) -> String { SQLiteBoundary.columnText(handle, i) ?? "" }
+    public func optionalText(_ i: Int32) -> String? { SQLiteBoundary.columnIsNull(handle, i) ? nil : text(i) }
+    public func isNull(_ i: Int32) -> Bool { SQLiteBoundary.columnIsNull(handle, i) }
+}

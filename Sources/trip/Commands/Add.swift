@@ -1,0 +1,40 @@
+import ArgumentParser
+import TripCore
+import TripLedger
+
+extension Trip {
+    /// `trip add AMOUNT [CUR] [NOTE…] [options]`
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Log a purchase.",
+            discussion: """
+                AMOUNT is a number or an expression: 1200, 12.50, 3*1200+500, (12.50+8)*2.
+                CUR is the second word when it is an ISO 4217 code in any case (jpy), or three capital
+                letters; otherwise the words are the note: trip add 1200 ramen at Ichiran.
+                """)
+
+        @Argument(help: "The price, e.g. 1200 or 3*1200.") var amount: String
+        @Argument(help: "Currency code, then the note.") var words: [String] = []
+        @OptionGroup var purchase: PurchaseOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let (currency, note) = try Add.split(words)
+            let ledger = try global.openLedger()
+            let p = try ledger.addPurchase(purchase.draft(amount: amount, currency: currency, noteWords: note))
+            StartupTrace.lap("add purchase")
+            emit(global.format, json: p.json, text: TextFormat.purchase(p, verb: "Added"))
+        }
+
+        /// The currency is the first word when it is a known code in any case, or any three capital
+        /// letters (then it must be known). Everything else is the note.
+        static func split(_ words: [String]) throws(TripError) -> (currency: String?, note: [String]) {
+            guard let first = words.first else { return (nil, []) }
+            if CurrencyTable.shared.lookup(first) != nil { return (first, Array(words.dropFirst())) }
+            if first.count == 3, first.allSatisfy({ $0.isASCII && $0.isUppercase }) {
+                _ = try CurrencyTable.shared.currency(for: first)
+            }
+            return (nil, words)
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import TripCore
+import TripLedger
+
+extension Trip {
+    /// `trip convert AMOUNT FROM [TO] [--date D]`
+    struct Convert: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Convert an amount with the same rates as purchases (manual, cached, fallback).")
+
+        @Argument(help: "The amount or expression.") var amount: String
+        @Argument(help: "Its currency.") var from: String
+        @Argument(help: "Target currency (default: the current trip's home currency).") var to: String?
+        @Option(help: "Use the rate of this date (default: today).") var date: String?
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let ledger = try global.openLedger()
+            let r = try ledger.convertAmount(amount, from: from, to: to, date: date)
+            emit(global.format,
+                 json: .object(["amount": .string(r.from.plainText), "currency": .string(r.from.currency.code),
+                                "converted": .string(r.to.plainText), "to": .string(r.to.currency.code), "quote": r.quote.json]),
+                 text: "\(r.from.formatted) = \(r.to.formatted)  at \(r.quote.rate) (\(r.quote.source.rawValue)\(r.quote.provider.map { " " + $0 } ?? "")\(r.quote.date.map { ", \($0)" } ?? "")\(r.quote.provisional ? ", provisional" : ""))")
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+import TripCore
+import TripLedger
+
+extension Trip {
+    /// `trip delete NAME --yes`
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a trip and all its purchases.")
+
+        @Argument(help: "The trip's name.") var name: String
+        @Flag(help: "Confirm the deletion.") var yes = false
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            guard yes else { throw TripError.confirmationRequired("delete \(quoted(name)) removes the trip and its purchases") }
+            let (trip, count) = try global.openLedger().deleteTrip(name)
+            emit(global.format, json: .object(["deleted": trip.json, "purchases": .int(Int64(count))]),
+                 text: "Deleted \(TextFormat.safe(trip.name)) and its \(count) purchase\(count == 1 ? "" : "s").")
+        }
+    }
+}

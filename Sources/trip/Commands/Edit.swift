@@ -1,0 +1,23 @@
+import ArgumentParser
+import TripCore
+import TripLedger
+
+extension Trip {
+    /// `trip edit ID [--amount X] [--currency C] [options]`
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a purchase. Omitted options keep their value; an empty value (\"\") clears one.")
+
+        @Argument(help: "The purchase id (from `trip list`).") var id: String
+        @Option(help: "A new price or expression.") var amount: String?
+        @Option(help: "A new currency.") var currency: String?
+        @OptionGroup var purchase: PurchaseOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let ledger = try global.openLedger()
+            let p = try ledger.editPurchase(id, purchase.draft(amount: amount, currency: currency, noteWords: []))
+            emit(global.format, json: p.json, text: TextFormat.purchase(p, verb: "Updated"))
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import TripCore
+import TripLedger
+
+extension Trip {
+    /// `trip init [--home CUR]`
+    struct Init: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create the ledger and set the default home currency.")
+
+        @Option(help: "Home currency for new trips, e.g. USD.") var home: String?
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let context = try global.context()
+            let ledger = try context.openLedger()
+            let home = try ledger.initialize(home: self.home)
+            emit(global.format,
+                 json: .object(["ledger": .string(ledger.db.path), "home_currency": .string(home.code)]),
+                 text: "Ledger ready at \(ledger.db.path) · home currency \(home.code)")
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import TripCore
+import TripLedger
+
+extension Trip {
+    /// `trip list [--trip NAME] [--since D] [--until D] [--category C]`
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a trip's purchases.")
+
+        @Option(help: "The trip (default: the current trip).") var trip: String?
+        @Option(help: "From this date on.") var since: String?
+        @Option(help: "Up to this date.") var until: String?
+        @Option(help: "Only this category.") var category: String?
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let ledger = try global.openLedger()
+            let (trip, purchases) = try ledger.purchases(PurchaseFilter(trip: trip, since: since, until: until, category: category))
+            emit(global.format,
+                 json: .object(["trip": .string(trip.name), "purchases": .array(purchases.map(\.json))]),
+                 text: TextFormat.list(trip, purchases))
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import TripCore
+import TripLedger
+
+extension Trip {
+    /// `trip new NAME [--currency CUR] [--home CUR] [--start D] [--end D] [--preset P] [--budget AMOUNT]`
+    struct New: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a trip and make it current.")
+
+        @Argument(help: "The trip's name.") var name: String
+        @Option(help: "Local currency: the default for `trip add`.") var currency: String?
+        @Option(help: "Home currency the report totals in.") var home: String?
+        @Option(help: "First day, YYYY-MM-DD.") var start: String?
+        @Option(help: "Last day, YYYY-MM-DD.") var end: String?
+        @Option(help: "Default preset for purchases, e.g. JP.") var preset: String?
+        @Option(help: "Budget in the home currency.") var budget: String?
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let ledger = try global.openLedger()
+            let trip = try ledger.createTrip(NewTrip(name: name, localCurrency: currency, homeCurrency: home,
+                                                     start: start, end: end, preset: preset, budget: budget))
+            emit(global.format, json: trip.json,
+                 text: "Created \(TextFormat.safe(trip.name)) (\(trip.localCurrency?.code ?? trip.homeCurrency.code) → \(trip.homeCurrency.code)); it is now the current trip.")
+        }
+    }
+}

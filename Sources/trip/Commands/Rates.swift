@@ -1,0 +1,10 @@
+import ArgumentParser
+
+extension Trip {
+    /// `trip rates set|show|status|sync`
+    struct Rates: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Manage exchange rates: manual rates, the provider cache and syncing.",
+            subcommands: [RatesSet.self, RatesShow.self, RatesStatus.self])
+    }
+}

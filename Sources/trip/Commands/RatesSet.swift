@@ -1,0 +1,25 @@
+import ArgumentParser
+import TripCore
+import TripLedger
+
+extension Trip {
+    /// `trip rates set CUR RATE [--in CUR] [--date D]`
+    struct RatesSet: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Set a manual rate: 1 CUR = RATE of the --in currency (default: the current trip's home).")
+
+        @Argument(help: "The currency, e.g. JPY.") var currency: String
+        @Argument(help: "How many --in units 1 CUR is worth, e.g. 0.0067.") var rate: String
+        @Option(name: .customLong("in"), help: "The currency RATE is in.") var quote: String?
+        @Option(help: "From this date on (default: today).") var date: String?
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let (m, summary) = try global.openLedger().setManualRate(currency: currency, rate: rate, in: quote, date: date)
+            var text = "1 \(m.base.code) = \(m.rate) \(m.quote.code) · 1 \(m.quote.code) = \(m.inverse) \(m.base.code)  (from \(m.date))"
+            if summary.changed > 0 { text += "\nre-rated \(summary.changed) purchase\(summary.changed == 1 ? "" : "s")" }
+            emit(global.format, json: .object(["rate": m.json, "rerate": summary.json()]), text: text)
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+import TripCore
+import TripLedger
+
+extension Trip {
+    /// `trip rm ID`
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a purchase.")
+
+        @Argument(help: "The purchase id.") var id: String
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let p = try global.openLedger().removePurchase(id)
+            emit(global.format, json: .object(["removed": p.json]),
+                 text: "Removed #\(p.id) (\(p.breakdown.total) \(p.currency.code) on \(p.date)).")
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+import TripCore
+import TripLedger
+
+extension Trip {
+    /// `trip rename OLD NEW`
+    struct Rename: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Rename a trip.")
+
+        @Argument(help: "The current name.") var old: String
+        @Argument(help: "The new name.") var new: String
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let trip = try global.openLedger().renameTrip(old, to: new)
+            emit(global.format, json: trip.json, text: "Renamed to \(TextFormat.safe(trip.name))")
+        }
+    }
+}

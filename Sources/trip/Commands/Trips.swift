@@ -1,0 +1,21 @@
+import ArgumentParser
+import TripCore
+import TripLedger
+
+extension Trip {
+    /// `trip trips`
+    struct Trips: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List trips; * marks the current one.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let ledger = try global.openLedger()
+            let trips = try ledger.trips()
+            let current = try ledger.currentTrip()
+            emit(global.format,
+                 json: .object(["trips": .array(trips.map(\.json)), "current": JSONValue(current?.name)]),
+                 text: TextFormat.trips(trips, current: current))
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+import TripCore
+import TripLedger
+
+extension Trip {
+    /// `trip use NAME`
+    struct Use: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make a trip the current one.")
+
+        @Argument(help: "The trip's name.") var name: String
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let trip = try global.openLedger().useTrip(name)
+            emit(global.format, json: trip.json, text: "Current trip: \(TextFormat.safe(trip.name))")
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import TripLedger
+
+/// The options `trip add` and `trip edit` share. On `edit`, an omitted option keeps the stored value.
+struct PurchaseOptions: ParsableArguments {
+    @Option(help: "A note (also: words after AMOUNT [CUR]).") var note: String?
+    @Option(help: "Purchase date: YYYY-MM-DD, today or yesterday. Default: today.") var date: String?
+    @Option(help: "Category, e.g. food, transport, lodging.") var category: String?
+    @Option(help: "Discount: a percentage (20%) or an amount in the purchase currency (500).") var discount: String?
+    @Option(help: "Service charge: a percentage of the discounted subtotal (10%) or an amount.") var service: String?
+    @Option(help: "Tax: a percentage (9%) or an amount. Added unless --tax-included.") var tax: String?
+    @Flag(inversion: .prefixedNo, help: "The price already contains the tax; it is shown as \"of which tax\".")
+    var taxIncluded: Bool?
+    @Option(help: "Tip: a percentage (of the pre-tax subtotal by default) or an amount.") var tip: String?
+    @Option(help: "Preset of tax/service/tip rules (JP, SG, US-NY, GB, DE, …; `trip config` lists them); none clears.")
+    var preset: String?
+    @Option(help: "Rounding of each step: half-up, half-even, floor or ceiling.") var rounding: String?
+    @Option(help: "Rate for this purchase: 1 unit of its currency = RATE home currency.") var rate: String?
+    @Option(help: "What the card charged, in the home currency. Wins over any rate.") var charged: String?
+    @Option(help: "How it was paid: cash, card, …") var paidWith: String?
+    @Option(help: "The trip (default: the current trip).") var trip: String?
+
+    func draft(amount: String?, currency: String?, noteWords: [String]) -> PurchaseDraft {
+        var fullNote = note
+        if !noteWords.isEmpty {
+            let words = noteWords.joined(separator: " ")
+            fullNote = note.map { words + " " + $0 } ?? words
+        }
+        return PurchaseDraft(amount: amount, currency: currency, note: fullNote, date: date, category: category,
+                             paidWith: paidWith, discount: discount, service: service, tax: tax, taxIncluded: taxIncluded,
+                             tip: tip, preset: preset, rounding: rounding, rate: rate, charged: charged, trip: trip)
+    }
+}

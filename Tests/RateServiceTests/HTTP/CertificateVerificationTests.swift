@@ -1,0 +1,61 @@
+import FXTestServer
+import Foundation
+import RateService
+import Testing
+
+/// Certificate verification is on: a real TLS server (`openssl s_server`) with a self-signed
+/// certificate for 127.0.0.1 must be refused. Skipped where the openssl tool is missing.
+@Suite struct CertificateVerificationTests {
+    static let openssl = "/usr/bin/openssl"
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: openssl)), .timeLimit(.minutes(1)))
+    func selfSignedCertificateIsRejected() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = folder.appendingPathComponent("key.pem").path, cert = folder.appendingPathComponent("cert.pem").path
+        let generate = try run([
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert,
+        ])
+        generate.waitUntilExit()
+        try #require(generate.terminationStatus == 0)
+
+        // A port that was free a moment ago: bind with FXTestServer, then release it.
+        let probe = try FXTestServer()
+        let port = probe.port
+        probe.stop()
+        let server = try run(["s_server", "-accept", "127.0.0.1:\(port)", "-cert", cert, "-key", key, "-www", "-quiet"])
+        // SIGKILL, not terminate(): the child inherits the spawning thread's signal mask, and
+        // dispatch worker threads block SIGTERM.
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+
+        let client = HTTPClient.test(total: .seconds(3))
+        var error: FetchError?
+        for _ in 0..<50 {  // wait (≤ 5 s) for s_server to listen
+            do {
+                _ = try client.get(url: "https://127.0.0.1:\(port)/")
+                error = nil
+            } catch let caught {
+                error = caught
+            }
+            if case .connectionRefused? = error { Thread.sleep(forTimeInterval: 0.1) } else { break }
+        }
+        guard case let .tls(host, detail)? = error else {
+            Issue.record("expected a TLS error, got \(String(describing: error))")
+            return
+        }
+        #expect(host == "127.0.0.1:\(port)")
+        #expect(detail.contains("certificate"), "\(detail)")
+    }
+
+    private func run(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.openssl)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+}

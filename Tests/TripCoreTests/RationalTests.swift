@@ -1,0 +1,55 @@
+import Testing
+@testable import TripCore
+
+@Suite("Rational arithmetic and rounding")
+struct RationalTests {
+    @Test("rounding modes on ties and non-ties", arguments: [
+        // value as n/d, halfUp, halfEven, floor, ceiling
+        (5, 2, 3, 2, 2, 3),
+        (7, 2, 4, 4, 3, 4),
+        (-5, 2, -3, -2, -3, -2),
+        (12, 5, 2, 2, 2, 3),      // 2.4
+        (13, 5, 3, 3, 2, 3),      // 2.6
+        (-13, 5, -3, -3, -3, -2), // -2.6
+        (4, 1, 4, 4, 4, 4),
+    ])
+    func rounding(n: Int, d: Int, halfUp: Int, halfEven: Int, floor: Int, ceiling: Int) throws {
+        let r = try Rational(Int128(n), Int128(d))
+        #expect(r.rounded(.halfUp) == Int128(halfUp))
+        #expect(r.rounded(.halfEven) == Int128(halfEven))
+        #expect(r.rounded(.floor) == Int128(floor))
+        #expect(r.rounded(.ceiling) == Int128(ceiling))
+    }
+
+    @Test("decimal text round-trips exactly", arguments: ["0.0067", "149.25", "1", "0.000000001", "186.75", "7.53450"])
+    func decimalText(text: String) throws {
+        let r = try #require(Rational(decimalText: text))
+        let back = try #require(r.exactDecimalText())
+        #expect(Rational(decimalText: back) == r)
+    }
+
+    @Test("rejects what is not a plain decimal", arguments: ["", "-", ".", "1e5", "NaN", "inf", "1.2.3", "0x10", "1,5"])
+    func rejects(text: String) {
+        #expect(Rational(decimalText: text) == nil)
+    }
+
+    @Test func significantDigits() throws {
+        let inverse = try Rational.one / #require(Rational(decimalText: "0.0067"))
+        #expect(inverse.significantDecimalText(12) == "149.253731343")
+        let third = try Rational(1, 3)
+        #expect(third.significantDecimalText(4) == "0.3333")
+        #expect(try Rational(2, 1).significantDecimalText(12) == "2")
+    }
+
+    @Test func overflowThrowsInsteadOfTrapping() throws {
+        let big = Rational(integer: Int128.max / 2)
+        #expect(throws: ArithmeticOverflow.overflow) { try big * Rational(integer: 4) }
+        #expect(throws: ArithmeticOverflow.divisionByZero) { try Rational.one / .zero }
+    }
+
+    @Test func comparisonIsExact() throws {
+        let a = try Rational(1, 3), b = try Rational(333_333, 1_000_000)
+        #expect(b < a)
+        #expect(!(a < b))
+    }
+}
