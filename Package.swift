@@ -23,7 +23,7 @@ let package = Package(
             name: "Embedded",
             path: ".",
             exclude: ["Sources/CSQLite", "Sources/CCurl", "Sources/TripCore", "Sources/TripLedger",
-                      "Sources/RateService", "Sources/trip", "Sources/TripBench", "Tests", ".ci", "README.md",
+                      "Sources/RateService", "Sources/RateSync", "Sources/trip", "Sources/TripBench", "Tests", ".ci", "README.md",
                       "Makefile", "config/README.md"],
             sources: ["Sources/Embedded"],
             resources: [.embedInCode("Migrations"), .embedInCode("config")]
@@ -32,14 +32,16 @@ let package = Package(
         .target(name: "TripLedger", dependencies: ["TripCore", "CSQLite", "Embedded"]),
         // HTTP over libcurl and the rate providers' response parsers. Independent of the ledger.
         .target(name: "RateService", dependencies: ["CCurl"]),
+        // `trip rates sync`: plans requests from the ledger's needs, stores validated batches, re-rates.
+        .target(name: "RateSync", dependencies: ["TripCore", "TripLedger", "RateService"]),
         .executableTarget(
             name: "trip",
             dependencies: [
-                "TripCore", "TripLedger", "RateService",
+                "TripCore", "TripLedger", "RateService", "RateSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "TripBench", dependencies: ["TripCore", "TripLedger"]),
+        .executableTarget(name: "TripBench", dependencies: ["TripCore", "TripLedger", "RateSync", "RateService", "FXTestServer"]),
         .target(name: "TestSupport", dependencies: ["TripCore", "TripLedger"], path: "Tests/TestSupport"),
         .testTarget(name: "TripCoreTests", dependencies: ["TripCore", "TestSupport"]),
         .testTarget(name: "TripLedgerTests", dependencies: ["TripLedger", "TestSupport"]),
@@ -47,7 +49,10 @@ let package = Package(
         .target(name: "FXTestServer", path: "Tests/FXTestServer"),
         .testTarget(name: "RateServiceTests", dependencies: ["RateService", "FXTestServer"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "FXTestServer", "trip"]),
+        .testTarget(name: "RateSyncTests", dependencies: ["RateSync", "TestSupport", "FXTestServer"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "FXTestServer", "trip"],
+                    resources: [.copy("Fixtures")]),
     ]
 )
 

@@ -11,12 +11,13 @@ CREATE TABLE rate_observations (
     PRIMARY KEY (provider, base, quote, date)
 ) WITHOUT ROWID;
 
-CREATE INDEX rate_observations_by_pair ON rate_observations (base, quote, date);
-
--- Per request URL: the validators for a conditional GET, and the newest date the provider published.
+-- Per request URL: the validators for a conditional GET, the base its rates are in, and the newest
+-- date the provider published. Small: the rate resolver reads bases and "has a later date been
+-- published?" here instead of scanning rate_observations.
 CREATE TABLE provider_state (
     provider        TEXT NOT NULL,
     url             TEXT NOT NULL,
+    base            TEXT NOT NULL,
     etag            TEXT,
     last_modified   TEXT,
     latest_date     TEXT,

@@ -1,3 +1,6 @@
+import FXTestServer
+import RateService
+import RateSync
 import TripCore
 import TripLedger
 #if canImport(Glibc)
@@ -17,14 +20,19 @@ struct TripBench {
     static func main() throws {
         var args = CommandLine.arguments.dropFirst()
         var tripBinary = ".build/release/trip", dataDir = ".build-bench-data"
-        var profile = false
+        var profile = false, onlyRates = false
         while let a = args.popFirst() {
             if a == "--trip", let v = args.popFirst() { tripBinary = v }
             if a == "--data", let v = args.popFirst() { dataDir = v }
             if a == "--startup-profile" { profile = true }
+            if a == "--only-rates" { onlyRates = true }
         }
         if profile { try startupProfile(dataDir: dataDir); return }
         mkdir(dataDir, 0o700)
+        if onlyRates {
+            for (name, ms, _) in try rateRows(tripBinary: tripBinary, dataDir: dataDir) { print("\(name): \(format(ms))") }
+            return
+        }
         let ledgerPath = dataDir + "/bench-v\(Migrator.latestVersion).sqlite"
         if access(ledgerPath, F_OK) != 0 {
             let started = now()
@@ -45,6 +53,7 @@ struct TripBench {
         rows.append(("trip list --trip --format json", median(10) { run(tripBinary, ["list", "--trip", "Trip 7", "--format", "json"], env) }, nil))
         rows.append(("trip report (20,000-purchase trip)", median(20) { run(tripBinary, ["report", "--trip", "Trip 7"], env) }, 50))
         rows.append(("trip report --format json", median(20) { run(tripBinary, ["report", "--trip", "Trip 7", "--format", "json"], env) }, 50))
+        rows.append(contentsOf: try rateRows(tripBinary: tripBinary, dataDir: dataDir))
         print("")
         print("| operation | median | target |")
         print("|---|---:|---:|")
@@ -72,6 +81,113 @@ struct TripBench {
         lap("report Trip 7")
         _ = try ledger.report(trip: "Trip 7")
         lap("report Trip 7 again")
+    }
+
+    // MARK: rates
+
+    /// A synthetic ECB full history (`days` publication days × 30 currencies, compact layout), newest first.
+    static func syntheticHistory(days: Int, endingOn end: CivilDate) -> [UInt8] {
+        let codes = ["USD", "JPY", "BGN", "CZK", "DKK", "GBP", "HUF", "PLN", "RON", "SEK", "CHF", "ISK", "NOK", "TRY", "AUD",
+                     "BRL", "CAD", "CNY", "HKD", "IDR", "ILS", "INR", "KRW", "MXN", "MYR", "NZD", "PHP", "SGD", "THB", "ZAR"]
+        var rng = Random(state: seed)
+        var out = #"<?xml version="1.0" encoding="UTF-8"?><gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><gesmes:subject>Reference rates</gesmes:subject><gesmes:Sender><gesmes:name>European Central Bank</gesmes:name></gesmes:Sender><Cube>"#
+        out += "\n"
+        var day = end, written = 0
+        while written < days {
+            if day.weekday < 5 {
+                out += "<Cube time=\"\(day)\">"
+                for (i, c) in codes.enumerated() {
+                    let whole = 1 + (i * 37) % 200, frac = 1000 + rng.below(9000)
+                    out += "<Cube currency=\"\(c)\" rate=\"\(whole).\(frac)\"/>"
+                }
+                out += "</Cube>\n"
+                written += 1
+            }
+            day = day.adding(days: -1)!
+        }
+        out += "</Cube></gesmes:Envelope>\n"
+        return Array(out.utf8)
+    }
+
+    /// Full-history sync from loopback, re-rating 100,000 provisional purchases, and libcurl's absence.
+    static func rateRows(tripBinary: String, dataDir: String) throws -> [(String, Double, Double?)] {
+        let today = CivilDate(iso: "2026-03-10")!
+        let history = syntheticHistory(days: 7000, endingOn: today)
+        print("synthetic ECB history: 7,000 days × 30 currencies, \(history.count / 1024) KiB")
+        let server = try FXTestServer()
+        server.route("/eurofxref-hist.xml", .file(history, contentType: "text/xml"))
+        let config = dataDir + "/rates.toml"
+        let f = fopen(config, "w")
+        fputs("[rates]\nchain = \"ecb\"\necb_history = \"full\"\n", f)
+        fclose(f)
+        let env = ["TRIP_TODAY=\(today)", "HOME=/nonexistent", "XDG_CONFIG_HOME=/nonexistent", "TRIP_CONFIG=\(config)",
+                   "TRIP_RATES_URL=\(server.baseURL)", "no_proxy=*"]
+        // A fresh ledger per run: an empty one (fetch, validate, store 210,000 rows) …
+        var runs = 0
+        let syncEmpty = median(5) {
+            runs += 1
+            let path = dataDir + "/sync-empty.sqlite"
+            for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+            run(tripBinary, ["rates", "sync"], env + ["TRIP_DB=\(path)"])
+        }
+        // … and one with 100,000 provisional purchases over the last 400 days, re-rated in one transaction.
+        let template = dataDir + "/rerate-template-v\(Migrator.latestVersion).sqlite"
+        if access(template, F_OK) != 0 {
+            let ledger = try Ledger(path: template, settings: try Settings.defaults(), clock: Clock(today: today, now: "x"))
+            var rng = Random(state: seed)
+            try ledger.db.transaction {
+                try ledger.createTrip(NewTrip(name: "Long trip", localCurrency: "JPY", homeCurrency: "GBP"))
+                for _ in 0..<100_000 {
+                    _ = try ledger.addPurchase(PurchaseDraft(amount: String(100 + rng.below(20_000)),
+                                                             date: today.adding(days: -rng.below(400))!.description))
+                }
+            }
+        }
+        var rerateSamples: [Double] = []
+        for i in 0..<3 {
+            let path = dataDir + "/rerate-\(i).sqlite"
+            copyFile(template, path)
+            let start = now()
+            run(tripBinary, ["rates", "sync"], env + ["TRIP_DB=\(path)"])
+            rerateSamples.append(now() - start)
+        }
+        rerateSamples.sort()
+        let ledgerEnv = ["TRIP_DB=\(dataDir)/rerate-0.sqlite", "TRIP_TODAY=\(today)", "HOME=/nonexistent", "LD_DEBUG=libs"]
+        let loadsCurl = runCapturingStderr(tripBinary, ["add", "100", "--trip", "Long trip"], ledgerEnv).contains("libcurl")
+        print("libcurl loaded by `trip add`: \(loadsCurl ? "YES" : "no") (LD_DEBUG=libs)")
+        return [
+            ("rates sync, full ECB history, empty ledger", syncEmpty, 2000),
+            ("rates sync + re-rate 100,000 provisional", rerateSamples[1], nil),
+        ]
+    }
+
+    static func copyFile(_ from: String, _ to: String) {
+        guard let input = fopen(from, "rb"), let output = fopen(to, "wb") else { fatalError("cannot copy \(from)") }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, input)
+            if n <= 0 { break }
+            fwrite(buffer, 1, n, output)
+        }
+        fclose(input)
+        fclose(output)
+    }
+
+    static func runCapturingStderr(_ binary: String, _ args: [String], _ env: [String]) -> String {
+        let path = "/tmp/trip-bench-stderr-\(getpid())"
+        var pid = pid_t()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([binary] + args).map { strdup($0) } + [nil]
+        let envp = env.map { strdup($0) } + [nil]
+        posix_spawn(&pid, binary, &actions, nil, argv, envp)
+        posix_spawn_file_actions_destroy(&actions)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        defer { unlink(path) }
+        return TextFile.read(path) ?? ""
     }
 
     // MARK: generation

@@ -6,7 +6,7 @@
 /// ISO 4217's active list) are skipped, not rejected.
 public struct OpenERAPI: Sendable {
     /// Identifier stored in `RateObservation.provider`.
-    public static let providerName = "open.er-api.com"
+    public static let providerName = "open-er-api"
     public static let defaultBaseURL = "https://open.er-api.com/v6"
 
     /// Without a trailing slash, e.g. `https://open.er-api.com/v6`.

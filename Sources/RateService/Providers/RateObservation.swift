@@ -1,6 +1,6 @@
 /// One published exchange rate: `1 base = rate quote` on `date`, according to `provider`.
 public struct RateObservation: Sendable, Hashable, Codable {
-    /// Provider identifier: `"frankfurter"`, `"open.er-api.com"` or `"ecb"`.
+    /// Provider identifier: `"frankfurter"`, `"open-er-api"` or `"ecb"`.
     public var provider: String
     /// ISO 4217 code of the unit currency (`EUR` for Frankfurter and the ECB).
     public var base: String

@@ -11,6 +11,33 @@ public struct ManualRate: Sendable, Equatable {
     public var inverse: String { RateResolver.inverse(rate) }
 }
 
+/// The part of a purchase that re-rating reads.
+struct RerateRow {
+    let id: Int64
+    let currency: Currency
+    let date: CivilDate
+    let breakdown: Breakdown
+    let conversion: Conversion
+
+    init(row s: Statement) {
+        func currency(_ code: String) -> Currency {
+            CurrencyTable.shared.lookup(code) ?? Currency(code: code, minorUnits: 2, name: code)
+        }
+        id = s.int(0)
+        self.currency = currency(s.text(1))
+        date = CivilDate(iso: s.text(3)) ?? CivilDate(year: 1970, month: 1, day: 1)!
+        breakdown = Breakdown(price: s.int(4), discount: s.int(5), subtotal: s.int(4) - s.int(5), service: s.int(6),
+                              tax: s.int(7), taxIncluded: s.int(8) == 1, tip: s.int(9), total: s.int(10))
+        let source = RateSource(rawValue: s.text(18)) ?? .none
+        let quote = source == .none ? nil : RateQuote(
+            rate: s.optionalText(16) ?? "", date: s.optionalText(17).flatMap { CivilDate(iso: $0) }, source: source,
+            provider: s.optionalText(19), fetchedAt: s.optionalText(20), provisional: s.int(21) == 1)
+        conversion = Conversion(homeCurrency: currency(s.text(2)), home: s.optionalInt(11), homeDiscount: s.optionalInt(12),
+                                homeService: s.optionalInt(13), homeTax: s.optionalInt(14), homeTip: s.optionalInt(15),
+                                quote: quote)
+    }
+}
+
 /// What a re-rating changed.
 public struct RerateSummary: Sendable, Equatable {
     /// Purchases whose conversion changed.
@@ -65,15 +92,20 @@ extension Ledger {
     /// caller's transaction. `currencies` narrows it to purchases in or into those codes.
     public func rerate(currencies: Set<String>? = nil, tripID: Int64? = nil) throws -> RerateSummary {
         var summary = RerateSummary()
+        // Only the columns a conversion needs: this runs over every provisional purchase.
         var sql = """
-            SELECT \(Purchase.columns) \(Purchase.from)
+            SELECT p.id, p.currency, p.home_currency, p.date, p.price_minor, p.discount_minor, p.service_minor,
+                   p.tax_minor, p.tax_included, p.tip_minor, p.total_minor, p.home_minor, p.home_discount_minor,
+                   p.home_service_minor, p.home_tax_minor, p.home_tip_minor, p.rate, p.rate_date, p.rate_source,
+                   p.rate_provider, p.rate_fetched_at, p.provisional
+            FROM purchases p JOIN trips t ON t.id = p.trip_id
             WHERE t.closed_at IS NULL AND p.purchase_rate IS NULL AND p.charged_minor IS NULL
               AND (p.provisional = 1 OR p.rate_source IN ('none', 'manual', 'fallback'))
             """
         var values: [SQLValue] = []
         if let tripID { sql += " AND p.trip_id = ?"; values.append(.integer(tripID)) }
-        var rows: [Purchase] = []
-        try db.prepare(sql).forEach(values) { rows.append(Purchase(row: $0)) }
+        var rows: [RerateRow] = []
+        try db.prepare(sql).forEach(values) { rows.append(RerateRow(row: $0)) }
         let resolver = RateResolver(ledger: self)
         var cache: [String: RateQuote?] = [:]
         let update = try db.prepare("""

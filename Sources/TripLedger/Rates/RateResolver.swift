@@ -80,7 +80,7 @@ public struct RateResolver {
             else if to == base, let inv = try? Rational.one / a.rate { text = inv.exactDecimalText(maxFractionDigits: 12) ?? inv.significantDecimalText(12) }
             else if let cross = try? b.rate / a.rate { text = cross.exactDecimalText(maxFractionDigits: 12) ?? cross.significantDecimalText(12) }
             else { continue }
-            let latest = try ledger.db.scalarText("SELECT max(date) FROM rate_observations WHERE provider = ? AND base = ?",
+            let latest = try ledger.db.scalarText("SELECT max(latest_date) FROM provider_state WHERE provider = ? AND base = ?",
                                                   [.text(provider), .text(base)])
             let final = obsDate == date || (latest.flatMap { CivilDate(iso: $0) }.map { $0 > date } ?? false)
             return RateQuote(rate: text, date: obsDate, source: .provider, provider: provider,
@@ -91,7 +91,7 @@ public struct RateResolver {
 
     func bases(of provider: String) throws -> [String] {
         var out: [String] = []
-        try ledger.db.prepare("SELECT DISTINCT base FROM rate_observations WHERE provider = ?")
+        try ledger.db.prepare("SELECT DISTINCT base FROM provider_state WHERE provider = ?")
             .forEach([.text(provider)]) { out.append($0.text(0)) }
         return out
     }

@@ -36,6 +36,9 @@ public final class Database {
             throw SQLiteError(code: 1, message: "could not switch to WAL journal (got \(mode ?? "nothing"))", sql: "PRAGMA journal_mode = WAL")
         }
         try execute("PRAGMA synchronous = NORMAL")
+        // Up to 64 MiB of page cache (allocated only as used), so that a large write transaction
+        // (re-rating a long trip, an import) does not spill dirty pages mid-transaction.
+        try execute("PRAGMA cache_size = -65536")
     }
 
     deinit {

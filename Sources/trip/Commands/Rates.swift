@@ -5,6 +5,6 @@ extension Trip {
     struct Rates: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Manage exchange rates: manual rates, the provider cache and syncing.",
-            subcommands: [RatesSet.self, RatesShow.self, RatesStatus.self])
+            subcommands: [RatesSet.self, RatesShow.self, RatesStatus.self, RatesSync.self])
     }
 }

@@ -20,7 +20,7 @@ import Testing
     @Test func parsesTheRecordedBodyExactly() throws {
         server.route("/v6/latest/USD", .file(Fixture.bytes("erapi_latest_USD.json")))
         let batch = try provider.latest(base: "USD", today: "2024-08-19", isKnownCurrency: Fixture.isActive, using: client)
-        #expect(batch.provider == "open.er-api.com")
+        #expect(batch.provider == "open-er-api")
         #expect(batch.base == "USD")
         // time_last_update_unix 1724025751 = Mon, 19 Aug 2024 00:02:31 UTC
         #expect(batch.latestDate == "2024-08-19")

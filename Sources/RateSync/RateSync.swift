@@ -1,0 +1,147 @@
+import RateService
+import TripCore
+import TripLedger
+
+/// `trip rates sync`: asks the configured provider chain for what the ledger needs, caches each
+/// validated response in its own transaction, then re-rates the provisional purchases of the trips
+/// in scope in one transaction.
+///
+/// Requests: for each provider in order, one time-series request per trip (where the API has time
+/// series) plus one "latest" request. A later provider is asked only while some needed currency is
+/// still missing. Nothing is retried: a rate limit is reported with its wait.
+public struct RateSync<Client: HTTPFetching> {
+    let ledger: Ledger
+    let client: Client
+    let environment: [String: String]
+    /// Progress lines (stderr on a terminal); `nil` for silence.
+    let progress: ((String) -> Void)?
+
+    public init(ledger: Ledger, client: Client, environment: [String: String], progress: ((String) -> Void)? = nil) {
+        self.ledger = ledger
+        self.client = client
+        self.environment = environment
+        self.progress = progress
+    }
+
+    public func run(trip: String?, all: Bool) throws -> SyncOutcome {
+        let settings = ledger.settings
+        let today = ledger.clock.today.description
+        let needs = try ledger.rateNeeds(trip: trip, all: all)
+        var outcome = SyncOutcome()
+        // Per trip, the currencies still lacking a provider; emptied as providers answer.
+        var wanted: [Int64: Set<String>] = [:]
+        for n in needs { wanted[n.trip.id] = Set(n.currencies) }
+        // History may hold codes since withdrawn (HRK, BGN): keep any code trip knows. A "latest"
+        // table is only ever used for today's purchases: keep active ISO 4217 codes only.
+        let isKnown: (String) -> Bool = { CurrencyTable.shared.lookup($0) != nil }
+        let isActive: (String) -> Bool = { CurrencyTable.shared.isActiveCode($0) }
+
+        for provider in settings.rateChain.value {
+            let stillWanted = wanted.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+            // The first provider always refreshes "latest"; later ones only fill gaps.
+            if provider != settings.rateChain.value.first && stillWanted.isEmpty { break }
+            let base = settings.baseURL(of: provider, environment: environment)
+            var supplied: Set<String> = []
+            func fetch(_ what: String, url: String, _ body: (ResponseValidators?) throws(FetchError) -> RateBatch) throws {
+                progress?("rates: \(provider): \(what)")
+                let stored = try ledger.storedValidators(provider: provider, url: url)
+                let validators = stored.map { ResponseValidators(etag: $0.etag, lastModified: $0.lastModified) }
+                do {
+                    let batch = try body(validators)
+                    let observations = batch.observations.map {
+                        CachedObservation(provider: provider, base: $0.base, quote: $0.quote, date: $0.date, rate: $0.rate)
+                    }
+                    try ledger.storeRates(observations, provider: provider, base: batch.base, url: url, etag: batch.validators.etag,
+                                          lastModified: batch.validators.lastModified, latestDate: batch.latestDate)
+                    outcome.responses += 1
+                    outcome.observations += observations.count
+                    if batch.notModified {
+                        supplied.formUnion(try ledger.cachedCurrencies(provider: provider))
+                    } else {
+                        supplied.insert(batch.base)
+                        for o in batch.observations { supplied.insert(o.quote) }
+                    }
+                } catch let error as FetchError {
+                    outcome.failures.append(SyncFailure(provider: provider, error: error))
+                }
+            }
+            switch provider {
+            case "frankfurter":
+                let api = Frankfurter(baseURL: base.isEmpty ? Frankfurter.defaultBaseURL : base)
+                for n in needs where !(wanted[n.trip.id] ?? []).isEmpty {
+                    let (from, to) = (n.from.description, n.to.description)
+                    // No `symbols=`: Frankfurter rejects codes it does not publish, and the full
+                    // set for a trip's range is small.
+                    try fetch("\(from)…\(to) for \(n.trip.name)", url: api.seriesURL(from: from, to: to, quotes: [])) { v throws(FetchError) in
+                        try api.series(from: from, to: to, quotes: [], today: today, validators: v, isKnownCurrency: isKnown, using: client)
+                    }
+                }
+                try fetch("latest", url: api.latestURL(quotes: [])) { v throws(FetchError) in
+                    try api.latest(quotes: [], today: today, validators: v, isKnownCurrency: isKnown, using: client)
+                }
+            case "open-er-api":
+                let api = OpenERAPI(baseURL: base.isEmpty ? OpenERAPI.defaultBaseURL : base)
+                try fetch("latest", url: api.latestURL(base: "USD")) { v throws(FetchError) in
+                    try api.latest(base: "USD", today: today, validators: v, isKnownCurrency: isActive, using: client)
+                }
+            case "ecb":
+                let api = ECBXML(baseURL: base.isEmpty ? ECBXML.defaultBaseURL : base)
+                let feed: ECBXML.Feed = switch settings.ecbHistory.value {
+                case "daily": .daily
+                case "full": .history
+                default: .last90Days
+                }
+                try fetch(feed.rawValue, url: api.url(for: feed)) { v throws(FetchError) in
+                    try api.fetch(feed, today: today, validators: v, isKnownCurrency: isKnown, using: client)
+                }
+            default:
+                continue
+            }
+            for id in wanted.keys { wanted[id]!.subtract(supplied) }
+        }
+        for (id, codes) in wanted {
+            for code in codes where needs.contains(where: { $0.trip.id == id }) {
+                outcome.missing[code] = "no provider has it"
+            }
+        }
+        if outcome.responses == 0, let first = outcome.failures.first {
+            let more = outcome.failures.count > 1 ? " (and \(outcome.failures.count - 1) more request\(outcome.failures.count == 2 ? "" : "s") failed)" : ""
+            var cause = first.error.description
+            while cause.hasSuffix(".") { cause.removeLast() }
+            throw TripError.unavailable("rates sync: \(first.provider): \(cause)\(more); nothing was changed")
+        }
+        progress?("rates: re-rating")
+        try ledger.db.transaction {
+            for n in needs {
+                outcome.trips.append((n.trip, try ledger.rerate(tripID: n.trip.id)))
+            }
+        }
+        return outcome
+    }
+}
+
+/// A provider request that failed.
+public struct SyncFailure: Sendable, Equatable {
+    public let provider: String
+    public let error: FetchError
+}
+
+/// What one sync did.
+public struct SyncOutcome: Sendable {
+    /// Per trip in scope: what re-rating changed.
+    public var trips: [(trip: Trip, summary: RerateSummary)] = []
+    public var failures: [SyncFailure] = []
+    /// Responses stored (including 304 Not Modified).
+    public var responses = 0
+    public var observations = 0
+    /// Needed currencies no provider supplied, with why.
+    public var missing: [String: String] = [:]
+}
+
+extension HTTPClient {
+    /// The client `trip rates sync` uses: the configured timeouts and `User-Agent: trip/VERSION`.
+    public static func forSync(settings: Settings, version: String) -> HTTPClient {
+        HTTPClient(configuration: .init(version: version, connectTimeout: .seconds(settings.connectTimeout.value),
+                                        totalTimeout: .seconds(settings.totalTimeout.value)))
+    }
+}
