@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "TripCore", dependencies: ["Embedded"]),
         .target(name: "TripLedger", dependencies: ["TripCore", "CSQLite", "Embedded"]),
         // HTTP over libcurl and the rate providers' response parsers. Independent of the ledger.
-        .target(name: "RateService", dependencies: ["CCurl"]),
+        .target(name: "RateService", dependencies: ["CCurl", "TripCore"]),
         // `trip rates sync`: plans requests from the ledger's needs, stores validated batches, re-rates.
         .target(name: "RateSync", dependencies: ["TripCore", "TripLedger", "RateService"]),
         .executableTarget(
@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "TripLedgerTests", dependencies: ["TripLedger", "TestSupport"]),
         // A real HTTP/1.1 server on loopback that serves recorded provider bodies and injects faults.
         .target(name: "FXTestServer", path: "Tests/FXTestServer"),
-        .testTarget(name: "RateServiceTests", dependencies: ["RateService", "FXTestServer"],
+        .testTarget(name: "RateServiceTests", dependencies: ["RateService", "TripCore", "FXTestServer"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "RateSyncTests", dependencies: ["RateSync", "TestSupport", "FXTestServer"],
                     resources: [.copy("Fixtures")]),

@@ -48,8 +48,9 @@ public struct RateSync<Client: HTTPFetching> {
                 let validators = stored.map { ResponseValidators(etag: $0.etag, lastModified: $0.lastModified) }
                 do {
                     let batch = try body(validators)
+                    // Cached under the chain's name for the provider, which the resolver asks for.
                     let observations = batch.observations.map {
-                        CachedObservation(provider: provider, base: $0.base, quote: $0.quote, date: $0.date, rate: $0.rate)
+                        RateObservation(provider: provider, base: $0.base, quote: $0.quote, date: $0.date, rate: $0.rate)
                     }
                     try ledger.storeRates(observations, provider: provider, base: batch.base, url: url, etag: batch.validators.etag,
                                           lastModified: batch.validators.lastModified, latestDate: batch.latestDate)

@@ -1,3 +1,4 @@
+import Embedded
 import FXTestServer
 import RateService
 import RateSync
@@ -33,7 +34,7 @@ struct TripBench {
             for (name, ms, _) in try rateRows(tripBinary: tripBinary, dataDir: dataDir) { print("\(name): \(format(ms))") }
             return
         }
-        let ledgerPath = dataDir + "/bench-v\(Migrator.latestVersion).sqlite"
+        let ledgerPath = dataDir + "/bench-\(schemaTag).sqlite"
         if access(ledgerPath, F_OK) != 0 {
             let started = now()
             // Build under another name and rename when complete, so an interrupted run is never reused.
@@ -72,7 +73,7 @@ struct TripBench {
         lap("currency table")
         let settings = try Settings.defaults()
         lap("settings + presets + fallback")
-        let ledger = try Ledger(path: dataDir + "/bench-v\(Migrator.latestVersion).sqlite", settings: settings,
+        let ledger = try Ledger(path: dataDir + "/bench-\(schemaTag).sqlite", settings: settings,
                                 clock: Clock(today: CivilDate(iso: "2026-03-10")!, now: "x"))
         lap("open ledger")
         _ = try ledger.trips()
@@ -81,6 +82,13 @@ struct TripBench {
         lap("report Trip 7")
         _ = try ledger.report(trip: "Trip 7")
         lap("report Trip 7 again")
+    }
+
+    /// FNV-1a of every embedded migration, so generated ledgers are rebuilt when the schema changes.
+    static var schemaTag: String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for m in Embedded.migrations { for b in m.sql { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 } }
+        return String(hash, radix: 16)
     }
 
     // MARK: rates
@@ -131,7 +139,7 @@ struct TripBench {
             run(tripBinary, ["rates", "sync"], env + ["TRIP_DB=\(path)"])
         }
         // … and one with 100,000 provisional purchases over the last 400 days, re-rated in one transaction.
-        let template = dataDir + "/rerate-template-v\(Migrator.latestVersion).sqlite"
+        let template = dataDir + "/rerate-template-\(schemaTag).sqlite"
         if access(template, F_OK) != 0 {
             let ledger = try Ledger(path: template, settings: try Settings.defaults(), clock: Clock(today: today, now: "x"))
             var rng = Random(state: seed)

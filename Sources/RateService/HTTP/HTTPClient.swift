@@ -1,3 +1,4 @@
+import TripCore
 /// GET over libcurl with the safety rules every rate provider needs.
 ///
 /// - HTTPS with certificate verification, always. Plain `http://` only to loopback

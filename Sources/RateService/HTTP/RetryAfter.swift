@@ -1,3 +1,5 @@
+import TripCore
+
 /// Parses `Retry-After` (RFC 9110 §10.2.3).
 enum RetryAfter {
     /// Seconds to wait, or nil if the value is neither delta-seconds nor a usable HTTP-date.
@@ -33,17 +35,6 @@ enum HTTPDate {
             (0..<24).contains(hour), (0..<60).contains(minute), (0...60).contains(second),
             let date = CivilDate(year: year, month: monthIndex + 1, day: day)
         else { return nil }
-        return date.daysSinceEpoch * 86_400 + Int64(hour * 3600 + minute * 60 + second)
-    }
-}
-
-extension String {
-    /// Without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }),
-            let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })
-        else { return "" }
-        return String(scalars[first...last])
+        return Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     }
 }

@@ -1,3 +1,4 @@
+import TripCore
 /// The ECB's euro foreign exchange reference rates as XML (`eurofxref-*.xml`), EUR base.
 ///
 /// The ECB publishes once per TARGET working day (around 16:00 CET); weekends and TARGET

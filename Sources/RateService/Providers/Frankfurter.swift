@@ -1,3 +1,4 @@
+import TripCore
 /// Frankfurter v1 (https://frankfurter.dev/v1/): ECB reference rates as JSON.
 ///
 /// Always asks for the EUR base (the `base` parameter is omitted; EUR is its default): any
@@ -66,7 +67,7 @@ public struct Frankfurter: Sendable {
         isKnownCurrency: (String) -> Bool, using client: some HTTPFetching
     ) throws(FetchError) -> RateBatch {
         let url = dayURL(date, quotes: quotes)
-        guard CivilDate(date) != nil else {
+        guard CivilDate(iso: date) != nil else {
             throw .invalidURL(url: Redaction.mask(url: url), reason: "'\(date)' is not YYYY-MM-DD")
         }
         let response = try client.get(url: url, headers: Self.acceptJSON, validators: validators, maxBodyBytes: nil)
@@ -83,7 +84,7 @@ public struct Frankfurter: Sendable {
         isKnownCurrency: (String) -> Bool, using client: some HTTPFetching
     ) throws(FetchError) -> RateBatch {
         let url = seriesURL(from: from, to: to, quotes: quotes)
-        guard let start = CivilDate(from), let end = CivilDate(to), start <= end else {
+        guard let start = CivilDate(iso: from), let end = CivilDate(iso: to), start <= end else {
             throw .invalidURL(url: Redaction.mask(url: url), reason: "'\(from)..\(to)' is not a YYYY-MM-DD range")
         }
         let response = try client.get(url: url, headers: Self.acceptJSON, validators: validators, maxBodyBytes: nil)
@@ -104,7 +105,7 @@ public struct Frankfurter: Sendable {
         _ response: HTTPResponse, askedDate: String?, today: String, isKnownCurrency: (String) -> Bool
     ) throws(FetchError) -> RateBatch {
         let root = try Self.root(of: response)
-        let upperBound = askedDate.flatMap { CivilDate($0) }
+        let upperBound = askedDate.flatMap { CivilDate(iso: $0) }
         return try withoutActuallyEscaping(isKnownCurrency) { (isKnown) throws(FetchError) -> RateBatch in
             var collector = try ObservationCollector(
                 provider: Self.providerName, base: "EUR", url: Redaction.mask(url: response.url), today: today,
@@ -132,12 +133,12 @@ public struct Frankfurter: Sendable {
     ) throws(FetchError) -> RateBatch {
         let root = try Self.root(of: response)
         let url = Redaction.mask(url: response.url)
-        guard let startText = root["start_date"]?.stringValue, let start = CivilDate(startText),
-            let endText = root["end_date"]?.stringValue, let end = CivilDate(endText), start <= end
+        guard let startText = root["start_date"]?.stringValue, let start = CivilDate(iso: startText),
+            let endText = root["end_date"]?.stringValue, let end = CivilDate(iso: endText), start <= end
         else {
             throw .malformedBody(url: url, reason: "no valid \"start_date\"/\"end_date\"")
         }
-        guard let asked = CivilDate(to), end <= asked else {
+        guard let asked = CivilDate(iso: to), end <= asked else {
             throw .malformedBody(url: url, reason: "\"end_date\" \(endText) is after the requested end \(to)")
         }
         return try withoutActuallyEscaping(isKnownCurrency) { (isKnown) throws(FetchError) -> RateBatch in

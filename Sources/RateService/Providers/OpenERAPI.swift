@@ -1,3 +1,4 @@
+import TripCore
 /// open.er-api.com, ExchangeRate-API's free endpoint without a key: latest rates only, any base.
 ///
 /// Errors arrive with HTTP 200 and `"result":"error"` plus an `error-type`; they become
@@ -63,7 +64,7 @@ public struct OpenERAPI: Sendable {
         return try withoutActuallyEscaping(isKnownCurrency) { (isKnown) throws(FetchError) -> RateBatch in
             var collector = try ObservationCollector(
                 provider: Self.providerName, base: base, url: url, today: today, isKnownCurrency: isKnown)
-            try collector.begin(date: published.text)
+            try collector.begin(date: published.description)
             for (quote, value) in rates {
                 guard case let .number(text) = value else {
                     throw collector.malformed("\(quote.prefix(8)) rate is a \(value.kind), not a number")

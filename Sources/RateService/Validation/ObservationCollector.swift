@@ -1,3 +1,4 @@
+import TripCore
 /// Accumulates validated observations for one response: all of them or an error.
 ///
 /// Observations must arrive grouped by date (every provider publishes that way). Checks:
@@ -25,7 +26,7 @@ struct ObservationCollector {
         provider: String, base: String, url: String, today: String,
         dateRange: ClosedRange<CivilDate>? = nil, isKnownCurrency: @escaping (String) -> Bool
     ) throws(FetchError) {
-        guard let todayDate = CivilDate(today) else {
+        guard let todayDate = CivilDate(iso: today) else {
             throw .invalidURL(url: url, reason: "today '\(today)' is not YYYY-MM-DD")
         }
         self.provider = provider
@@ -40,10 +41,10 @@ struct ObservationCollector {
 
     /// Starts the rates of publication date `date`.
     mutating func begin(date: String) throws(FetchError) {
-        guard let parsed = CivilDate(date) else { throw malformed("date '\(date.prefix(20))' is not YYYY-MM-DD") }
-        guard parsed <= today else { throw malformed("date \(date) is after today (\(today.text))") }
+        guard let parsed = CivilDate(iso: date) else { throw malformed("date '\(date.prefix(20))' is not YYYY-MM-DD") }
+        guard parsed <= today else { throw malformed("date \(date) is after today (\(today.description))") }
         if let dateRange, !dateRange.contains(parsed) {
-            throw malformed("date \(date) is outside \(dateRange.lowerBound.text)…\(dateRange.upperBound.text)")
+            throw malformed("date \(date) is outside \(dateRange.lowerBound.description)…\(dateRange.upperBound.description)")
         }
         guard seenDates.insert(date).inserted else { throw malformed("date \(date) appears twice") }
         currentDate = date

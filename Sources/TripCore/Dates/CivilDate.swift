@@ -69,6 +69,13 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         self.init(year: yoe + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d)
     }
 
+    /// The UTC calendar date containing the instant `unixSeconds` (seconds since 1970-01-01T00:00:00Z).
+    public init?(unixSeconds: Int64) {
+        let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
+        guard let d = Int(exactly: days) else { return nil }
+        self.init(daysSinceEpoch: d)
+    }
+
     public func adding(days: Int) -> CivilDate? { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
 
     /// 0 = Monday … 6 = Sunday.

@@ -25,18 +25,13 @@ public struct Purchase: Sendable, Equatable {
         p.id, p.trip_id, t.name, p.date, p.note, p.category, p.paid_with, p.currency, p.expression, \
         p.price_minor, p.discount_spec, p.discount_minor, p.service_spec, p.service_minor, p.tax_spec, \
         p.tax_included, p.tax_minor, p.tip_spec, p.tip_minor, p.total_minor, p.rounding, p.preset, \
-        p.purchase_rate, p.charged_minor, p.home_currency, p.home_minor, p.home_discount_minor, \
-        p.home_service_minor, p.home_tax_minor, p.home_tip_minor, p.rate, p.rate_date, p.rate_source, \
-        p.rate_provider, p.rate_fetched_at, p.provisional
+        p.purchase_rate, p.charged_minor, \(Conversion.storedColumns)
         """
     static let from = "FROM purchases p JOIN trips t ON t.id = p.trip_id"
 
     init(row s: Statement) {
         func spec(_ i: Int32) -> AdjustmentSpec? {
             s.optionalText(i).flatMap { try? AdjustmentSpec.parse($0, field: "stored") }
-        }
-        func lookupCurrency(_ code: String) -> Currency {
-            CurrencyTable.shared.lookup(code) ?? Currency(code: code, minorUnits: 2, name: code)
         }
         id = s.int(0)
         tripID = s.int(1)
@@ -45,7 +40,7 @@ public struct Purchase: Sendable, Equatable {
         note = s.text(4)
         category = s.optionalText(5)
         paidWith = s.optionalText(6)
-        currency = lookupCurrency(s.text(7))
+        currency = .stored(s.text(7))
         expression = s.text(8)
         let rounding = RoundingMode(rawValue: s.text(20)) ?? .halfUp
         inputs = AdjustmentInputs(discount: spec(10), service: spec(12), tax: spec(14), taxIncluded: s.int(15) == 1,
@@ -55,13 +50,7 @@ public struct Purchase: Sendable, Equatable {
         preset = s.optionalText(21)
         purchaseRate = s.optionalText(22)
         chargedMinor = s.optionalInt(23)
-        let source = RateSource(rawValue: s.text(32)) ?? .none
-        let quote = source == .none ? nil : RateQuote(
-            rate: s.optionalText(30) ?? "", date: s.optionalText(31).flatMap { CivilDate(iso: $0) }, source: source,
-            provider: s.optionalText(33), fetchedAt: s.optionalText(34), provisional: s.int(35) == 1)
-        conversion = Conversion(homeCurrency: lookupCurrency(s.text(24)), home: s.optionalInt(25), homeDiscount: s.optionalInt(26),
-                                homeService: s.optionalInt(27), homeTax: s.optionalInt(28), homeTip: s.optionalInt(29),
-                                quote: quote)
+        conversion = Conversion(stored: s, at: 24)
     }
 }
 

@@ -19,22 +19,18 @@ struct RerateRow {
     let breakdown: Breakdown
     let conversion: Conversion
 
+    static let columns = """
+        p.id, p.currency, p.date, p.price_minor, p.discount_minor, p.service_minor, p.tax_minor, p.tax_included, \
+        p.tip_minor, p.total_minor, \(Conversion.storedColumns)
+        """
+
     init(row s: Statement) {
-        func currency(_ code: String) -> Currency {
-            CurrencyTable.shared.lookup(code) ?? Currency(code: code, minorUnits: 2, name: code)
-        }
         id = s.int(0)
-        self.currency = currency(s.text(1))
-        date = CivilDate(iso: s.text(3)) ?? CivilDate(year: 1970, month: 1, day: 1)!
-        breakdown = Breakdown(price: s.int(4), discount: s.int(5), subtotal: s.int(4) - s.int(5), service: s.int(6),
-                              tax: s.int(7), taxIncluded: s.int(8) == 1, tip: s.int(9), total: s.int(10))
-        let source = RateSource(rawValue: s.text(18)) ?? .none
-        let quote = source == .none ? nil : RateQuote(
-            rate: s.optionalText(16) ?? "", date: s.optionalText(17).flatMap { CivilDate(iso: $0) }, source: source,
-            provider: s.optionalText(19), fetchedAt: s.optionalText(20), provisional: s.int(21) == 1)
-        conversion = Conversion(homeCurrency: currency(s.text(2)), home: s.optionalInt(11), homeDiscount: s.optionalInt(12),
-                                homeService: s.optionalInt(13), homeTax: s.optionalInt(14), homeTip: s.optionalInt(15),
-                                quote: quote)
+        currency = .stored(s.text(1))
+        date = CivilDate(iso: s.text(2)) ?? CivilDate(year: 1970, month: 1, day: 1)!
+        breakdown = Breakdown(price: s.int(3), discount: s.int(4), subtotal: s.int(3) - s.int(4), service: s.int(5),
+                              tax: s.int(6), taxIncluded: s.int(7) == 1, tip: s.int(8), total: s.int(9))
+        conversion = Conversion(stored: s, at: 10)
     }
 }
 
@@ -94,10 +90,7 @@ extension Ledger {
         var summary = RerateSummary()
         // Only the columns a conversion needs: this runs over every provisional purchase.
         var sql = """
-            SELECT p.id, p.currency, p.home_currency, p.date, p.price_minor, p.discount_minor, p.service_minor,
-                   p.tax_minor, p.tax_included, p.tip_minor, p.total_minor, p.home_minor, p.home_discount_minor,
-                   p.home_service_minor, p.home_tax_minor, p.home_tip_minor, p.rate, p.rate_date, p.rate_source,
-                   p.rate_provider, p.rate_fetched_at, p.provisional
+            SELECT \(RerateRow.columns)
             FROM purchases p JOIN trips t ON t.id = p.trip_id
             WHERE t.closed_at IS NULL AND p.purchase_rate IS NULL AND p.charged_minor IS NULL
               AND (p.provisional = 1 OR p.rate_source IN ('none', 'manual', 'fallback'))

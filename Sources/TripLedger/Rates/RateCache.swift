@@ -1,24 +1,5 @@
 import TripCore
 
-/// One validated provider observation to cache: 1 `base` = `rate` `quote` on `date`.
-public struct CachedObservation: Sendable, Hashable {
-    public let provider: String
-    public let base: String
-    public let quote: String
-    /// `YYYY-MM-DD`, the provider's publication date.
-    public let date: String
-    /// Exact decimal text as published.
-    public let rate: String
-
-    public init(provider: String, base: String, quote: String, date: String, rate: String) {
-        self.provider = provider
-        self.base = base
-        self.quote = quote
-        self.date = date
-        self.rate = rate
-    }
-}
-
 /// What a trip still needs rates for: its provisional or unconverted purchases, per currency.
 public struct TripRateNeeds: Sendable {
     public let trip: Trip
@@ -31,7 +12,7 @@ public struct TripRateNeeds: Sendable {
 extension Ledger {
     /// Stores one validated response: its observations, and the URL's validators and newest date,
     /// in one transaction, so a response is cached entirely or not at all.
-    public func storeRates(_ observations: [CachedObservation], provider: String, base: String, url: String,
+    public func storeRates(_ observations: [RateObservation], provider: String, base: String, url: String,
                            etag: String?, lastModified: String?, latestDate: String?) throws {
         try db.transaction {
             let insert = try db.prepare("""

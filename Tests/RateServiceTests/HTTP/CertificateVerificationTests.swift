@@ -2,6 +2,7 @@ import FXTestServer
 import Foundation
 import RateService
 import Testing
+import TripCore
 
 /// Certificate verification is on: a real TLS server (`openssl s_server`) with a self-signed
 /// certificate for 127.0.0.1 must be refused. Skipped where the openssl tool is missing.

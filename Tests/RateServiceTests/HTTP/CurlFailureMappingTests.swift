@@ -1,5 +1,6 @@
 import CCurl
 import Testing
+import TripCore
 
 @testable import RateService
 

@@ -1,6 +1,7 @@
 import FXTestServer
 import Foundation
 import Testing
+import TripCore
 
 @testable import RateService
 

@@ -1,4 +1,5 @@
 import Testing
+import TripCore
 
 @testable import RateService
 

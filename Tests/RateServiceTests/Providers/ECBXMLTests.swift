@@ -1,5 +1,6 @@
 import FXTestServer
 import Testing
+import TripCore
 
 @testable import RateService
 
@@ -122,7 +123,7 @@ import Testing
         var xml = #"<?xml version="1.0" encoding="UTF-8"?><gesmes:Envelope><Cube>"#
         var day = CivilDate(year: 2026, month: 4, day: 13)!.daysSinceEpoch
         for index in 0..<7000 {
-            xml += #"<Cube time="\#(CivilDate(unixSeconds: day * 86_400)!.text)">"#
+            xml += #"<Cube time="\#(CivilDate(daysSinceEpoch: day)!.description)">"#
             for (position, code) in currencies.enumerated() {
                 xml += #"<Cube currency="\#(code)" rate="\#(position + 1).\#(1000 + index % 9000)"/>"#
             }

@@ -1,5 +1,6 @@
 import FXTestServer
 import Testing
+import TripCore
 
 @testable import RateService
 

@@ -1,4 +1,6 @@
 /// One published exchange rate: `1 base = rate quote` on `date`, according to `provider`.
+///
+/// What the rate service returns after validation and what the ledger caches, one row each.
 public struct RateObservation: Sendable, Hashable, Codable {
     /// Provider identifier: `"frankfurter"`, `"open-er-api"` or `"ecb"`.
     public var provider: String
@@ -9,7 +11,7 @@ public struct RateObservation: Sendable, Hashable, Codable {
     /// Publication date `YYYY-MM-DD` as the provider states it (not the date asked for).
     public var date: String
     /// The rate exactly as published: plain positive decimal text (`"1.0789"`, `"17549"`),
-    /// validated by `RateText`. Never converted to floating point.
+    /// validated by the rate service before it is returned. Never converted to floating point.
     public var rate: String
 
     public init(provider: String, base: String, quote: String, date: String, rate: String) {
