@@ -33,6 +33,8 @@ struct PurchaseTests {
         #expect(none.conversion.source == .none)
         let r = try t.ledger.report(trip: nil)
         #expect(r.unconvertedCount == 1)
+        #expect(r.byCurrency.first { $0.key == "MNT" }?.unconverted == 1)
+        #expect(r.byCategory.first?.unconverted == 1)
         #expect(r.totals.net == f.conversion.home)         // never counted 1:1
     }
 

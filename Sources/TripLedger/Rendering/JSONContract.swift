@@ -45,7 +45,8 @@ extension TripReport {
         let home = trip.homeCurrency
         func money(_ v: Int64) -> JSONValue { .string(Money(minorUnits: v, currency: home).plainText) }
         func line(_ l: Line) -> JSONValue {
-            var o: [String: JSONValue] = ["key": .string(l.key), "count": .int(Int64(l.count)), "home_amount": money(l.home)]
+            var o: [String: JSONValue] = ["key": .string(l.key), "count": .int(Int64(l.count)), "home_amount": money(l.home),
+                                          "unconverted": .int(Int64(l.unconverted))]
             if let original = l.original, let c = CurrencyTable.shared.lookup(l.key) {
                 o["amount"] = .string(Money(minorUnits: original, currency: c).plainText)
             }

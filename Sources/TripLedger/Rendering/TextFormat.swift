@@ -115,9 +115,16 @@ public enum TextFormat {
             out.append("")
             out.append("By category")
             let kw = r.byCategory.map { safe($0.key).count }.max() ?? 0
-            for l in r.byCategory {
-                let share = t.net == 0 ? "" : "  " + ((try? Rational(Int128(l.home) * 100, Int128(t.net)))?.decimalText(fractionDigits: 1, rounding: .halfUp) ?? "?") + "%"
-                out.append("  \(pad(safe(l.key), kw))  \(pad(Money.group(Money(minorUnits: l.home, currency: home).plainText), w, right: true))\(share)  (\(l.count))")
+            let cells = r.byCategory.map { l -> (String, String) in
+                guard l.unconverted < l.count else { return ("unconverted", "") }
+                let share = t.net == 0 ? "" : ((try? Rational(Int128(l.home) * 100, Int128(t.net)))?
+                    .decimalText(fractionDigits: 1, rounding: .halfUp) ?? "?") + "%"
+                return (Money.group(Money(minorUnits: l.home, currency: home).plainText), share)
+            }
+            let aw = max(w, cells.map(\.0.count).max() ?? 0), sw = cells.map(\.1.count).max() ?? 0
+            for (l, cell) in zip(r.byCategory, cells) {
+                let extra = l.unconverted > 0 && l.unconverted < l.count ? ", \(l.unconverted) unconverted" : ""
+                out.append("  \(pad(safe(l.key), kw))  \(pad(cell.0, aw, right: true))  \(pad(cell.1, sw, right: true))  (\(l.count)\(extra))")
             }
         }
         if r.byCurrency.count > 1 || r.byCurrency.first?.key != home.code, !r.byCurrency.isEmpty {

@@ -24,6 +24,8 @@ public struct TripReport: Sendable {
         public let home: Int64
         /// Original-currency minor units, for per-currency lines.
         public let original: Int64?
+        /// Purchases in this line with no rate (counted in `count`, not in `home`).
+        public var unconverted = 0
     }
 
     /// How many purchases, and how much, each kind of rate converted.
@@ -57,8 +59,8 @@ extension Ledger {
         var totals = TripReport.Totals()
         var count = 0, provisional = 0
         var first: String?, last: String?
-        var categories: [String: (Int, Int64)] = [:]
-        var currencies: [String: (Int, Int64, Int64)] = [:]
+        var categories: [String: (Int, Int64, Int)] = [:]
+        var currencies: [String: (Int, Int64, Int64, Int)] = [:]
         var unconverted: [String: (Int, Int64)] = [:]
         var provenance: [String: (RateSource, Bool, Int, Int64)] = [:]
         try db.prepare("""
@@ -80,11 +82,13 @@ extension Ledger {
             if s.int(3) == 1 { provisional += n }
             first = min(first ?? s.text(12), s.text(12))
             last = max(last ?? s.text(13), s.text(13))
-            categories[category, default: (0, 0)].0 += n
+            categories[category, default: (0, 0, 0)].0 += n
             categories[category]!.1 += home
-            currencies[currency, default: (0, 0, 0)].0 += n
+            categories[category]!.2 += Int(s.int(14))
+            currencies[currency, default: (0, 0, 0, 0)].0 += n
             currencies[currency]!.1 += home
             currencies[currency]!.2 += s.int(11)
+            currencies[currency]!.3 += Int(s.int(14))
             if s.int(14) > 0 {
                 unconverted[currency, default: (0, 0)].0 += Int(s.int(14))
                 unconverted[currency]!.1 += s.int(15)
@@ -98,10 +102,16 @@ extension Ledger {
         let byAmount: (TripReport.Line, TripReport.Line) -> Bool = { ($0.home, $1.key) > ($1.home, $0.key) }
         return TripReport(
             trip: trip, purchaseCount: count, totals: totals,
-            byCategory: categories.map { TripReport.Line(key: $0.key, count: $0.value.0, home: $0.value.1, original: nil) }
-                .sorted(by: byAmount),
-            byCurrency: currencies.map { TripReport.Line(key: $0.key, count: $0.value.0, home: $0.value.1, original: $0.value.2) }
-                .sorted(by: byAmount),
+            byCategory: categories.map {
+                var line = TripReport.Line(key: $0.key, count: $0.value.0, home: $0.value.1, original: nil)
+                line.unconverted = $0.value.2
+                return line
+            }.sorted(by: byAmount),
+            byCurrency: currencies.map {
+                var line = TripReport.Line(key: $0.key, count: $0.value.0, home: $0.value.1, original: $0.value.2)
+                line.unconverted = $0.value.3
+                return line
+            }.sorted(by: byAmount),
             provenance: provenance.values.map { TripReport.Provenance(source: $0.0, provisional: $0.1, count: $0.2, home: $0.3) }
                 .sorted { ($0.source.rawValue, $0.provisional ? 1 : 0) < ($1.source.rawValue, $1.provisional ? 1 : 0) },
             unconverted: unconverted.map { TripReport.Line(key: $0.key, count: $0.value.0, home: 0, original: $0.value.1) }
