@@ -23,7 +23,7 @@ extension Trip {
             ] + s.providerURLs.keys.sorted().map { k in
                 let url = s.baseURL(of: k, environment: c.environment)
                 let source = url == s.providerURLs[k]!.value ? s.providerURLs[k]!.source : "TRIP_RATES_URL"
-                return ("rates.\(k)_url", url, source)
+                return ("rates.\(String(k.map { $0 == "-" ? "_" : $0 }))_url", url, source)
             }
             let ledger = c.ledgerPath
             var json: [String: JSONValue] = [:]
