@@ -154,6 +154,8 @@ struct TripBench {
         var rerateSamples: [Double] = []
         for i in 0..<3 {
             let path = dataDir + "/rerate-\(i).sqlite"
+            // A -wal left by an earlier run would replay its already re-rated pages onto the copy.
+            for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
             copyFile(template, path)
             let start = now()
             run(tripBinary, ["rates", "sync"], env + ["TRIP_DB=\(path)"])

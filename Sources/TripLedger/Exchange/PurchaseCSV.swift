@@ -1,0 +1,47 @@
+import TripCore
+
+/// The purchase CSV contract: one row per purchase, RFC 4180 (comma-separated, CRLF line ends,
+/// fields quoted when they contain a comma, a quote, CR or LF; quotes doubled inside).
+///
+/// `trip report --format csv` and `trip export --format csv` write it; `trip import` reads it back,
+/// so export then import round-trips. Amounts are exact decimal strings in their own currency's
+/// minor digits (`"3240"` JPY, `"21.71"` USD); booleans are `true`/`false`; absent values are empty.
+/// Changing a column is a breaking change (README, "CSV").
+public enum PurchaseCSV {
+    /// The header row, in order.
+    public static let columns = [
+        "id", "trip", "date", "note", "category", "paid_with",
+        "currency", "expression", "price",
+        "discount", "discount_spec", "service", "service_spec",
+        "tax", "tax_spec", "tax_included", "tip", "tip_spec",
+        "total", "rounding", "preset",
+        "rate", "rate_date", "rate_source", "rate_provider", "rate_fetched_at", "provisional",
+        "home_currency", "home_total", "charged",
+    ]
+
+    /// The fields of `p`, in `columns` order.
+    public static func fields(_ p: Purchase) -> [String] {
+        let b = p.breakdown, c = p.conversion, q = p.conversion.quote
+        func money(_ v: Int64) -> String { Money(minorUnits: v, currency: p.currency).plainText }
+        func home(_ v: Int64?) -> String { v.map { Money(minorUnits: $0, currency: c.homeCurrency).plainText } ?? "" }
+        return [
+            String(p.id), p.tripName, p.date.description, p.note, p.category ?? "", p.paidWith ?? "",
+            p.currency.code, p.expression, money(b.price),
+            money(b.discount), p.inputs.discount?.description ?? "", money(b.service), p.inputs.service?.description ?? "",
+            money(b.tax), p.inputs.tax?.description ?? "", b.taxIncluded ? "true" : "false", money(b.tip),
+            p.inputs.tip?.description ?? "",
+            money(b.total), p.inputs.rounding.rawValue, p.preset ?? "",
+            q?.rate ?? "", q?.date?.description ?? "", c.source.rawValue, q?.provider ?? "", q?.fetchedAt ?? "",
+            c.provisional ? "true" : "false",
+            c.homeCurrency.code, home(c.home), home(p.chargedMinor),
+        ]
+    }
+
+    /// One RFC 4180 record, CRLF-terminated.
+    public static func record(_ fields: [String]) -> String {
+        fields.map { f in
+            let needsQuotes = f.contains(",") || f.contains("\"") || f.contains("\n") || f.contains("\r")
+            return needsQuotes ? "\"" + f.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\"" : f
+        }.joined(separator: ",") + "\r\n"
+    }
+}
