@@ -3,12 +3,12 @@ SHELL := /bin/bash
 SWIFT ?= swift
 APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev
 # Only the tests need these: openssl runs a real TLS server with a self-signed certificate.
-TEST_APT_PACKAGES := openssl
+TEST_APT_PACKAGES := openssl hledger ledger
 # Release builds link the Swift runtime statically: it halves process start-up (see make bench).
 RELEASE_FLAGS := -c release --static-swift-stdlib
 BENCH_DIR ?= $(CURDIR)/.build-bench-data
 
-.PHONY: all deps test-deps apt-install build release demo test bench format lint clean
+.PHONY: all deps test-deps apt-install build release demo test bench report-screenshot format lint clean
 
 all: build
 
@@ -49,6 +49,18 @@ test: test-deps
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 	.build/release/TripBench --trip .build/release/trip --data $(BENCH_DIR)
+
+## report-screenshot: the demo trip's HTML report (out/report.html) and, when Chromium is
+## installed (apt-get install chromium), a headless screenshot of it (out/report.png).
+report-screenshot: release
+	@mkdir -p out
+	@ledger=$$(TRIP_TODAY=2026-03-08 .build/release/trip demo --keep | tail -1 | awk '{print $$NF}'); \
+	TRIP_DB=$$ledger TRIP_TODAY=2026-03-08 .build/release/trip report --format html --lines > out/report.html; \
+	rm -rf "$$(dirname $$ledger)"; \
+	if command -v chromium >/dev/null 2>&1; then \
+	  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,2200 \
+	    --screenshot=$(CURDIR)/out/report.png file://$(CURDIR)/out/report.html 2>/dev/null && echo "out/report.png"; \
+	else echo "out/report.html written; install chromium for the screenshot"; fi
 
 format:
 	$(SWIFT) format --in-place --parallel $$(git ls-files '*.swift')

@@ -6,6 +6,7 @@ public enum Embedded {
     public static let migrations: [(name: String, sql: [UInt8])] = [
         ("m0001_init", PackageResources.m0001_init_sql),
         ("m0002_rates", PackageResources.m0002_rates_sql),
+        ("m0003_import", PackageResources.m0003_import_sql),
     ]
 
     /// `config/settings.toml`: the default settings.

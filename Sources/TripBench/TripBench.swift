@@ -54,7 +54,9 @@ struct TripBench {
         rows.append(("trip list --trip --format json", median(10) { run(tripBinary, ["list", "--trip", "Trip 7", "--format", "json"], env) }, nil))
         rows.append(("trip report (20,000-purchase trip)", median(20) { run(tripBinary, ["report", "--trip", "Trip 7"], env) }, 50))
         rows.append(("trip report --format json", median(20) { run(tripBinary, ["report", "--trip", "Trip 7", "--format", "json"], env) }, 50))
+        rows.append(("trip report --all (50 trips, 1,000,000 purchases)", median(5) { run(tripBinary, ["report", "--all"], env) }, 1000))
         rows.append(contentsOf: try rateRows(tripBinary: tripBinary, dataDir: dataDir))
+        rows.append(contentsOf: exchangeRows(tripBinary: tripBinary, dataDir: dataDir))
         print("")
         print("| operation | median | target |")
         print("|---|---:|---:|")
@@ -169,6 +171,31 @@ struct TripBench {
             ("rates sync, full ECB history, empty ledger", syncEmpty, 2000),
             ("rates sync + re-rate 100,000 provisional", rerateSamples[1], nil),
         ]
+    }
+
+    /// Export of a 100,000-purchase trip (time and peak memory), and hledger and ledger reading that
+    /// journal in the same run.
+    static func exchangeRows(tripBinary: String, dataDir: String) -> [(String, Double, Double?)] {
+        let template = dataDir + "/rerate-template-\(schemaTag).sqlite"
+        let journal = dataDir + "/long-trip.journal"
+        let env = ["TRIP_DB=\(template)", "TRIP_TODAY=2026-03-10", "HOME=/nonexistent", "XDG_CONFIG_HOME=/nonexistent"]
+        var rows: [(String, Double, Double?)] = []
+        var peak = 0
+        let export = median(3) { peak = max(peak, run(tripBinary, ["export", "--format", "ledger", "--trip", "Long trip"], env, stdout: journal)) }
+        rows.append(("trip export --format ledger (100,000 purchases)", export, nil))
+        print("export peak RSS: \(peak / 1024) MiB (100,000 purchases; streamed)")
+        var toolTimes: [String: Double] = [:]
+        for (tool, args) in [("/usr/bin/hledger", ["-f", journal, "bal", "expenses", "-B"]),
+                             ("/usr/bin/ledger", ["-f", journal, "bal", "^Expenses", "-B"])] where access(tool, X_OK) == 0 {
+            let start = now()
+            run(tool, args, ["HOME=/nonexistent", "LANG=C.UTF-8"])
+            toolTimes[tool] = now() - start
+            rows.append(("\(tool.split(separator: "/").last!) bal -B on that journal (1 run)", toolTimes[tool]!, nil))
+        }
+        if let h = toolTimes["/usr/bin/hledger"], let l = toolTimes["/usr/bin/ledger"] {
+            print("hledger / ledger time on the same journal: \(Double(Int(h / l * 100)) / 100)×")
+        }
+        return rows
     }
 
     static func copyFile(_ from: String, _ to: String) {
@@ -290,12 +317,14 @@ struct TripBench {
         return samples[samples.count / 2]
     }
 
-    /// Spawns `binary args…` with `env`, output to /dev/null, and waits.
-    static func run(_ binary: String, _ args: [String], _ env: [String]) {
+    /// Spawns `binary args…` with `env`, stdout to `stdout` (default /dev/null), waits, and returns
+    /// the child's peak resident set in KiB.
+    @discardableResult
+    static func run(_ binary: String, _ args: [String], _ env: [String], stdout: String = "/dev/null") -> Int {
         var pid = pid_t()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ([binary] + args).map { strdup($0) } + [nil]
         let envp = env.map { strdup($0) } + [nil]
@@ -305,6 +334,8 @@ struct TripBench {
         envp.forEach { free($0) }
         guard rc == 0 else { fatalError("cannot run \(binary): \(rc)") }
         var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        var usage = rusage()
+        wait4(pid, &status, 0, &usage)
+        return usage.ru_maxrss
     }
 }

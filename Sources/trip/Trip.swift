@@ -16,9 +16,9 @@ struct Trip: ParsableCommand {
             Environment: TRIP_DB (ledger), TRIP_CONFIG (config file), TRIP_TODAY (pins today), NO_COLOR.
             """,
         version: version,
-        subcommands: [Init.self, New.self, Trips.self, Use.self, Show.self, Rename.self, Delete.self,
+        subcommands: [Init.self, New.self, Trips.self, Use.self, Show.self, Rename.self, Close.self, Reopen.self, Delete.self,
                       Add.self, List.self, Edit.self, Remove.self, Convert.self, Rates.self, Report.self,
-                      Config.self, Demo.self]
+                      Config.self, Demo.self, Export.self, Import.self]
     )
 
     /// Runs a command and turns every failure into one line on stderr and a sysexits code.
@@ -47,7 +47,9 @@ struct Trip: ParsableCommand {
                 print(fullMessage(for: error))
                 ProcessExit.exit(0)
             }
-            let message = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            // One line: argument-parser lists choices on lines of their own ("- text").
+            let message = message(for: error).split(separator: "\n").map { $0.trimmingSpaces }
+                .filter { !$0.isEmpty }.joined(separator: " ")
             ProcessExit.printError("trip: \(message)")
             ProcessExit.exit(code.rawValue == 1 ? 70 : code.rawValue)
         }

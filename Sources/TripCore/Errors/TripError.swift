@@ -13,6 +13,7 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
     case adjustmentExceedsPrice(field: String, value: String, price: String)
     case tripNotFound(String)
     case tripExists(String)
+    case tripClosed(String, at: String)
     case noCurrentTrip
     case purchaseNotFound(String)
     case presetNotFound(String, available: [String])
@@ -22,6 +23,8 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
     case noRate(from: String, to: String, date: String)
     case confirmationRequired(String)
     case usage(String)
+    /// `trip import`: row `row` (1 = the first data row after the header), column `column`.
+    case badRow(row: Int, column: String, value: String, reason: String)
     /// A network or provider failure; the message is already one line naming the cause.
     case unavailable(String)
     case storage(String)
@@ -59,11 +62,13 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .adjustmentExceedsPrice(field, value, price):
             return "\(field): \(quoted(value)) is more than the price \(price)"
         case let .tripNotFound(name):
-            return "trip: no trip named \(quoted(name)); `trip trips` lists them"
+            return "no trip named \(quoted(name)); `trip trips` lists them"
         case let .tripExists(name):
-            return "trip: a trip named \(quoted(name)) already exists"
+            return "name: a trip named \(quoted(name)) already exists"
+        case let .tripClosed(name, at):
+            return "\(quoted(name)) was closed on \(at.prefix(10)); its purchases are frozen (`trip reopen` to change them)"
         case .noCurrentTrip:
-            return "trip: no current trip; create one with `trip new NAME` or pass --trip NAME"
+            return "no current trip; create one with `trip new NAME` or pass --trip NAME"
         case let .purchaseNotFound(id):
             return "id: no purchase with id \(quoted(id))"
         case let .presetNotFound(name, available):
@@ -78,6 +83,8 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
             return "rate: no \(from)→\(to) rate for \(date); set one with `trip rates set \(from) RATE --in \(to)`"
         case let .confirmationRequired(what):
             return "\(what): add --yes to confirm"
+        case let .badRow(row, column, value, reason):
+            return "import: row \(row), column \(column): \(quoted(value)) \(reason)"
         case let .usage(message), let .unavailable(message), let .storage(message):
             return message
         }

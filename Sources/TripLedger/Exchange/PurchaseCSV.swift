@@ -40,7 +40,8 @@ public enum PurchaseCSV {
     /// One RFC 4180 record, CRLF-terminated.
     public static func record(_ fields: [String]) -> String {
         fields.map { f in
-            let needsQuotes = f.contains(",") || f.contains("\"") || f.contains("\n") || f.contains("\r")
+            // Bytes, not Characters: "\r\n" is a single Character, so `contains("\n")` misses it.
+            let needsQuotes = f.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
             return needsQuotes ? "\"" + f.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\"" : f
         }.joined(separator: ",") + "\r\n"
     }

@@ -5,6 +5,7 @@ extension Ledger {
     public func addPurchase(_ draft: PurchaseDraft) throws -> Purchase {
         guard let amount = draft.amount else { throw TripError.usage("amount: missing; e.g. trip add 1200 JPY ramen") }
         let trip = try resolveTrip(draft.trip)
+        try requireOpen(trip)
         let row = try prepareRow(draft, amount: amount, trip: trip, existing: nil)
         return try db.transaction {
             try db.run("INSERT INTO purchases (\(PurchaseRow.insertColumns)) VALUES (\(PurchaseRow.placeholders))",
@@ -19,12 +20,19 @@ extension Ledger {
         let id = try Ledger.parseID(idText)
         return try db.transaction {
             let old = try purchase(id: id)
+            try requireOpen(try self.trip(id: old.tripID)!)
             let trip = try draft.trip.map { try self.trip(named: $0) } ?? self.trip(id: old.tripID)!
+            try requireOpen(trip)
             let row = try prepareRow(draft, amount: draft.amount ?? old.expression, trip: trip, existing: old)
             let created = try db.scalarText("SELECT created_at FROM purchases WHERE id = ?", [.integer(id)]) ?? clock.now
+            // An imported purchase keeps its import key, so re-importing its file does not add it again.
+            let importKey = try db.scalarInt("SELECT import_key FROM purchases WHERE id = ?", [.integer(id)])
             try db.run("DELETE FROM purchases WHERE id = ?", [.integer(id)])
             try db.run("INSERT INTO purchases (id, \(PurchaseRow.insertColumns)) VALUES (?, \(PurchaseRow.placeholders))",
                        [.integer(id)] + row.values(now: clock.now, createdAt: created))
+            if let importKey {
+                try db.run("UPDATE purchases SET import_key = ? WHERE id = ?", [.integer(importKey), .integer(id)])
+            }
             return try purchase(id: id)
         }
     }
@@ -34,6 +42,7 @@ extension Ledger {
         let id = try Ledger.parseID(idText)
         return try db.transaction {
             let p = try purchase(id: id)
+            try requireOpen(try trip(id: p.tripID)!)
             try db.run("DELETE FROM purchases WHERE id = ?", [.integer(id)])
             return p
         }

@@ -147,6 +147,31 @@ extension Ledger {
         }
     }
 
+    /// `trip close NAME`: freezes the trip. Its conversions no longer change on sync or when a
+    /// manual rate is set, its purchases cannot be added, edited or removed, and its report says
+    /// when it was closed. Closing a closed trip keeps the first date.
+    public func closeTrip(_ name: String) throws -> Trip {
+        try db.transaction {
+            let t = try trip(named: name)
+            try db.run("UPDATE trips SET closed_at = coalesce(closed_at, ?) WHERE id = ?", [.text(clock.now), .integer(t.id)])
+            return try trip(id: t.id)!
+        }
+    }
+
+    /// `trip reopen NAME`: undoes `close`.
+    public func reopenTrip(_ name: String) throws -> Trip {
+        try db.transaction {
+            let t = try trip(named: name)
+            try db.run("UPDATE trips SET closed_at = NULL WHERE id = ?", [.integer(t.id)])
+            return try trip(id: t.id)!
+        }
+    }
+
+    /// Throws when `trip` is closed: its purchases are frozen.
+    func requireOpen(_ trip: Trip) throws(TripError) {
+        if let closed = trip.closedAt { throw .tripClosed(trip.name, at: closed) }
+    }
+
     /// `trip delete NAME --yes`: removes the trip and its purchases. Returns how many purchases went.
     public func deleteTrip(_ name: String) throws -> (trip: Trip, purchases: Int) {
         try db.transaction {

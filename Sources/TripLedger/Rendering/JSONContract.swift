@@ -42,7 +42,6 @@ extension Trip {
 
 extension TripReport {
     public var json: JSONValue {
-        let home = trip.homeCurrency
         func money(_ v: Int64) -> JSONValue { .string(Money(minorUnits: v, currency: home).plainText) }
         func line(_ l: Line) -> JSONValue {
             var o: [String: JSONValue] = ["key": .string(l.key), "count": .int(Int64(l.count)), "home_amount": money(l.home),
@@ -52,26 +51,42 @@ extension TripReport {
             }
             return .object(o)
         }
-        return .object([
+        var o: [String: JSONValue] = [
             "trip": trip.json,
             "home_currency": .string(home.code),
+            "reexpressed": .bool(reexpressed),
             "purchases": .int(Int64(purchaseCount)),
             "first_date": JSONValue(firstDate?.description), "last_date": JSONValue(lastDate?.description),
+            "since": JSONValue(since?.description), "until": JSONValue(until?.description),
             "totals": .object([
                 "gross": money(totals.gross), "discounts": money(totals.discounts), "service": money(totals.service),
                 "tax_added": money(totals.taxAdded), "tax_included": money(totals.taxIncluded), "tip": money(totals.tip),
                 "net": money(totals.net),
             ]),
+            "grouping": .string(grouping.rawValue),
+            "groups": .array(groups.map(line)),
             "by_category": .array(byCategory.map(line)),
             "by_currency": .array(byCurrency.map(line)),
+            "by_day": .array(byDay.map(line)),
+            "days": .int(Int64(days)),
+            "average_per_day": money(averagePerDay),
+            "budget": budget.map { b in
+                .object(["amount": money(b.amount), "spent": money(b.spent), "remaining": money(b.remaining),
+                         "days_left": b.daysLeft.map { .int(Int64($0)) } ?? .null,
+                         "daily_allowance": b.dailyAllowance.map(money) ?? .null])
+            } ?? .null,
             "provenance": .array(provenance.map { p in
                 .object(["source": .string(p.source.rawValue), "provisional": .bool(p.provisional),
+                         "label": .string(TripReport.provenanceLabel(p)),
                          "count": .int(Int64(p.count)), "home_amount": money(p.home)])
             }),
             "provisional": .int(Int64(provisionalCount - unconvertedCount)),
             "unconverted": .array(unconverted.map(line)),
             "unconverted_count": .int(Int64(unconvertedCount)),
-        ])
+            "warnings": .array(warnings.map { .string($0) }),
+        ]
+        if !lines.isEmpty { o["lines"] = .array(lines.map(\.json)) }
+        return .object(o)
     }
 }
 

@@ -26,6 +26,8 @@ public struct TripReport: Sendable {
         public let original: Int64?
         /// Purchases in this line with no rate (counted in `count`, not in `home`).
         public var unconverted = 0
+        /// Every purchase of the line is unconverted (an empty line is not).
+        public var isUnconverted: Bool { count > 0 && unconverted == count }
     }
 
     /// How many purchases, and how much, each kind of rate converted.
@@ -48,75 +50,317 @@ public struct TripReport: Sendable {
     public let firstDate: CivilDate?
     public let lastDate: CivilDate?
 
+    /// The currency every home amount is in: the trip's home, or `--home`.
+    public var home: Currency = Currency(code: "USD", minorUnits: 2, name: "US Dollar")
+    /// True when `--home` re-expressed the report in a currency other than the trip's home.
+    public var reexpressed = false
+    public var grouping: ReportGrouping = .category
+    /// The breakdown by `grouping` (empty for `.none`).
+    public var groups: [Line] = []
+    /// Spend per purchase date (key `YYYY-MM-DD`), oldest first.
+    public var byDay: [Line] = []
+    /// Days the average is taken over: the trip's days so far (start … min(today, end)), else
+    /// first … last purchase date.
+    public var days = 0
+    /// net / days, rounded half-up to home minor units.
+    public var averagePerDay: Int64 = 0
+    public var budget: Budget?
+    /// The purchases themselves, with `--lines` (and for csv).
+    public var lines: [Purchase] = []
+    public var since: CivilDate?
+    public var until: CivilDate?
+
     public var unconvertedCount: Int { unconverted.reduce(0) { $0 + $1.count } }
+
+    /// The trip's budget against what was spent, in home minor units.
+    public struct Budget: Sendable, Equatable {
+        public let amount: Int64
+        public let spent: Int64
+        public var remaining: Int64 { amount - spent }
+        /// Days from today to the trip's end, inclusive (`nil` without an end date).
+        public let daysLeft: Int?
+        /// remaining / daysLeft, floored, so following it never overspends (`nil` when no days are left).
+        public let dailyAllowance: Int64?
+    }
+}
+
+/// What `trip report` breaks totals down by.
+public enum ReportGrouping: String, Sendable, CaseIterable {
+    case category, day, currency, payment, none
+}
+
+/// The options of `trip report`.
+public struct ReportQuery: Sendable {
+    public var trip: String?
+    public var by: ReportGrouping
+    public var since: String?
+    public var until: String?
+    /// Re-express in this currency with each purchase's own date's rates; stored data is unchanged.
+    public var home: String?
+    public var lines: Bool
+
+    public init(trip: String? = nil, by: ReportGrouping = .category, since: String? = nil, until: String? = nil,
+                home: String? = nil, lines: Bool = false) {
+        self.trip = trip
+        self.by = by
+        self.since = since
+        self.until = until
+        self.home = home
+        self.lines = lines
+    }
+}
+
+/// One group of purchases sharing the report's keys, with summed amounts. SQL produces these for
+/// the stored conversions; `--home` produces one per purchase.
+struct ReportRow {
+    var category: String
+    var currency: String
+    var source: RateSource
+    var provisional: Bool
+    var taxIncluded: Bool
+    var count: Int
+    var home: Int64, discount: Int64, service: Int64, tax: Int64, tip: Int64
+    /// In `currency`'s minor units.
+    var total: Int64
+    var unconverted: Int
+    var unconvertedTotal: Int64
+    var first: String, last: String
+    /// Only per purchase (`--home`).
+    var date: String?
+    var payment: String?
 }
 
 extension Ledger {
-    /// `trip report [--trip NAME]`: one scan of the covering index `purchases_report`, grouped in
-    /// index order, folded here into totals, categories, currencies and provenance.
+    /// `trip report` for the current trip (or `name`) with the default options.
     public func report(trip name: String?) throws -> TripReport {
-        let trip = try resolveTrip(name)
-        var totals = TripReport.Totals()
+        try report(ReportQuery(trip: name))
+    }
+
+    /// `trip report` with options. With the trip's own home currency this is one scan of the
+    /// covering index `purchases_report` (grouped in index order) plus a per-day query; `--home`
+    /// instead converts each purchase again with `RateResolver`, changing nothing stored.
+    public func report(_ q: ReportQuery) throws -> TripReport {
+        try reports(trips: [try resolveTrip(q.trip)], q).first!
+    }
+
+    /// `trip report --all`: every trip, each in its own home currency (or `--home`).
+    public func reportAll(_ q: ReportQuery) throws -> [TripReport] {
+        try reports(trips: try trips(), q)
+    }
+
+    func reports(trips: [Trip], _ q: ReportQuery) throws -> [TripReport] {
+        let since = try q.since.map { try clock.date($0, field: "since") }
+        let until = try q.until.map { try clock.date($0, field: "until") }
+        let range: [SQLValue] = [.text(since?.description ?? "0001-01-01"), .text(until?.description ?? "9999-12-31")]
+        let target = try q.home.map { try CurrencyTable.shared.currency(for: $0) }
+        var out: [TripReport] = []
+        var grouped: [Int64: [ReportRow]] = [:]
+        let sqlPath = trips.filter { target == nil || target == $0.homeCurrency }
+        if !sqlPath.isEmpty {
+            // One scan: of one trip's index entries, or (`--all`) of the whole index once.
+            let one = trips.count == 1
+            let tripFilter = one ? "trip_id = ?3 AND" : ""
+            try db.prepare("""
+                SELECT trip_id, category, currency, rate_source, provisional, tax_included, count(*),
+                       coalesce(sum(home_minor), 0), coalesce(sum(home_discount_minor), 0), coalesce(sum(home_service_minor), 0),
+                       coalesce(sum(home_tax_minor), 0), coalesce(sum(home_tip_minor), 0), sum(total_minor),
+                       min(date), max(date), sum(home_minor IS NULL),
+                       coalesce(sum(CASE WHEN home_minor IS NULL THEN total_minor END), 0)
+                FROM purchases WHERE \(tripFilter) date BETWEEN ?1 AND ?2
+                GROUP BY trip_id, category, currency, rate_source, provisional, tax_included
+                """).forEach(range + (one ? [.integer(trips[0].id)] : [])) { s in
+                grouped[s.int(0), default: []].append(ReportRow(
+                    category: s.optionalText(1) ?? "uncategorized", currency: s.text(2),
+                    source: RateSource(rawValue: s.text(3)) ?? .none, provisional: s.int(4) == 1, taxIncluded: s.int(5) == 1,
+                    count: Int(s.int(6)), home: s.int(7), discount: s.int(8), service: s.int(9), tax: s.int(10), tip: s.int(11),
+                    total: s.int(12), unconverted: Int(s.int(15)), unconvertedTotal: s.int(16), first: s.text(13),
+                    last: s.text(14)))
+            }
+        }
+        for trip in trips {
+            var r: TripReport
+            if let target, target != trip.homeCurrency {
+                let rows = try reexpressedRows(trip: trip, in: target, range: range)
+                r = TripReport.fold(trip: trip, rows: rows, home: target)
+                r.reexpressed = true
+                r.byDay = TripReport.lines(rows, key: { $0.date ?? "" }).sorted { $0.key < $1.key }
+                if q.by == .payment { r.groups = TripReport.lines(rows, key: { $0.payment ?? "unspecified" }) }
+            } else {
+                r = TripReport.fold(trip: trip, rows: grouped[trip.id] ?? [], home: trip.homeCurrency)
+                if trips.count == 1 || q.by == .day { r.byDay = try dayLines(trip: trip, range: range) }
+                if q.by == .payment { r.groups = try paymentLines(trip: trip, range: range) }
+            }
+            r.byDay = TripReport.everyDay(r.byDay)
+            r.grouping = q.by
+            r.since = since
+            r.until = until
+            switch q.by {
+            case .category: r.groups = r.byCategory
+            case .currency: r.groups = r.byCurrency
+            case .day: r.groups = r.byDay
+            case .payment: break
+            case .none: r.groups = []
+            }
+            r.days = TripReport.dayCount(trip: trip, first: r.firstDate, last: r.lastDate, today: clock.today)
+            r.averagePerDay = r.days == 0 ? 0 : ((try? Rational(Int128(r.totals.net), Int128(r.days)))?.rounded(.halfUp)).flatMap { Int64(exactly: $0) } ?? 0
+            if let amount = trip.budgetMinor, !r.reexpressed {
+                r.budget = TripReport.budget(trip: trip, amount: amount, spent: r.totals.net, today: clock.today)
+            }
+            if q.lines {
+                r.lines = try purchases(PurchaseFilter(trip: trip.name, since: since?.description, until: until?.description)).purchases
+            }
+            out.append(r)
+        }
+        return out
+    }
+
+    func dayLines(trip: Trip, range: [SQLValue]) throws -> [TripReport.Line] {
+        var out: [TripReport.Line] = []
+        try db.prepare("""
+            SELECT date, count(*), coalesce(sum(home_minor), 0), sum(home_minor IS NULL)
+            FROM purchases INDEXED BY purchases_by_trip_date WHERE trip_id = ? AND date BETWEEN ? AND ? GROUP BY date ORDER BY date
+            """).forEach([.integer(trip.id)] + range) { s in
+            var line = TripReport.Line(key: s.text(0), count: Int(s.int(1)), home: s.int(2), original: nil)
+            line.unconverted = Int(s.int(3))
+            out.append(line)
+        }
+        return out
+    }
+
+    func paymentLines(trip: Trip, range: [SQLValue]) throws -> [TripReport.Line] {
+        var out: [TripReport.Line] = []
+        try db.prepare("""
+            SELECT coalesce(paid_with, 'unspecified'), count(*), coalesce(sum(home_minor), 0), sum(home_minor IS NULL)
+            FROM purchases WHERE trip_id = ? AND date BETWEEN ? AND ? GROUP BY 1
+            """).forEach([.integer(trip.id)] + range) { s in
+            var line = TripReport.Line(key: s.text(0), count: Int(s.int(1)), home: s.int(2), original: nil)
+            line.unconverted = Int(s.int(3))
+            out.append(line)
+        }
+        return out.sorted { ($0.home, $1.key) > ($1.home, $0.key) }
+    }
+
+    /// Each purchase converted again into `target` at the rate of its own date (manual, cache,
+    /// fallback; the same rules as when it was logged). `--charged` does not apply: it is an
+    /// amount in the trip's home currency.
+    func reexpressedRows(trip: Trip, in target: Currency, range: [SQLValue]) throws -> [ReportRow] {
+        let resolver = RateResolver(ledger: self)
+        var quotes: [String: RateQuote?] = [:]
+        var rows: [ReportRow] = []
+        try db.prepare("""
+            SELECT \(RerateRow.columns), p.category, p.paid_with
+            FROM purchases p WHERE p.trip_id = ? AND p.date BETWEEN ? AND ?
+            """).forEach([.integer(trip.id)] + range) { s in
+            let p = RerateRow(row: s)
+            let key = "\(p.currency.code)@\(p.date)"
+            let quote: RateQuote?
+            if let cached = quotes[key] { quote = cached } else {
+                quote = try resolver.quote(from: p.currency, to: target, on: p.date)
+                quotes[key] = quote
+            }
+            let c = try Conversion.make(breakdown: p.breakdown, from: p.currency, to: target, quote: quote,
+                                        rounding: settings.rounding.value)
+            let b = p.breakdown, converted = c.home != nil
+            rows.append(ReportRow(
+                category: s.optionalText(22) ?? "uncategorized", currency: p.currency.code, source: c.source,
+                provisional: c.provisional, taxIncluded: b.taxIncluded, count: 1, home: c.home ?? 0,
+                discount: c.homeDiscount ?? 0, service: c.homeService ?? 0, tax: c.homeTax ?? 0, tip: c.homeTip ?? 0,
+                total: b.total, unconverted: converted ? 0 : 1, unconvertedTotal: converted ? 0 : b.total,
+                first: p.date.description, last: p.date.description, date: p.date.description, payment: s.optionalText(23)))
+        }
+        return rows
+    }
+}
+
+extension TripReport {
+    /// Folds grouped rows into totals, categories, currencies and provenance.
+    static func fold(trip: Trip, rows: [ReportRow], home: Currency) -> TripReport {
+        var totals = Totals()
         var count = 0, provisional = 0
         var first: String?, last: String?
-        var categories: [String: (Int, Int64, Int)] = [:]
-        var currencies: [String: (Int, Int64, Int64, Int)] = [:]
-        var unconverted: [String: (Int, Int64)] = [:]
         var provenance: [String: (RateSource, Bool, Int, Int64)] = [:]
-        try db.prepare("""
-            SELECT category, currency, rate_source, provisional, tax_included, count(*),
-                   coalesce(sum(home_minor), 0), coalesce(sum(home_discount_minor), 0), coalesce(sum(home_service_minor), 0),
-                   coalesce(sum(home_tax_minor), 0), coalesce(sum(home_tip_minor), 0), sum(total_minor),
-                   min(date), max(date), sum(home_minor IS NULL), coalesce(sum(CASE WHEN home_minor IS NULL THEN total_minor END), 0)
-            FROM purchases WHERE trip_id = ?
-            GROUP BY category, currency, rate_source, provisional, tax_included
-            """).forEach([.integer(trip.id)]) { s in
-            let category = s.optionalText(0) ?? "uncategorized", currency = s.text(1)
-            let n = Int(s.int(5)), home = s.int(6)
-            count += n
-            totals.net += home
-            totals.discounts += s.int(7)
-            totals.service += s.int(8)
-            if s.int(4) == 1 { totals.taxIncluded += s.int(9) } else { totals.taxAdded += s.int(9) }
-            totals.tip += s.int(10)
-            if s.int(3) == 1 { provisional += n }
-            first = min(first ?? s.text(12), s.text(12))
-            last = max(last ?? s.text(13), s.text(13))
-            categories[category, default: (0, 0, 0)].0 += n
-            categories[category]!.1 += home
-            categories[category]!.2 += Int(s.int(14))
-            currencies[currency, default: (0, 0, 0, 0)].0 += n
-            currencies[currency]!.1 += home
-            currencies[currency]!.2 += s.int(11)
-            currencies[currency]!.3 += Int(s.int(14))
-            if s.int(14) > 0 {
-                unconverted[currency, default: (0, 0)].0 += Int(s.int(14))
-                unconverted[currency]!.1 += s.int(15)
+        var unconverted: [String: (Int, Int64)] = [:]
+        for row in rows {
+            count += row.count
+            totals.net += row.home
+            totals.discounts += row.discount
+            totals.service += row.service
+            if row.taxIncluded { totals.taxIncluded += row.tax } else { totals.taxAdded += row.tax }
+            totals.tip += row.tip
+            if row.provisional { provisional += row.count }
+            first = min(first ?? row.first, row.first)
+            last = max(last ?? row.last, row.last)
+            let key = "\(row.source.rawValue)|\(row.provisional)"
+            provenance[key, default: (row.source, row.provisional, 0, 0)].2 += row.count
+            provenance[key]!.3 += row.home
+            if row.unconverted > 0 {
+                unconverted[row.currency, default: (0, 0)].0 += row.unconverted
+                unconverted[row.currency]!.1 += row.unconvertedTotal
             }
-            let source = RateSource(rawValue: s.text(2)) ?? .none
-            let key = "\(source.rawValue)|\(s.int(3))"
-            provenance[key, default: (source, s.int(3) == 1, 0, 0)].2 += n
-            provenance[key]!.3 += home
         }
         totals.gross = totals.net + totals.discounts - totals.service - totals.taxAdded - totals.tip
-        let byAmount: (TripReport.Line, TripReport.Line) -> Bool = { ($0.home, $1.key) > ($1.home, $0.key) }
-        return TripReport(
+        var r = TripReport(
             trip: trip, purchaseCount: count, totals: totals,
-            byCategory: categories.map {
-                var line = TripReport.Line(key: $0.key, count: $0.value.0, home: $0.value.1, original: nil)
-                line.unconverted = $0.value.2
-                return line
-            }.sorted(by: byAmount),
-            byCurrency: currencies.map {
-                var line = TripReport.Line(key: $0.key, count: $0.value.0, home: $0.value.1, original: $0.value.2)
-                line.unconverted = $0.value.3
-                return line
-            }.sorted(by: byAmount),
-            provenance: provenance.values.map { TripReport.Provenance(source: $0.0, provisional: $0.1, count: $0.2, home: $0.3) }
+            byCategory: lines(rows, key: \.category),
+            byCurrency: lines(rows, key: \.currency, original: true),
+            provenance: provenance.values.map { Provenance(source: $0.0, provisional: $0.1, count: $0.2, home: $0.3) }
                 .sorted { ($0.source.rawValue, $0.provisional ? 1 : 0) < ($1.source.rawValue, $1.provisional ? 1 : 0) },
-            unconverted: unconverted.map { TripReport.Line(key: $0.key, count: $0.value.0, home: 0, original: $0.value.1) }
+            unconverted: unconverted.map { Line(key: $0.key, count: $0.value.0, home: 0, original: $0.value.1) }
                 .sorted { $0.key < $1.key },
             provisionalCount: provisional, firstDate: first.flatMap { CivilDate(iso: $0) },
             lastDate: last.flatMap { CivilDate(iso: $0) })
+        r.home = home
+        return r
+    }
+
+    /// Rows summed by `key`, largest home amount first.
+    static func lines(_ rows: [ReportRow], key: (ReportRow) -> String, original: Bool = false) -> [Line] {
+        var acc: [String: (Int, Int64, Int64, Int)] = [:]
+        for row in rows {
+            let k = key(row)
+            acc[k, default: (0, 0, 0, 0)].0 += row.count
+            acc[k]!.1 += row.home
+            acc[k]!.2 += row.total
+            acc[k]!.3 += row.unconverted
+        }
+        return acc.map { k, v in
+            var line = Line(key: k, count: v.0, home: v.1, original: original ? v.2 : nil)
+            line.unconverted = v.3
+            return line
+        }.sorted { ($0.home, $1.key) > ($1.home, $0.key) }
+    }
+
+    /// `days` with the dates that had no purchase filled in as zero lines, so a chart's spacing is
+    /// calendar time. Ranges over a year are left as they are.
+    static func everyDay(_ days: [Line]) -> [Line] {
+        guard let first = days.first.flatMap({ CivilDate(iso: $0.key) }), let last = days.last.flatMap({ CivilDate(iso: $0.key) }),
+              last.daysSinceEpoch - first.daysSinceEpoch < 366 else { return days }
+        var byKey: [String: Line] = [:]
+        for d in days { byKey[d.key] = d }
+        return (first.daysSinceEpoch...last.daysSinceEpoch).compactMap { CivilDate(daysSinceEpoch: $0) }.map {
+            byKey[$0.description] ?? Line(key: $0.description, count: 0, home: 0, original: nil)
+        }
+    }
+
+    static func dayCount(trip: Trip, first: CivilDate?, last: CivilDate?, today: CivilDate) -> Int {
+        if let start = trip.start {
+            let end = min(trip.end ?? today, today)
+            return max(1, end.daysSinceEpoch - start.daysSinceEpoch + 1)
+        }
+        guard let first, let last else { return 0 }
+        return last.daysSinceEpoch - first.daysSinceEpoch + 1
+    }
+
+    static func budget(trip: Trip, amount: Int64, spent: Int64, today: CivilDate) -> Budget {
+        var daysLeft: Int?
+        if let end = trip.end {
+            let from = max(today, trip.start ?? today)
+            daysLeft = max(0, end.daysSinceEpoch - from.daysSinceEpoch + 1)
+        }
+        let allowance = daysLeft.flatMap { days -> Int64? in
+            guard days > 0, let r = try? Rational(Int128(amount - spent), Int128(days)) else { return nil }
+            return Int64(exactly: r.rounded(.floor))
+        }
+        return Budget(amount: amount, spent: spent, daysLeft: daysLeft, dailyAllowance: allowance)
     }
 }

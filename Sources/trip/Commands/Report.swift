@@ -1,20 +1,58 @@
 import ArgumentParser
 import TripCore
 import TripLedger
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ReportGrouping: ExpressibleByArgument {}
 
 extension Trip {
-    /// `trip report [--trip NAME]`
+    /// `trip report [NAME | --all] [--by …] [--since D] [--until D] [--home CUR] [--format …] [--lines]`
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Totals in the home currency: gross, discounts, service, tax, tip, by category, and where each rate came from.")
+            abstract: "Totals in the home currency: gross, discounts, service, tax, tip, breakdowns, days, budget, and where each rate came from.",
+            discussion: "Formats: text (bars on a terminal), json (documented contract), csv (one row per purchase), markdown, html (self-contained).")
 
         @Argument(help: "The trip (default: the current trip).") var name: String?
         @Option(help: "The trip (same as NAME).") var trip: String?
+        @Flag(help: "Every trip, each in its own home currency.") var all = false
+        @Option(help: "Break totals down by: category, day, currency, payment or none.") var by: ReportGrouping = .category
+        @Option(help: "Only purchases on or after this date.") var since: String?
+        @Option(help: "Only purchases on or before this date.") var until: String?
+        @Option(help: "Re-express in this currency at each purchase date's rate (stored data is unchanged).") var home: String?
+        @Flag(help: "Include every purchase.") var lines = false
         @OptionGroup var global: GlobalOptions
 
+        func validate() throws {
+            if all && (trip != nil || name != nil) { throw ValidationError("--all and a trip name cannot be used together") }
+        }
+
         func run() throws {
-            let report = try global.openLedger().report(trip: trip ?? name)
-            emit(global.format, json: report.json, text: TextFormat.report(report))
+            let ledger = try global.openLedger()
+            let query = ReportQuery(trip: trip ?? name, by: by, since: since, until: until, home: home,
+                                    lines: lines || global.format == .csv)
+            let reports = all ? try ledger.reportAll(query) : [try ledger.report(query)]
+            StartupTrace.lap("report")
+            switch global.format {
+            case .json:
+                print((all ? JSONValue.object(["reports": .array(reports.map(\.json))]) : reports[0].json).serialized)
+            case .csv:
+                var out = PurchaseCSV.record(PurchaseCSV.columns)
+                for r in reports { for p in r.lines { out += PurchaseCSV.record(PurchaseCSV.fields(p)) } }
+                print(out, terminator: "")
+            case .markdown:
+                print(ReportMarkdown.render(reports))
+            case .html:
+                print(ReportHTML.render(reports, generatedOn: ledger.clock.today.description, version: Trip.version), terminator: "")
+            default:
+                let terminal = isatty(1) == 1
+                let color = terminal && getenv("NO_COLOR") == nil
+                print(all ? TextFormat.reports(reports, bars: terminal, color: color)
+                          : TextFormat.report(reports[0], bars: terminal, color: color))
+            }
         }
     }
 }

@@ -2,9 +2,11 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-/// `--format`: `text` for people, `json` for scripts (a documented contract, see README).
+/// `--format`: `text` for people, `json` for scripts (a documented contract, see README). The
+/// others are for `report` (csv, markdown, html) and `export` (csv, json, ledger, beancount); other
+/// commands reject them with `require(_:)`.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json
+    case text, json, csv, markdown, html, ledger, beancount
 }
 
 /// Options every command takes.
@@ -15,8 +17,28 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: "A config file. Default: $TRIP_CONFIG, else $XDG_CONFIG_HOME/trip/config.toml.")
     var config: String?
 
-    @Option(help: "Output format: text or json.")
+    @Option(help: "Output format: text or json (report: also csv, markdown, html; export: csv, json, ledger, beancount).")
     var format: OutputFormat = .text
+
+    /// Which formats each command accepts; commands not listed take text and json.
+    static let formatsByCommand: [String: [OutputFormat]] = [
+        "report": [.text, .json, .csv, .markdown, .html],
+        "export": [.text, .csv, .json, .ledger, .beancount],   // text: the default, written as csv
+    ]
+
+    /// Rejects a `--format` the command does not offer (exit 64). The command is the first
+    /// argument, as `Trip.parseCommand` dispatches on it.
+    func validate() throws {
+        let command = CommandLine.arguments.dropFirst().first ?? ""
+        try require(GlobalOptions.formatsByCommand[command] ?? [.text, .json], command: command)
+    }
+
+    /// Fails with a usage error (64) unless `--format` is one of `allowed`.
+    func require(_ allowed: [OutputFormat], command: String) throws {
+        guard allowed.contains(format) else {
+            throw ValidationError("--format \(format.rawValue) is not available for `\(command)`; use \(allowed.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
 
     /// The environment, settings and clock of this command.
     func context() throws -> CommandContext {
@@ -49,10 +71,11 @@ struct CommandContext {
     }
 }
 
-/// Prints a result: its JSON document, or its text.
+/// Prints a result: its JSON document for `--format json`, else its text. Commands that offer
+/// other formats check them first (`GlobalOptions.require`).
 func emit(_ format: OutputFormat, json: @autoclosure () -> JSONValue, text: @autoclosure () -> String) {
     switch format {
     case .json: print(json().serialized)
-    case .text: print(text())
+    default: print(text())
     }
 }

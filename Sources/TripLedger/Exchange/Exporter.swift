@@ -1,0 +1,54 @@
+import TripCore
+
+/// One of the journal formats: a header from the scope, one entry per purchase, a trailer.
+protocol JournalWriter {
+    func header(_ scope: ExportScope) -> String
+    func entry(_ p: Purchase) -> String
+    func trailer(_ summary: ExportSummary, _ scope: ExportScope) -> String
+}
+
+extension Ledger {
+    /// `trip export`: writes the purchases of one trip (`name`, else the current trip), or of every
+    /// trip when `all`, ordered by trip, date and id, in `format`.
+    ///
+    /// Streams: each purchase is written through `write` as its row is read, so memory does not
+    /// grow with the number of purchases (the order is the `purchases_by_trip_date` index's, so
+    /// SQLite does not sort either). Journals first read their header facts with one grouped query.
+    @discardableResult
+    public func export(_ format: ExportFormat, trip name: String?, all: Bool,
+                       write: (String) throws -> Void) throws -> ExportSummary {
+        let trips = all ? try self.trips() : [try resolveTrip(name)]
+        let sql = "SELECT \(Purchase.columns) \(Purchase.from)" + (all ? "" : " WHERE p.trip_id = ?")
+            + " ORDER BY p.trip_id, p.date, p.id"
+        let values: [SQLValue] = all ? [] : [.integer(trips[0].id)]
+        var summary = ExportSummary()
+        switch format {
+        case .csv:
+            try write(PurchaseCSV.record(PurchaseCSV.columns))
+            try db.prepare(sql).forEach(values) { row in
+                let p = Purchase(row: row)
+                summary.add(p)
+                try write(PurchaseCSV.record(PurchaseCSV.fields(p)))
+            }
+        case .json:
+            try write("{\"purchases\":[")
+            try db.prepare(sql).forEach(values) { row in
+                let p = Purchase(row: row)
+                try write((summary.purchases == 0 ? "\n" : ",\n") + p.json.serialized)
+                summary.add(p)
+            }
+            try write("\n]}\n")
+        case .ledger, .beancount:
+            let journal: any JournalWriter = format == .ledger ? LedgerJournal() : BeancountJournal()
+            let scope = try exportScope(trips: trips, all: all)
+            try write(journal.header(scope))
+            try db.prepare(sql).forEach(values) { row in
+                let p = Purchase(row: row)
+                summary.add(p)
+                try write(journal.entry(p))
+            }
+            try write(journal.trailer(summary, scope))
+        }
+        return summary
+    }
+}

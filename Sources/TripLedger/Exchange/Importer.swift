@@ -1,0 +1,289 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TripCore
+
+/// What `trip import` was told: the target trip and, for a card statement, its column mapping.
+public struct ImportOptions: Sendable {
+    /// `--trip`: every row goes there. `nil`: a row's `trip` column when it names an existing trip,
+    /// else the current trip.
+    public var trip: String?
+    /// `nil`: the file is in the export format (`PurchaseCSV.columns`).
+    public var statement: StatementMapping?
+
+    public init(trip: String? = nil, statement: StatementMapping? = nil) {
+        self.trip = trip
+        self.statement = statement
+    }
+}
+
+/// How a card statement's columns map to a purchase. Column names are matched exactly (after
+/// trimming spaces) against the header.
+public struct StatementMapping: Sendable {
+    public var date: String
+    public var amount: String
+    /// `nil`: every row is in the trip's local currency (else its home currency), as with `trip add`.
+    public var currency: String?
+    public var note: String?
+    public var category: String?
+    /// The amount the card charged in the trip's home currency; it wins over any rate.
+    public var charged: String?
+    public var dateFormat: StatementDateFormat
+
+    public init(date: String, amount: String, currency: String? = nil, note: String? = nil, category: String? = nil,
+                charged: String? = nil, dateFormat: StatementDateFormat = .iso) {
+        self.date = date
+        self.amount = amount
+        self.currency = currency
+        self.note = note
+        self.category = category
+        self.charged = charged
+        self.dateFormat = dateFormat
+    }
+}
+
+/// `--date-format`: how a card statement writes its dates. Day and month may have 1 or 2 digits in
+/// the slash forms; the year always has 4.
+public enum StatementDateFormat: String, Sendable, CaseIterable {
+    case iso = "YYYY-MM-DD"
+    case dayFirst = "DD/MM/YYYY"
+    case monthFirst = "MM/DD/YYYY"
+
+    /// Accepts the names in any case.
+    public init?(userText: String) {
+        guard let f = StatementDateFormat(rawValue: userText.uppercased()) else { return nil }
+        self = f
+    }
+
+    func parse(_ text: String) -> CivilDate? {
+        let t = text.trimmingSpaces
+        switch self {
+        case .iso: return CivilDate(iso: t)
+        case .dayFirst, .monthFirst:
+            let parts = t.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0].count <= 2, parts[1].count <= 2, parts[2].count == 4,
+                  parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
+                  let a = Int(parts[0]), let b = Int(parts[1]), let y = Int(parts[2]) else { return nil }
+            return self == .dayFirst ? CivilDate(year: y, month: b, day: a) : CivilDate(year: y, month: a, day: b)
+        }
+    }
+}
+
+/// What an import did.
+public struct ImportResult: Sendable, Equatable {
+    /// Purchases inserted.
+    public let imported: Int
+    /// Rows whose import key was already in the ledger: not inserted again.
+    public let skipped: Int
+    /// The trips rows went into, in order of first use.
+    public let trips: [String]
+
+    /// `{"imported":498,"skipped":2,"trip":"Japan 2026","trips":["Japan 2026"]}`; `trip` is `null`
+    /// when rows went into several trips (or the file had no rows and no trip was resolved).
+    public var json: JSONValue {
+        .object(["imported": .int(Int64(imported)), "skipped": .int(Int64(skipped)),
+                 "trip": trips.count == 1 ? .string(trips[0]) : .null, "trips": .array(trips.map { .string($0) })])
+    }
+
+    /// `imported 498 purchases into "Japan 2026" (2 duplicates skipped)`.
+    public var text: String {
+        let into = trips.isEmpty ? "" : " into " + trips.map { "\"\($0)\"" }.joined(separator: ", ")
+        let noun = imported == 1 ? "purchase" : "purchases"
+        let dup = skipped == 1 ? "duplicate" : "duplicates"
+        return "imported \(imported) \(noun)\(into) (\(skipped) \(dup) skipped)"
+    }
+}
+
+extension Ledger {
+    /// `trip import FILE`: reads every row, validates it and inserts it, all in one transaction:
+    /// on any error nothing is written. Rows whose import key is already stored are skipped.
+    ///
+    /// Row numbers in errors count data rows: 1 is the first record after the header.
+    /// `progress` is called with the number of rows read every `progressEvery` rows.
+    public func importPurchases(from reader: CSVReader, options: ImportOptions, progressEvery: Int = 10_000,
+                                bulkThreshold: Int = 50_000, progress: (Int) -> Void = { _ in }) throws -> ImportResult {
+        let header: [String]
+        do {
+            guard let h = try reader.next() else {
+                throw TripError.badText(field: "import", reason: "the file is empty; the first line must be a header row")
+            }
+            header = h.map(\.trimmingSpaces)
+        } catch let f as CSVReader.Failure {
+            throw TripError.badText(field: "import", reason: "header: \(f.reason)")
+        }
+        var seen: Set<String> = []
+        for name in header where !seen.insert(name).inserted {
+            throw TripError.badText(field: "import", reason: "the header names column \(quoted(name)) twice")
+        }
+        var importer: any RowImporter = try options.statement.map { try StatementRowImporter(ledger: self, header: header, mapping: $0, trip: options.trip) }
+            ?? ExportRowImporter(ledger: self, header: header, trip: options.trip)
+
+        return try db.transaction {
+            let insert = try db.prepare("""
+                INSERT INTO purchases (\(PurchaseRow.insertColumns), import_key) VALUES (\(PurchaseRow.placeholders), ?) \
+                ON CONFLICT (import_key) WHERE import_key IS NOT NULL DO NOTHING
+                """)
+            var keys = ImportKeys()
+            var imported = 0, skipped = 0, rowNumber = 0
+            var trips: [String] = []
+            let now = clock.now
+            // A large import switches to bulk mode: see `BulkIndexes`.
+            let bulkAfter = max(bulkThreshold, Int(try db.scalarInt("SELECT max(id) FROM purchases") ?? 0) / 2)
+            var bulk: BulkIndexes?
+            let plainInsert = try db.prepare("INSERT INTO purchases (\(PurchaseRow.insertColumns), import_key) VALUES (\(PurchaseRow.placeholders), ?)")
+            while true {
+                let fields: [String]
+                do {
+                    guard let f = try reader.next() else { break }
+                    fields = f
+                } catch let f as CSVReader.Failure {
+                    throw TripError.badText(field: "import", reason: "row \(f.record - 1): \(f.reason)")
+                }
+                rowNumber += 1
+                let (row, trip, baseKey) = try importer.row(fields, number: rowNumber)
+                let key = keys.key(for: baseKey)
+                var values = row.values(now: now, createdAt: now)
+                values.append(.integer(Int64(bitPattern: key)))
+                if bulk == nil && rowNumber > bulkAfter { bulk = try BulkIndexes.suspend(db) }
+                if bulk != nil {
+                    if bulk!.known.insert(key).inserted {
+                        try plainInsert.run(values)
+                        imported += 1
+                    } else {
+                        skipped += 1
+                    }
+                } else {
+                    try insert.run(values)
+                    if db.changes == 1 { imported += 1 } else { skipped += 1 }
+                }
+                if trips.last != trip.name, !trips.contains(trip.name) { trips.append(trip.name) }
+                if rowNumber % progressEvery == 0 { progress(rowNumber) }
+            }
+            try bulk?.restore(db)
+            return ImportResult(imported: imported, skipped: skipped, trips: trips)
+        }
+    }
+
+    /// Opens `path` (`-`: standard input) and imports it.
+    public func importPurchases(path: String, options: ImportOptions, progressEvery: Int = 10_000,
+                                bulkThreshold: Int = 50_000, progress: (Int) -> Void = { _ in }) throws -> ImportResult {
+        let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw TripError.usage("import: cannot open \(quoted(path)): \(String(cString: strerror(errno)))")
+        }
+        defer { if fd != 0 { close(fd) } }
+        return try importPurchases(from: CSVReader(fileDescriptor: fd), options: options, progressEvery: progressEvery,
+                                   bulkThreshold: bulkThreshold, progress: progress)
+    }
+}
+
+/// Bulk mode of a large import. Inserting into the indexes of `purchases` row by row costs more than
+/// the rows themselves (the covering report index, and the import-key index whose keys are random),
+/// so after `bulkThreshold` rows (or half the ledger's size, whichever is more) the import reads
+/// every stored import key into memory, drops the table's indexes, inserts without them (checking
+/// duplicate keys in memory), and recreates each index from its stored `CREATE INDEX` text before
+/// the commit. All of it is inside the import's transaction: an error restores the indexes too.
+struct BulkIndexes {
+    var known: Set<UInt64> = []
+    private(set) var indexes: [(name: String, sql: String)] = []
+
+    static func suspend(_ db: Database) throws -> BulkIndexes {
+        var b = BulkIndexes()
+        try db.prepare("SELECT import_key FROM purchases WHERE import_key IS NOT NULL").forEach {
+            b.known.insert(UInt64(bitPattern: $0.int(0)))
+        }
+        try db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'purchases' AND sql IS NOT NULL")
+            .forEach { b.indexes.append(($0.text(0), $0.text(1))) }
+        for index in b.indexes {
+            // The name comes from sqlite_master, not from input.
+            try db.execute("DROP INDEX \"\(index.name.replacingDoubleQuotes)\"")
+        }
+        return b
+    }
+
+    func restore(_ db: Database) throws {
+        for index in indexes { try db.execute(index.sql) }
+    }
+}
+
+extension String {
+    fileprivate var replacingDoubleQuotes: String {
+        split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"")
+    }
+}
+
+/// Turns one data row into a purchase row, its trip, and the key that recognises it again.
+protocol RowImporter {
+    mutating func row(_ fields: [String], number: Int) throws -> (PurchaseRow, Trip, UInt64)
+}
+
+/// The import keys of one file: the row's own key combined with how many times that key has
+/// already occurred in this file, so two identical purchases (the same coffee twice a day) are
+/// both imported and a second import of the file skips both.
+struct ImportKeys {
+    private var occurrences: [UInt64: UInt32] = [:]
+
+    mutating func key(for base: UInt64) -> UInt64 {
+        let n = occurrences[base, default: 0]
+        occurrences[base] = n + 1
+        var h = FNV1a()
+        h.add(base)
+        h.add(UInt64(n))
+        return h.value
+    }
+}
+
+/// FNV-1a, 64 bits: a small, stable, non-cryptographic hash (the same on every platform and run,
+/// unlike `Hasher`). Fields are separated by a 0x1F byte so that ("ab", "c") ≠ ("a", "bc").
+struct FNV1a {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func addByte(_ byte: UInt8) {
+        value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+    }
+
+    mutating func add(_ text: String) {
+        var t = text
+        t.withUTF8 { for b in $0 { addByte(b) } }
+        addByte(0x1F)
+    }
+
+    mutating func add(_ v: UInt64) {
+        var x = v
+        for _ in 0..<8 { addByte(UInt8(truncatingIfNeeded: x)); x >>= 8 }
+        addByte(0x1F)
+    }
+
+    mutating func add(_ v: Int64) { add(UInt64(bitPattern: v)) }
+}
+
+extension TripError {
+    /// This error as a row error in `column`: the value and reason of a field error, else its
+    /// whole message as the reason.
+    func inRow(_ row: Int, column: String, cell: String) -> TripError {
+        switch self {
+        case let .badAmount(_, value, reason), let .badPercent(_, value, reason), let .badRate(_, value, reason):
+            return .badRow(row: row, column: column, value: value, reason: reason)
+        case let .ambiguousAmount(_, value, readings, suggestions):
+            return .badRow(row: row, column: column, value: value,
+                           reason: "is ambiguous: \(readings.joined(separator: ", ")); write \(suggestions.joined(separator: " or ")) instead")
+        case let .badDate(_, value):
+            return .badRow(row: row, column: column, value: value, reason: "is not a valid date")
+        case let .unknownCurrency(code, suggestions):
+            let hint = suggestions.isEmpty ? "" : "; did you mean \(suggestions.joined(separator: ", "))?"
+            return .badRow(row: row, column: column, value: code, reason: "is not an ISO 4217 currency code\(hint)")
+        case let .badChoice(_, value, allowed):
+            return .badRow(row: row, column: column, value: value, reason: "is not one of \(allowed.joined(separator: ", "))")
+        case let .adjustmentExceedsPrice(_, value, price):
+            return .badRow(row: row, column: column, value: value, reason: "is more than the price \(price)")
+        case let .badText(_, reason):
+            return .badRow(row: row, column: column, value: cell, reason: reason)
+        case .badRow:
+            return self
+        default:
+            return .badRow(row: row, column: column, value: cell, reason: "is rejected: \(description)")
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import TripCore
+
+/// Account names and free text as the ledger and Beancount journals write them: the same in both,
+/// so the two files describe the same postings.
+///
+/// Account segments are words of letters and digits, each capitalised, joined with `-`
+/// (`street food` → `Street-Food`): valid in ledger, hledger and Beancount alike (no spaces, no
+/// `:`, a capital or digit first). Free text keeps its words but loses everything that could end a
+/// field early: control and format characters, line breaks, and `;` (a comment in ledger).
+enum JournalText {
+    /// `Expenses:<Category>`, `Expenses:Uncategorized`, or `Expenses:Unconverted:<Category>` for a
+    /// purchase with no home amount.
+    static func expenseAccount(_ p: Purchase) -> String {
+        expenseAccount(category: p.category, converted: p.conversion.home != nil)
+    }
+
+    static func expenseAccount(category: String?, converted: Bool) -> String {
+        let name = segment(category) ?? "Uncategorized"
+        return converted ? "Expenses:\(name)" : "Expenses:Unconverted:\(name)"
+    }
+
+    /// Where the money came from: `card` is a liability (`Liabilities:Card`); none or `cash` is
+    /// `Assets:Cash`; any other means is `Assets:<PaidWith>`.
+    static func fundingAccount(_ p: Purchase) -> String { fundingAccount(paidWith: p.paidWith) }
+
+    static func fundingAccount(paidWith: String?) -> String {
+        guard let name = segment(paidWith) else { return "Assets:Cash" }
+        return name == "Card" ? "Liabilities:Card" : "Assets:\(name)"
+    }
+
+    /// One account-name segment from free text, or nil when it has no letter or digit.
+    static func segment(_ text: String?) -> String? {
+        guard let text else { return nil }
+        var words: [String] = []
+        var word = ""
+        for ch in text {
+            if ch.isLetter || ch.isNumber {
+                word.append(ch)
+            } else if !word.isEmpty {
+                words.append(word)
+                word = ""
+            }
+        }
+        if !word.isEmpty { words.append(word) }
+        guard !words.isEmpty else { return nil }
+        return words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "-")
+    }
+
+    /// Free text on one line: control, format and line-break characters become spaces, `;`
+    /// becomes `,`, runs of spaces become one, and the ends are trimmed.
+    static func oneLine(_ text: String) -> String {
+        var out = ""
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            let category = scalar.properties.generalCategory
+            let isSpace = scalar.properties.isWhitespace || category == .control
+                || (category == .format && scalar.value != 0x200D) || category == .lineSeparator
+                || category == .paragraphSeparator
+            if isSpace {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace { out.append(" "); pendingSpace = false }
+            out.unicodeScalars.append(scalar == ";" ? "," : scalar)
+        }
+        return out
+    }
+
+    /// The transaction's description: the note on one line, or `no note`.
+    static func payee(_ p: Purchase) -> String {
+        let text = oneLine(p.note)
+        return text.isEmpty ? "no note" : text
+    }
+
+    static func money(_ minor: Int64, _ currency: Currency) -> String {
+        "\(Money(minorUnits: minor, currency: currency).plainText) \(currency.code)"
+    }
+
+    /// The posted amount and, for a foreign-currency purchase, its total price in home currency
+    /// (`3240 JPY @@ 21.71 USD`). A home-currency purchase posts its home amount (which a `--charged`
+    /// amount may have made differ from its total). Unconverted: the total in its own currency only.
+    static func postedAmount(_ p: Purchase) -> String {
+        let home = p.conversion.homeCurrency
+        guard let homeMinor = p.conversion.home else { return money(p.breakdown.total, p.currency) }
+        if p.currency.code == home.code { return money(homeMinor, home) }
+        return "\(money(p.breakdown.total, p.currency)) @@ \(money(homeMinor, home))"
+    }
+
+    /// The balancing amount, written out: minus the home amount, or minus the original total when
+    /// unconverted.
+    static func balancingAmount(_ p: Purchase) -> String {
+        guard let homeMinor = p.conversion.home else { return money(-p.breakdown.total, p.currency) }
+        return money(-homeMinor, p.conversion.homeCurrency)
+    }
+
+    /// The purchase's metadata, as (key, value) pairs, in a fixed order. Values are one line.
+    static func metadata(_ p: Purchase) -> [(String, String)] {
+        var out: [(String, String)] = [("trip", oneLine(p.tripName)), ("purchase", String(p.id))]
+        if p.currency.code == p.conversion.homeCurrency.code, let home = p.conversion.home, home != p.breakdown.total {
+            out.append(("paid", money(p.breakdown.total, p.currency)))
+        }
+        let q = p.conversion.quote
+        if let q, p.conversion.source != .identity {
+            out.append(("rate", "\(q.rate) \(p.conversion.homeCurrency.code) per \(p.currency.code)"))
+        }
+        out.append(("rate_source", p.conversion.source.rawValue))
+        if let date = q?.date { out.append(("rate_date", date.description)) }
+        if let provider = q?.provider { out.append(("rate_provider", oneLine(provider))) }
+        if p.conversion.source != .identity && p.conversion.provisional { out.append(("provisional", "true")) }
+        return out
+    }
+}

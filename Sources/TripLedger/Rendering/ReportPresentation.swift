@@ -1,0 +1,93 @@
+import TripCore
+
+/// What every report format says the same way: labels, shares, warnings, money in the report's
+/// currency. The renderers only lay these out.
+extension TripReport {
+    func money(_ v: Int64) -> String { Money.group(Money(minorUnits: v, currency: home).plainText) }
+
+    /// `part` as a percentage of the net total, one decimal, half-up ("38.8%"); empty when net is 0.
+    func share(_ part: Int64) -> String {
+        guard totals.net != 0, let r = try? Rational(Int128(part) * 100, Int128(totals.net)) else { return "" }
+        return r.decimalText(fractionDigits: 1, rounding: .halfUp) + "%"
+    }
+
+    /// The totals rows in display order: label and signed amount (discounts negative).
+    var totalRows: [(String, Int64)] {
+        var rows: [(String, Int64)] = [("gross", totals.gross)]
+        if totals.discounts != 0 { rows.append(("discounts saved", -totals.discounts)) }
+        if totals.service != 0 { rows.append(("service", totals.service)) }
+        if totals.taxAdded != 0 { rows.append(("tax added", totals.taxAdded)) }
+        if totals.tip != 0 { rows.append(("tip", totals.tip)) }
+        rows.append(("net total", totals.net))
+        return rows
+    }
+
+    var groupTitle: String {
+        switch grouping {
+        case .category: "By category"
+        case .day: "By day"
+        case .currency: "By currency paid"
+        case .payment: "By payment method"
+        case .none: ""
+        }
+    }
+
+    /// A group line's key as shown: currency lines also show the amount paid.
+    func groupLabel(_ l: Line) -> String {
+        if grouping == .currency, let o = l.original, let c = CurrencyTable.shared.lookup(l.key) {
+            return Money(minorUnits: o, currency: c).formatted
+        }
+        return l.key
+    }
+
+    static func provenanceLabel(_ p: Provenance) -> String {
+        switch (p.source, p.provisional) {
+        case (.identity, _): "home currency, no conversion"
+        case (.provider, false): "provider rate, final"
+        case (.provider, true): "provider rate, provisional or stale"
+        case (.fallback, false): "fallback table, irrevocable"
+        case (.fallback, true): "fallback table, provisional"
+        case (.manual, _): "manual rate"
+        case (.charged, _): "card's charged amount"
+        case (.none, _): "no rate, unconverted"
+        }
+    }
+
+    /// Lines that must not be missed: anything not final.
+    var warnings: [String] {
+        var out: [String] = []
+        let provisional = provisionalCount - unconvertedCount
+        if provisional > 0 {
+            out.append("\(provisional) purchase\(provisional == 1 ? " is" : "s are") converted at provisional rates; run `trip rates sync` when online")
+        }
+        if unconvertedCount > 0 {
+            let what = unconverted.compactMap { l in
+                CurrencyTable.shared.lookup(l.key).map { Money(minorUnits: l.original ?? 0, currency: $0).formatted }
+            }
+            out.append("\(unconvertedCount) purchase\(unconvertedCount == 1 ? " is" : "s are") unconverted (no rate) and not in the totals: \(what.joined(separator: ", "))")
+        }
+        return out
+    }
+
+    /// "2026-03-02 … 2026-03-08 · 12 purchases · closed 2026-03-10"
+    var subtitle: String {
+        var parts: [String] = ["\(purchaseCount) purchase\(purchaseCount == 1 ? "" : "s")"]
+        if let f = firstDate, let l = lastDate { parts.append("\(f) … \(l)") }
+        if since != nil || until != nil { parts.append("filtered \(since?.description ?? "…") to \(until?.description ?? "…")") }
+        if let closed = trip.closedAt { parts.append("closed \(closed.prefix(10))") }
+        return parts.joined(separator: " · ")
+    }
+
+    var currencyNote: String {
+        reexpressed ? "Totals in \(home.code), re-expressed at the rate of each purchase's date (stored amounts are in \(trip.homeCurrency.code))"
+            : "Totals in \(home.code)"
+    }
+
+    var budgetText: String? {
+        guard let b = budget else { return nil }
+        var parts = ["spent \(money(b.spent))", b.remaining >= 0 ? "remaining \(money(b.remaining))" : "over by \(money(-b.remaining))"]
+        if let d = b.daysLeft { parts.append("\(d) day\(d == 1 ? "" : "s") left") }
+        if let a = b.dailyAllowance, b.remaining > 0 { parts.append("\(money(a)) a day") }
+        return "budget \(money(b.amount)): " + parts.joined(separator: " · ")
+    }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+import TripCore
+import TripLedger
+
+extension Trip {
+    /// `trip close NAME`
+    struct Close: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Freeze a trip: conversions stop changing on sync, purchases cannot be changed, the report says when.")
+
+        @Argument(help: "The trip (default: the current trip).") var name: String?
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let ledger = try global.openLedger()
+            let trip = try ledger.closeTrip(name ?? ledger.resolveTrip(nil).name)
+            emit(global.format, json: trip.json, text: "Closed \(TextFormat.safe(trip.name)) on \(trip.closedAt?.prefix(10) ?? "?").")
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import TripCore
+import TripLedger
+
+extension Trip {
+    /// `trip export --format csv|json|ledger|beancount [NAME | --trip NAME | --all]`
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a trip's purchases as CSV, JSON, a ledger/hledger journal or a Beancount file.",
+            discussion: """
+                Streams to stdout, one purchase at a time, ordered by trip, date and id. Journals post each
+                purchase's total in the currency paid, priced with @@ at the home amount `trip report` uses.
+                """)
+
+        @Argument(help: "The trip (default: the current trip).") var name: String?
+        @Option(help: "The trip (same as NAME).") var trip: String?
+        @Flag(help: "Every trip; each transaction is priced in its own trip's home currency.") var all = false
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            if all && (name != nil || trip != nil) {
+                throw ValidationError("--all: give either a trip or --all, not both")
+            }
+        }
+
+        func run() throws {
+            try global.require([.csv, .json, .ledger, .beancount], command: "export")
+            guard let format = ExportFormat(rawValue: global.format.rawValue) else {
+                throw TripError.badChoice(field: "format", value: global.format.rawValue,
+                                          allowed: ExportFormat.allCases.map(\.rawValue))
+            }
+            let ledger = try global.openLedger()
+            let out = BufferedOutput(fileDescriptor: 1)
+            try ledger.export(format, trip: trip ?? name, all: all, write: out.write)
+            try out.flush()
+        }
+    }
+}

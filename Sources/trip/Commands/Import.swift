@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import TripCore
+import TripLedger
+
+extension Trip {
+    /// `trip import FILE.csv [--trip NAME] [card-statement mapping]`
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import purchases from a CSV file: the export format, or a card statement with a column mapping.",
+            discussion: """
+                Without --date-column/--amount-column the file must be in the export format (trip export --format csv).
+                Every row is imported or none is. Row numbers in errors count data rows: 1 is the first row after
+                the header. A row already imported (same import key) is skipped and counted as a duplicate.
+                """)
+
+        @Argument(help: "The CSV file; - reads standard input.") var file: String
+        @Option(help: "The trip every row goes into (default: a row's trip column naming an existing trip, else the current trip).")
+        var trip: String?
+        @Option(help: "Card statement: the column with the purchase date.") var dateColumn: String?
+        @Option(help: "Card statement: the column with the amount paid.") var amountColumn: String?
+        @Option(help: "Card statement: the column with the currency code (default: the trip's local currency).")
+        var currencyColumn: String?
+        @Option(help: "Card statement: the column with the description, stored as the note.") var noteColumn: String?
+        @Option(help: "Card statement: the column with the category.") var categoryColumn: String?
+        @Option(help: "Card statement: the column with the amount charged in the home currency (wins over any rate).")
+        var chargedColumn: String?
+        @Option(help: "Card statement: YYYY-MM-DD (default), DD/MM/YYYY or MM/DD/YYYY.") var dateFormat: String?
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            try global.require([.text, .json], command: "import")
+            let statementOptions = [currencyColumn, noteColumn, categoryColumn, chargedColumn, dateFormat]
+            var mapping: StatementMapping?
+            if dateColumn != nil || amountColumn != nil || statementOptions.contains(where: { $0 != nil }) {
+                guard let dateColumn, let amountColumn else {
+                    throw ValidationError("a card statement needs both --date-column and --amount-column")
+                }
+                let format = try dateFormat.map { text in
+                    guard let f = StatementDateFormat(userText: text) else {
+                        throw ValidationError("--date-format \(text) is not one of \(StatementDateFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    return f
+                } ?? .iso
+                mapping = StatementMapping(date: dateColumn, amount: amountColumn, currency: currencyColumn, note: noteColumn,
+                                           category: categoryColumn, charged: chargedColumn, dateFormat: format)
+            }
+            let ledger = try global.openLedger()
+            let showProgress = isatty(2) == 1
+            let result = try ledger.importPurchases(path: file, options: ImportOptions(trip: trip, statement: mapping)) { rows in
+                if showProgress { ProcessExit.printError("import: \(rows) rows read…") }
+            }
+            emit(global.format, json: result.json, text: result.text)
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+import TripCore
+import TripLedger
+
+extension Trip {
+    /// `trip reopen NAME`
+    struct Reopen: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Undo `trip close`.")
+
+        @Argument(help: "The trip (default: the current trip).") var name: String?
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let ledger = try global.openLedger()
+            let trip = try ledger.reopenTrip(name ?? ledger.resolveTrip(nil).name)
+            emit(global.format, json: trip.json, text: "Reopened \(TextFormat.safe(trip.name)).")
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `trip export` through the binary: the journal goes to stdout and hledger agrees with
+/// `trip report`; bad formats and unknown trips fail with one line and the documented code.
+@Suite("End to end: trip export")
+struct ExportEndToEndTests {
+    static func japan() throws -> (TemporaryFolder, TripProcess) {
+        let folder = TemporaryFolder()
+        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
+        try #require(trip.run("new", "Japan 2026", "--currency", "JPY", "--home", "USD").exitCode == 0)
+        try #require(trip.run("rates", "set", "JPY", "0.0067", "--date", "2026-03-01").exitCode == 0)
+        try #require(trip.run("add", "3*1200", "ramen", "--discount", "10%", "--preset", "JP").exitCode == 0)
+        try #require(trip.run("add", "48.50", "USD", "--tax", "8.875%", "--tip", "20%", "--note", "JFK dinner").exitCode == 0)
+        try #require(trip.run("add", "35000", "MNT", "ger camp").exitCode == 0)
+        return (folder, trip)
+    }
+
+    @Test func ledgerJournalOnStdoutAgreesWithTheReport() throws {
+        let (folder, trip) = try Self.japan()
+        let result = try trip.run("export", "--format", "ledger")
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.contains("    Expenses:Uncategorized  3240 JPY @@ 21.71 USD\n    Assets:Cash  -21.71 USD\n"))
+
+        let file = folder.file("trip.journal")
+        try result.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        let net = try #require((trip.run("report", "--format", "json").json["totals"] as? [String: Any])?["net"] as? String)
+        for tool in [Tool.hledger, .ledger] {
+            let bal = try tool.balanceAtCost(file)
+            #expect(bal.status == 0, "\(tool): \(bal.stderr)")
+            #expect(Tool.totals(bal.stdout)["USD"] == net, "\(tool) printed:\n\(bal.stdout)\nreport net \(net)")
+        }
+    }
+
+    @Test(arguments: ["csv", "json", "beancount"])
+    func otherFormatsWriteToStdout(_ format: String) throws {
+        let (folder, trip) = try Self.japan()
+        defer { withExtendedLifetime(folder) {} }
+        let result = try trip.run("export", "--format", format, "Japan 2026")
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.contains("ger camp"))
+    }
+
+    @Test(arguments: [["export", "--format", "bogus"], ["export"], ["export", "--format", "text"],
+                      ["export", "--format", "csv", "--all", "Japan 2026"]])
+    func usageErrorsExit64(_ args: [String]) throws {
+        let (folder, trip) = try Self.japan()
+        defer { withExtendedLifetime(folder) {} }
+        let result = try trip.run(args)
+        #expect(result.exitCode == 64, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("trip: "))
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1, "one line: \(result.stderr)")
+    }
+
+    @Test(arguments: [["export", "--format", "ledger", "Nowhere"], ["export", "--format", "csv", "--trip", "Nowhere"]])
+    func unknownTripExits65(_ args: [String]) throws {
+        let (folder, trip) = try Self.japan()
+        defer { withExtendedLifetime(folder) {} }
+        let result = try trip.run(args)
+        #expect(result.exitCode == 65, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("\"Nowhere\""))
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1, "one line: \(result.stderr)")
+    }
+}
+
+/// hledger 1.25 and ledger 3.3 on a journal file; a missing tool fails the test (`make test` installs both).
+enum Tool: String, CustomStringConvertible {
+    case hledger, ledger
+
+    var description: String { rawValue }
+
+    func balanceAtCost(_ file: String) throws -> (status: Int32, stdout: String, stderr: String) {
+        let path = "/usr/bin/\(rawValue)"
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            Issue.record("\(path) is missing; `make test` installs it (apt-get install hledger ledger)")
+            return (-1, "", "\(path) missing")
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = self == .hledger ? ["-f", file, "bal", "expenses", "-B"] : ["-f", file, "bal", "^Expenses", "-B"]
+        p.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/nonexistent-home"]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    /// The grand total of a `bal` report per commodity, grouping removed: the lines after the rule.
+    static func totals(_ output: String) -> [String: String] {
+        let lines = output.split(separator: "\n").map(String.init)
+        let tail = lines.firstIndex { $0.hasPrefix("----") }.map { Array(lines[($0 + 1)...]) } ?? lines
+        var out: [String: String] = [:]
+        for line in tail {
+            let words = line.split(separator: " ").map(String.init)
+            guard words.count >= 2, words[1].count == 3, words[1].allSatisfy(\.isUppercase) else { continue }
+            out[words[1]] = words[0].replacingOccurrences(of: ",", with: "")
+        }
+        return out
+    }
+}

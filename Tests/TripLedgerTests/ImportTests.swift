@@ -1,0 +1,258 @@
+import Foundation
+import Testing
+import TestSupport
+import TripCore
+@testable import TripLedger
+
+@Suite("CSVReader: RFC 4180, streamed")
+struct CSVReaderTests {
+    struct Good: Sendable, CustomStringConvertible {
+        let name: String
+        let input: String
+        let records: [[String]]
+        var description: String { name }
+    }
+
+    static let good: [Good] = [
+        Good(name: "plain, CRLF", input: "a,b\r\n1,2\r\n", records: [["a", "b"], ["1", "2"]]),
+        Good(name: "LF, no trailing newline", input: "a,b\n1,2", records: [["a", "b"], ["1", "2"]]),
+        Good(name: "quoted comma", input: "a,b\n\"x, y\",2\n", records: [["a", "b"], ["x, y", "2"]]),
+        Good(name: "doubled quotes", input: "a,b\n\"say \"\"hi\"\"\",\"\"\"\"\n", records: [["a", "b"], ["say \"hi\"", "\""]]),
+        Good(name: "newline inside quotes", input: "a,b\r\n\"line1\r\nline2\nline3\",2\r\n", records: [["a", "b"], ["line1\r\nline2\nline3", "2"]]),
+        Good(name: "BOM", input: "\u{FEFF}a,b\n1,2\n", records: [["a", "b"], ["1", "2"]]),
+        Good(name: "empty fields", input: "a,b,c\n,,\n\"\",x,\n", records: [["a", "b", "c"], ["", "", ""], ["", "x", ""]]),
+        Good(name: "blank lines skipped", input: "a\n\n1\r\n\r\n2\n\n", records: [["a"], ["1"], ["2"]]),
+        Good(name: "quote inside an unquoted field is literal", input: "a,b\n5\" screen,2\n", records: [["a", "b"], ["5\" screen", "2"]]),
+        Good(name: "UTF-8 text", input: "note\nラーメン · café\n", records: [["note"], ["ラーメン · café"]]),
+        Good(name: "lone CR ends a record", input: "a,b\r1,2\r", records: [["a", "b"], ["1", "2"]]),
+        Good(name: "empty input", input: "", records: []),
+    ]
+
+    @Test(arguments: good, [1, 2, 3, 1 << 16])
+    func reads(_ c: Good, chunkSize: Int) throws {
+        let r = CSVReader(bytes: Array(c.input.utf8), chunkSize: chunkSize)
+        var out: [[String]] = []
+        while let rec = try r.next() { out.append(rec) }
+        #expect(out == c.records)
+    }
+
+    struct Bad: Sendable, CustomStringConvertible {
+        let name: String
+        let input: String
+        let record: Int
+        let reason: String
+        var description: String { name }
+    }
+
+    static let bad: [Bad] = [
+        Bad(name: "unbalanced quote", input: "a,b\n1,2\n3,\"open\n4,5\n", record: 3, reason: "unbalanced quote"),
+        Bad(name: "too few fields", input: "a,b,c\n1,2,3\n1,2\n", record: 3, reason: "has 2 fields; the header has 3"),
+        Bad(name: "too many fields", input: "a,b\n1,2,3\n", record: 2, reason: "has 3 fields; the header has 2"),
+        Bad(name: "text after closing quote", input: "a,b\n\"x\"y,2\n", record: 2, reason: "after a closing quote"),
+        Bad(name: "not UTF-8", input: "a\n\u{FF}\n", record: 2, reason: "not valid UTF-8"),
+    ]
+
+    @Test(arguments: bad, [1, 1 << 16])
+    func rejects(_ c: Bad, chunkSize: Int) throws {
+        var bytes = Array(c.input.utf8)
+        if c.name == "not UTF-8" { bytes = Array("a\n".utf8) + [0xFF, 0x0A] }
+        let r = CSVReader(bytes: bytes, chunkSize: chunkSize)
+        do {
+            while try r.next() != nil {}
+            Issue.record("no error for \(c.name)")
+        } catch {
+            #expect(error.record == c.record)
+            #expect(error.reason.contains(c.reason), "\(error.reason)")
+        }
+    }
+
+    @Test func readsAFileDescriptorInChunks() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("x.csv")
+        var text = "a,b\r\n"
+        for i in 0..<5000 { text += "\(i),\"v\r\n\(i)\"\r\n" }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        let r = CSVReader(fileDescriptor: fd, chunkSize: 7)
+        var count = 0
+        _ = try r.next()
+        while let rec = try r.next() {
+            #expect(rec == [String(count), "v\r\n\(count)"])
+            count += 1
+        }
+        #expect(count == 5000)
+    }
+}
+
+@Suite("trip import on a real ledger")
+struct ImportTests {
+    /// A trip in several currencies, with presets, a charged purchase, a fallback rate and an
+    /// unconverted MNT purchase.
+    func sourceLedger() throws -> TestLedger {
+        let t = try TestLedger()
+        _ = try t.ledger.createTrip(NewTrip(name: "Japan 2026", localCurrency: "JPY", homeCurrency: "USD", preset: "JP"))
+        _ = try t.ledger.setManualRate(currency: "JPY", rate: "0.0067", in: nil, date: "2026-03-01")
+        let drafts = [
+            PurchaseDraft(amount: "3*1200", note: "ramen", category: "food", discount: "10%"),
+            PurchaseDraft(amount: "25", currency: "SGD", note: "chilli crab, \"spicy\"", category: "food", preset: "SG"),
+            PurchaseDraft(amount: "48.50", currency: "USD", note: "JFK dinner", tax: "8.875%", tip: "20%"),
+            PurchaseDraft(amount: "180", currency: "SGD", note: "hotel\nroom 2", category: "lodging", charged: "134.12"),
+            PurchaseDraft(amount: "35000", currency: "MNT", note: "ger camp"),
+            PurchaseDraft(amount: "1,200", note: "taxi", category: "transport", paidWith: "cash", rounding: "half-even"),
+            PurchaseDraft(amount: "12.345", currency: "KWD", note: "souq", date: "2026-02-28", discount: "1"),
+            PurchaseDraft(amount: "3*1200", note: "ramen", category: "food", discount: "10%"),
+        ]
+        for d in drafts { _ = try t.ledger.addPurchase(d) }
+        return t
+    }
+
+    func writeCSV(_ purchases: [Purchase], to path: String) throws {
+        var text = PurchaseCSV.record(PurchaseCSV.columns)
+        for p in purchases { text += PurchaseCSV.record(PurchaseCSV.fields(p)) }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    func freshLedger() throws -> TestLedger {
+        let t = try TestLedger()
+        _ = try t.ledger.createTrip(NewTrip(name: "Japan 2026", localCurrency: "JPY", homeCurrency: "USD"))
+        return t
+    }
+
+    @Test func roundTripGivesAnIdenticalReport() throws {
+        let a = try sourceLedger()
+        let before = try a.ledger.purchases(PurchaseFilter()).purchases
+        #expect(Set(before.map(\.conversion.source)) == [.manual, .fallback, .identity, .charged, .none])
+        let path = a.folder.file("export.csv")
+        try writeCSV(before, to: path)
+
+        let b = try freshLedger()
+        let result = try b.ledger.importPurchases(path: path, options: ImportOptions())
+        #expect(result == ImportResult(imported: before.count, skipped: 0, trips: ["Japan 2026"]))
+
+        let ra = try a.ledger.report(trip: nil), rb = try b.ledger.report(trip: nil)
+        #expect(ra.purchaseCount == rb.purchaseCount)
+        #expect(ra.totals == rb.totals)
+        #expect(ra.byCategory == rb.byCategory)
+        #expect(ra.byCurrency == rb.byCurrency)
+        #expect(ra.provenance == rb.provenance)
+        #expect(ra.unconverted == rb.unconverted)
+        #expect(ra.provisionalCount == rb.provisionalCount)
+        #expect(ra.firstDate == rb.firstDate && ra.lastDate == rb.lastDate)
+
+        let after = try b.ledger.purchases(PurchaseFilter()).purchases
+        #expect(after.count == before.count)
+        for (x, y) in zip(before, after) {
+            #expect(x.date == y.date && x.note == y.note && x.category == y.category && x.paidWith == y.paidWith)
+            #expect(x.currency == y.currency && x.expression == y.expression && x.preset == y.preset)
+            #expect(x.inputs == y.inputs)
+            #expect(x.breakdown == y.breakdown)
+            #expect(x.conversion == y.conversion, "\(x.note)")
+            #expect(x.chargedMinor == y.chargedMinor)
+        }
+        // And the new ledger exports the same rows, ids aside (they are the new ledger's own).
+        #expect(after.map { PurchaseCSV.fields($0).dropFirst() } == before.map { PurchaseCSV.fields($0).dropFirst() })
+    }
+
+    @Test func reimportSkipsEveryRowAndIdenticalRowsBothImport() throws {
+        let a = try sourceLedger()
+        let path = a.folder.file("export.csv")
+        try writeCSV(try a.ledger.purchases(PurchaseFilter()).purchases, to: path)
+        let b = try freshLedger()
+        let first = try b.ledger.importPurchases(path: path, options: ImportOptions())
+        #expect(first.imported == 8)   // the two identical ramen rows both count
+        let second = try b.ledger.importPurchases(path: path, options: ImportOptions())
+        #expect(second == ImportResult(imported: 0, skipped: 8, trips: ["Japan 2026"]))
+        #expect(try b.ledger.purchases(PurchaseFilter()).purchases.count == 8)
+        #expect(second.text == "imported 0 purchases into \"Japan 2026\" (8 duplicates skipped)")
+        // Bulk mode (indexes dropped, keys checked in memory, indexes recreated) recognises them too.
+        let indexes = "SELECT group_concat(sql, ';') FROM (SELECT sql FROM sqlite_master WHERE tbl_name = 'purchases' AND type = 'index' ORDER BY name)"
+        let before = try b.ledger.db.scalarText(indexes)
+        let bulk = try b.ledger.importPurchases(path: path, options: ImportOptions(), bulkThreshold: 1)
+        #expect(bulk == ImportResult(imported: 0, skipped: 8, trips: ["Japan 2026"]))
+        #expect(try b.ledger.db.scalarText(indexes) == before)
+        let c = try freshLedger()
+        let fresh = try c.ledger.importPurchases(path: path, options: ImportOptions(), bulkThreshold: 3)
+        #expect(fresh.imported == 8)
+        #expect(try c.ledger.report(trip: nil).totals == a.ledger.report(trip: nil).totals)
+        #expect(second.json.serialized == #"{"imported":0,"skipped":8,"trip":"Japan 2026","trips":["Japan 2026"]}"#)
+    }
+
+    @Test func aHandEditedHomeTotalIsARowErrorAndNothingIsWritten() throws {
+        let a = try sourceLedger()
+        let path = a.folder.file("export.csv")
+        try writeCSV(try a.ledger.purchases(PurchaseFilter()).purchases, to: path)
+        let edited = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: ",USD,21.71,", with: ",USD,21.72,")
+        try edited.write(toFile: path, atomically: true, encoding: .utf8)
+        let b = try freshLedger()
+        // Row 1 is the KWD purchase (listed first by date); the ramen is row 2.
+        #expect(throws: TripError.badRow(row: 2, column: "home_total", value: "21.72",
+                                         reason: "does not match total × rate = 21.71 (half-up)")) {
+            try b.ledger.importPurchases(path: path, options: ImportOptions())
+        }
+        #expect(try b.ledger.purchases(PurchaseFilter()).purchases.isEmpty)
+    }
+
+    @Test func headerWithUnknownOrMissingColumnsIsRejected() throws {
+        let b = try freshLedger()
+        let unknown = b.folder.file("u.csv")
+        try (PurchaseCSV.columns + ["colour"]).joined(separator: ",").write(toFile: unknown, atomically: true, encoding: .utf8)
+        #expect { try b.ledger.importPurchases(path: unknown, options: ImportOptions()) } throws: { e in
+            "\(e)".contains("unknown column \"colour\"")
+        }
+        let missing = b.folder.file("m.csv")
+        try PurchaseCSV.columns.filter { $0 != "home_total" }.joined(separator: ",")
+            .write(toFile: missing, atomically: true, encoding: .utf8)
+        #expect { try b.ledger.importPurchases(path: missing, options: ImportOptions()) } throws: { e in
+            "\(e)".contains("lacks the required column home_total")
+        }
+    }
+
+    @Test func cardStatementWithChargedColumn() throws {
+        let b = try freshLedger()
+        _ = try b.ledger.setManualRate(currency: "JPY", rate: "0.0067", in: nil, date: "2026-03-01")
+        let path = b.folder.file("card.csv")
+        try """
+            Transaction Date,Description,Amount,Currency,Billed Amount\r
+            03/02/2026,"Coffee, Shibuya",450,JPY,3.05\r
+            03/02/2026,"Coffee, Shibuya",450,JPY,3.05\r
+            04/02/2026,Taxi,"1,200",JPY,\r
+            05/02/2026,Dinner,48.50,USD,\r
+
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let mapping = StatementMapping(date: "Transaction Date", amount: "Amount", currency: "Currency", note: "Description",
+                                       charged: "Billed Amount", dateFormat: .dayFirst)
+        let r = try b.ledger.importPurchases(path: path, options: ImportOptions(statement: mapping))
+        #expect(r == ImportResult(imported: 4, skipped: 0, trips: ["Japan 2026"]))
+        let ps = try b.ledger.purchases(PurchaseFilter()).purchases
+        #expect(ps.map(\.date.description) == ["2026-02-03", "2026-02-03", "2026-02-04", "2026-02-05"])
+        #expect(ps[0].note == "Coffee, Shibuya")
+        #expect(ps[0].conversion.source == .charged && ps[0].conversion.home == 305 && ps[0].chargedMinor == 305)
+        #expect(ps[2].breakdown.price == 1200 && ps[2].conversion.source == .manual && ps[2].conversion.home == 804)
+        #expect(ps[3].conversion.source == .identity && ps[3].conversion.home == 4850)
+        let again = try b.ledger.importPurchases(path: path, options: ImportOptions(statement: mapping))
+        #expect(again == ImportResult(imported: 0, skipped: 4, trips: ["Japan 2026"]))
+    }
+
+    @Test func cardStatementErrorNamesRowColumnAndValue() throws {
+        let b = try freshLedger()
+        let path = b.folder.file("card.csv")
+        try "Date,Amount\n2026-03-01,450\n2026-03-02,\"12,34,5\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect { try b.ledger.importPurchases(path: path, options: ImportOptions(statement: StatementMapping(date: "Date", amount: "Amount"))) }
+            throws: { e in "\(e)" == #"import: row 2, column Amount: "12,34,5" is not a valid number"# }
+        #expect(try b.ledger.purchases(PurchaseFilter()).purchases.isEmpty)
+    }
+
+    @Test(arguments: [("2026-03-04", StatementDateFormat.iso), ("4/3/2026", .dayFirst), ("03/04/2026", .monthFirst)])
+    func statementDateFormats(_ text: String, _ format: StatementDateFormat) {
+        #expect(format.parse(text)?.description == "2026-03-04")
+    }
+
+    @Test func importKeysCountOccurrences() {
+        var keys = ImportKeys()
+        let a = keys.key(for: 42), b = keys.key(for: 42), c = keys.key(for: 7)
+        #expect(a != b && a != c && b != c)
+        var again = ImportKeys()
+        #expect(again.key(for: 42) == a && again.key(for: 42) == b)
+    }
+}
