@@ -57,6 +57,7 @@ struct TripBench {
         rows.append(("trip report --all (50 trips, 1,000,000 purchases)", median(5) { run(tripBinary, ["report", "--all"], env) }, 1000))
         rows.append(contentsOf: try rateRows(tripBinary: tripBinary, dataDir: dataDir))
         rows.append(contentsOf: exchangeRows(tripBinary: tripBinary, dataDir: dataDir))
+        rows.append(contentsOf: try importRows(tripBinary: tripBinary, dataDir: dataDir, ledgerPath: ledgerPath))
         print("")
         print("| operation | median | target |")
         print("|---|---:|---:|")
@@ -196,6 +197,32 @@ struct TripBench {
             print("hledger / ledger time on the same journal: \(Double(Int(h / l * 100)) / 100)×")
         }
         return rows
+    }
+
+    /// `trip export --format csv --all` of the 1,000,000-purchase ledger, then `trip import` of that
+    /// file into a fresh ledger holding the same 50 trips (one run each: they take seconds).
+    static func importRows(tripBinary: String, dataDir: String, ledgerPath: String) throws -> [(String, Double, Double?)] {
+        let csv = dataDir + "/all-\(schemaTag).csv"
+        let env = ["TRIP_DB=\(ledgerPath)", "TRIP_TODAY=2026-03-10", "HOME=/nonexistent", "XDG_CONFIG_HOME=/nonexistent"]
+        var start = now()
+        let exportRSS = run(tripBinary, ["export", "--format", "csv", "--all"], env, stdout: csv)
+        let export = now() - start
+        print("export --all peak RSS: \(exportRSS / 1024) MiB (1,000,000 purchases; streamed)")
+        let target = dataDir + "/import-target.sqlite"
+        for suffix in ["", "-wal", "-shm"] { unlink(target + suffix) }
+        do {
+            let ledger = try Ledger(path: target, settings: try Settings.defaults(), clock: Clock(today: CivilDate(iso: "2026-03-10")!, now: "x"))
+            let locals = ["JPY", "EUR", "GBP", "SGD", "KRW", "THB", "USD", "TWD", "CHF", "MXN"]
+            for t in 1...trips {
+                try ledger.createTrip(NewTrip(name: "Trip \(t)", localCurrency: locals[(t - 1) % locals.count], homeCurrency: "USD"))
+            }
+        }
+        start = now()
+        let importRSS = run(tripBinary, ["import", csv], ["TRIP_DB=\(target)", "TRIP_TODAY=2026-03-10", "HOME=/nonexistent"])
+        let importTime = now() - start
+        print("import peak RSS: \(importRSS / 1024) MiB")
+        return [("trip export --format csv --all (1,000,000 purchases)", export, nil),
+                ("trip import of those 1,000,000 rows", importTime, 10_000)]
     }
 
     static func copyFile(_ from: String, _ to: String) {
