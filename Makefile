@@ -50,17 +50,17 @@ bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 	.build/release/TripBench --trip .build/release/trip --data $(BENCH_DIR)
 
-## report-screenshot: the demo trip's HTML report (out/report.html) and, when Chromium is
-## installed (apt-get install chromium), a headless screenshot of it (out/report.png).
+## report-screenshot: the demo trip's HTML report (.build/report/report.html) and, when Chromium
+## is installed (apt-get install chromium), a headless screenshot of it (.build/report/report.png).
 report-screenshot: release
-	@mkdir -p out
+	@mkdir -p .build/report
 	@ledger=$$(TRIP_TODAY=2026-03-08 .build/release/trip demo --keep | tail -1 | awk '{print $$NF}'); \
-	TRIP_DB=$$ledger TRIP_TODAY=2026-03-08 .build/release/trip report --format html --lines > out/report.html; \
+	TRIP_DB=$$ledger TRIP_TODAY=2026-03-08 .build/release/trip report --format html --lines > .build/report/report.html; \
 	rm -rf "$$(dirname $$ledger)"; \
 	if command -v chromium >/dev/null 2>&1; then \
 	  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,2200 \
-	    --screenshot=$(CURDIR)/out/report.png file://$(CURDIR)/out/report.html 2>/dev/null && echo "out/report.png"; \
-	else echo "out/report.html written; install chromium for the screenshot"; fi
+	    --screenshot=$(CURDIR)/.build/report/report.png file://$(CURDIR)/.build/report/report.html 2>/dev/null && echo ".build/report/report.png"; \
+	else echo ".build/report/report.html written; install chromium for the screenshot"; fi
 
 format:
 	$(SWIFT) format --in-place --parallel $$(git ls-files '*.swift')

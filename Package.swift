@@ -24,7 +24,7 @@ let package = Package(
             path: ".",
             exclude: ["Sources/CSQLite", "Sources/CCurl", "Sources/TripCore", "Sources/TripLedger",
                       "Sources/RateService", "Sources/RateSync", "Sources/trip", "Sources/TripBench", "Tests", ".ci", "README.md",
-                      "Makefile", "config/README.md"],
+                      "Makefile"],
             sources: ["Sources/Embedded"],
             resources: [.embedInCode("Migrations"), .embedInCode("config")]
         ),

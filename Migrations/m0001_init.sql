@@ -57,7 +57,8 @@ CREATE TABLE purchases (
     updated_at      TEXT    NOT NULL
 );
 
-CREATE INDEX purchases_by_trip_date ON purchases (trip_id, date);
+-- Also covers the per-day totals of `trip report` (no table reads, no sort).
+CREATE INDEX purchases_by_trip_date ON purchases (trip_id, date, home_minor);
 -- Covers `trip report`: one scan of a trip's index entries, already in GROUP BY order, no table reads.
 CREATE INDEX purchases_report ON purchases (
     trip_id, category, currency, rate_source, provisional, tax_included,

@@ -33,6 +33,7 @@ struct Trip: ParsableCommand {
             StartupTrace.lap("parse arguments")
             try command.run()
             StartupTrace.lap("run")
+            StartupTrace.peakMemory()
             ProcessExit.exit(0)
         } catch let error as TripError {
             fail(error)

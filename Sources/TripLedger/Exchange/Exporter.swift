@@ -18,6 +18,7 @@ extension Ledger {
     public func export(_ format: ExportFormat, trip name: String?, all: Bool,
                        write: (String) throws -> Void) throws -> ExportSummary {
         let trips = all ? try self.trips() : [try resolveTrip(name)]
+        try db.preferStreaming()
         let sql = "SELECT \(Purchase.columns) \(Purchase.from)" + (all ? "" : " WHERE p.trip_id = ?")
             + " ORDER BY p.trip_id, p.date, p.id"
         let values: [SQLValue] = all ? [] : [.integer(trips[0].id)]

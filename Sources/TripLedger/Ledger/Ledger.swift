@@ -23,8 +23,8 @@ public final class Ledger {
         do {
             db = try Database(path: path)
             _ = try Migrator.version(of: db)        // fails here for a file that is not SQLite
-        } catch let e as SQLiteError {
-            throw TripError.storage("ledger: cannot open \(quoted(path)): \(e.message)")
+        } catch {
+            throw TripError.storage("ledger: cannot open \(quoted(path)): \(error.message)")
         }
         if try Migrator.version(of: db) > Migrator.latestVersion {
             throw TripError.newerLedger(path: path, version: try Migrator.version(of: db), known: Migrator.latestVersion)

@@ -166,7 +166,7 @@ extension Ledger {
                        coalesce(sum(home_tax_minor), 0), coalesce(sum(home_tip_minor), 0), sum(total_minor),
                        min(date), max(date), sum(home_minor IS NULL),
                        coalesce(sum(CASE WHEN home_minor IS NULL THEN total_minor END), 0)
-                FROM purchases WHERE \(tripFilter) date BETWEEN ?1 AND ?2
+                FROM purchases INDEXED BY purchases_report WHERE \(tripFilter) date BETWEEN ?1 AND ?2
                 GROUP BY trip_id, category, currency, rate_source, provisional, tax_included
                 """).forEach(range + (one ? [.integer(trips[0].id)] : [])) { s in
                 grouped[s.int(0), default: []].append(ReportRow(

@@ -81,6 +81,13 @@ public final class Database {
     public var changes: Int { SQLiteBoundary.changes(connection) }
     public var lastInsertRowID: Int64 { SQLiteBoundary.lastInsertRowID(connection) }
 
+    /// For a long read that streams out (export): no memory map and a 2 MiB page cache, so
+    /// resident memory stays flat however large the ledger is.
+    public func preferStreaming() throws(SQLiteError) {
+        try execute("PRAGMA mmap_size = 0")
+        try execute("PRAGMA cache_size = -2000")
+    }
+
     private var transactionDepth = 0
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed if it returns, rolled back if

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TripCore
 
 /// `TRIP_TRACE=1` prints how long each phase of a command took to stderr: start-up time is a
 /// feature, and this is how it is kept honest. Costs one `getenv` when off.
@@ -14,6 +15,14 @@ enum StartupTrace {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return ts.tv_sec * 1_000_000 + ts.tv_nsec / 1000
+    }
+
+    /// Prints this process's peak resident memory (`VmHWM`, Linux), for `make bench`.
+    static func peakMemory() {
+        guard enabled, let status = TextFile.read("/proc/self/status") else { return }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            ProcessExit.printError("trace: peak memory: \(line.dropFirst(6).trimmingSpaces)")
+        }
     }
 
     /// Prints the microseconds since the previous lap.
