@@ -42,8 +42,7 @@ struct BeancountJournal: JournalWriter {
     }
 
     func trailer(_ summary: ExportSummary, _ scope: ExportScope) -> String {
-        let totals = scope.homeCurrencies.map { JournalText.money(summary.homeTotals[$0.code] ?? 0, $0) }
-        return "; \(summary.purchases) purchases; home totals: \(totals.joined(separator: ", ")); unconverted: \(summary.unconverted)\n"
+        JournalText.trailer(summary, scope)
     }
 
     /// The inside of a Beancount string: one line, `\` and `"` escaped.

@@ -8,6 +8,12 @@ import TripCore
 /// `:`, a capital or digit first). Free text keeps its words but loses everything that could end a
 /// field early: control and format characters, line breaks, and `;` (a comment in ledger).
 enum JournalText {
+    /// The last line of both journal formats (`;` starts a comment in each): count and home totals.
+    static func trailer(_ summary: ExportSummary, _ scope: ExportScope) -> String {
+        let totals = scope.homeCurrencies.map { money(summary.homeTotals[$0.code] ?? 0, $0) }
+        return "; \(summary.purchases) purchases; home totals: \(totals.joined(separator: ", ")); unconverted: \(summary.unconverted)\n"
+    }
+
     /// `Expenses:<Category>`, `Expenses:Uncategorized`, or `Expenses:Unconverted:<Category>` for a
     /// purchase with no home amount.
     static func expenseAccount(_ p: Purchase) -> String {
