@@ -27,10 +27,10 @@ struct ExportEndToEndTests {
         let file = folder.file("trip.journal")
         try result.stdout.write(toFile: file, atomically: true, encoding: .utf8)
         let net = try #require((trip.run("report", "--format", "json").json["totals"] as? [String: Any])?["net"] as? String)
-        for tool in [Tool.hledger, .ledger] {
+        for tool in [AccountingTool.hledger, .ledger] {
             let bal = try tool.balanceAtCost(file)
             #expect(bal.status == 0, "\(tool): \(bal.stderr)")
-            #expect(Tool.totals(bal.stdout)["USD"] == net, "\(tool) printed:\n\(bal.stdout)\nreport net \(net)")
+            #expect(AccountingTool.totals(bal.stdout)["USD"] == net, "\(tool) printed:\n\(bal.stdout)\nreport net \(net)")
         }
     }
 
@@ -68,42 +68,3 @@ struct ExportEndToEndTests {
     }
 }
 
-/// hledger 1.25 and ledger 3.3 on a journal file; a missing tool fails the test (`make test` installs both).
-enum Tool: String, CustomStringConvertible {
-    case hledger, ledger
-
-    var description: String { rawValue }
-
-    func balanceAtCost(_ file: String) throws -> (status: Int32, stdout: String, stderr: String) {
-        let path = "/usr/bin/\(rawValue)"
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            Issue.record("\(path) is missing; `make test` installs it (apt-get install hledger ledger)")
-            return (-1, "", "\(path) missing")
-        }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = self == .hledger ? ["-f", file, "bal", "expenses", "-B"] : ["-f", file, "bal", "^Expenses", "-B"]
-        p.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/nonexistent-home"]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
-    }
-
-    /// The grand total of a `bal` report per commodity, grouping removed: the lines after the rule.
-    static func totals(_ output: String) -> [String: String] {
-        let lines = output.split(separator: "\n").map(String.init)
-        let tail = lines.firstIndex { $0.hasPrefix("----") }.map { Array(lines[($0 + 1)...]) } ?? lines
-        var out: [String: String] = [:]
-        for line in tail {
-            let words = line.split(separator: " ").map(String.init)
-            guard words.count >= 2, words[1].count == 3, words[1].allSatisfy(\.isUppercase) else { continue }
-            out[words[1]] = words[0].replacingOccurrences(of: ",", with: "")
-        }
-        return out
-    }
-}

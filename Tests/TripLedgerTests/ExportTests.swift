@@ -62,8 +62,8 @@ struct ExportTests {
 
     // MARK: hledger and ledger
 
-    @Test(arguments: [Tool.hledger, .ledger])
-    func journalBalanceAtCostIsTheReportNet(_ tool: Tool) throws {
+    @Test(arguments: [AccountingTool.hledger, .ledger])
+    func journalBalanceAtCostIsTheReportNet(_ tool: AccountingTool) throws {
         let t = try Self.mixedTrip()
         let (text, _) = try Self.export(t, .ledger)
         let file = t.folder.file("trip.journal")
@@ -73,15 +73,15 @@ struct ExportTests {
         let result = try tool.balanceAtCost(file)
         #expect(result.status == 0, "\(tool) failed: \(result.stderr)")
         #expect(result.stderr.isEmpty, "\(tool): \(result.stderr)")
-        let totals = Tool.totals(result.stdout)
+        let totals = AccountingTool.totals(result.stdout)
         #expect(totals["USD"] == net, "\(tool) printed:\n\(result.stdout)\nexpected \(net) USD")
         // The unconverted MNT stays in MNT, outside the home total.
         #expect(totals["MNT"] == "35000.00", "\(tool) printed:\n\(result.stdout)")
         #expect(Set(totals.keys) == ["USD", "MNT"], "\(tool) printed:\n\(result.stdout)")
     }
 
-    @Test(arguments: [Tool.hledger, .ledger])
-    func allTripsTotalPerHomeCurrency(_ tool: Tool) throws {
+    @Test(arguments: [AccountingTool.hledger, .ledger])
+    func allTripsTotalPerHomeCurrency(_ tool: AccountingTool) throws {
         let t = try Self.mixedTrip()
         try t.ledger.createTrip(NewTrip(name: "Alps", localCurrency: "CHF", homeCurrency: "EUR"))
         _ = try t.ledger.setManualRate(currency: "CHF", rate: "1.0642", in: "EUR", date: "2026-03-01")
@@ -94,7 +94,7 @@ struct ExportTests {
 
         let result = try tool.balanceAtCost(file)
         #expect(result.status == 0, "\(tool) failed: \(result.stderr)")
-        let totals = Tool.totals(result.stdout)
+        let totals = AccountingTool.totals(result.stdout)
         let usd = try t.ledger.report(trip: "Asia, \"loop\" 2026").totals.net
         let eur = try t.ledger.report(trip: "Alps").totals.net
         #expect(totals["USD"] == Money(minorUnits: usd, currency: .stored("USD")).plainText, "\(result.stdout)")
@@ -245,49 +245,6 @@ struct ExportTests {
     /// "21.71" → 2171; exact decimal text to minor units, no floating point.
     static func minor(_ text: String) -> Int64? {
         Int64(text.replacingOccurrences(of: ",", with: "").replacingOccurrences(of: ".", with: ""))
-    }
-}
-
-/// hledger 1.25 and ledger 3.3, run on a journal file. Missing tools fail the test: `make test`
-/// installs them (apt: hledger ledger).
-enum Tool: String, CustomStringConvertible, Sendable {
-    case hledger, ledger
-
-    var description: String { rawValue }
-
-    func balanceAtCost(_ file: String) throws -> (status: Int32, stdout: String, stderr: String) {
-        let path = "/usr/bin/\(rawValue)"
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            Issue.record("\(path) is missing; `make test` installs it (apt-get install hledger ledger)")
-            return (-1, "", "\(path) missing")
-        }
-        let args = self == .hledger ? ["-f", file, "bal", "expenses", "-B"] : ["-f", file, "bal", "^Expenses", "-B"]
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = args
-        p.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/nonexistent-home"]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
-    }
-
-    /// The grand total of a `bal` report, per commodity, as plain decimals (`1,234.56` → `1234.56`):
-    /// the lines after the `----` rule (or, when a tool prints no rule, the first account's lines).
-    static func totals(_ output: String) -> [String: String] {
-        let lines = output.split(separator: "\n").map(String.init)
-        let tail = lines.firstIndex { $0.hasPrefix("----") }.map { Array(lines[($0 + 1)...]) } ?? lines
-        var out: [String: String] = [:]
-        for line in tail {
-            let words = line.split(separator: " ").map(String.init)
-            guard words.count >= 2, words[1].count == 3, words[1].allSatisfy(\.isUppercase) else { continue }
-            out[words[1]] = words[0].replacingOccurrences(of: ",", with: "")
-        }
-        return out
     }
 }
 
