@@ -21,18 +21,16 @@ struct ExportScope {
 
 extension Ledger {
     func exportScope(trips: [Trip], all: Bool) throws -> ExportScope {
-        let filter = all ? "" : "WHERE p.trip_id = ?"
         let values: [SQLValue] = all ? [] : trips.map { .integer($0.id) }
         var currencies: [String: Currency] = [:]
         var homes: [String: Currency] = [:]
         var accounts: [String: CivilDate] = [:]
         var first: CivilDate?
         // One row per kind of posting; account names are derived here, as in the journals.
-        try db.prepare("""
-            SELECT p.currency, p.home_currency, p.category, p.paid_with, p.home_minor IS NULL, min(p.date)
-            FROM purchases p \(filter)
-            GROUP BY p.currency, p.home_currency, p.category, p.paid_with, p.home_minor IS NULL
-            """).forEach(values) { s in
+        var sql = "SELECT p.currency, p.home_currency, p.category, p.paid_with, p.home_minor IS NULL, min(p.date) FROM purchases p"
+        if !all { sql += " WHERE p.trip_id = ?" }
+        sql += " GROUP BY p.currency, p.home_currency, p.category, p.paid_with, p.home_minor IS NULL"
+        try db.prepare(sql).forEach(values) { s in
             let currency = Currency.stored(s.text(0)), home = Currency.stored(s.text(1))
             currencies[currency.code] = currency
             homes[home.code] = home

@@ -19,8 +19,9 @@ extension Ledger {
                        write: (String) throws -> Void) throws -> ExportSummary {
         let trips = all ? try self.trips() : [try resolveTrip(name)]
         try db.preferStreaming()
-        let sql = "SELECT \(Purchase.columns) \(Purchase.from)" + (all ? "" : " WHERE p.trip_id = ?")
-            + " ORDER BY p.trip_id, p.date, p.id"
+        var sql = "SELECT \(Purchase.columns) \(Purchase.from)"
+        if !all { sql += " WHERE p.trip_id = ?" }
+        sql += " ORDER BY p.trip_id, p.date, p.id"
         let values: [SQLValue] = all ? [] : [.integer(trips[0].id)]
         var summary = ExportSummary()
         switch format {

@@ -197,7 +197,7 @@ struct BulkIndexes {
         try db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'purchases' AND sql IS NOT NULL")
             .forEach { b.indexes.append(($0.text(0), $0.text(1))) }
         for index in b.indexes {
-            // The name comes from sqlite_master, not from input.
+            // sql-built: an index name read back from sqlite_master, quoted; not input.
             try db.execute("DROP INDEX \"\(index.name.replacingDoubleQuotes)\"")
         }
         return b

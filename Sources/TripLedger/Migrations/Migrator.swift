@@ -32,7 +32,7 @@ public enum Migrator {
                 try db.execute(String(decoding: migration.sql, as: UTF8.self))
                 try db.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                            [.integer(Int64(version)), .text(migration.name), .text(now)])
-                // PRAGMA takes no bound parameters; `version` is our own integer, not input.
+                // sql-built: PRAGMA takes no bound parameters; `version` is our own integer, not input.
                 try db.execute("PRAGMA user_version = \(version)")
             }
         }

@@ -160,6 +160,7 @@ extension Ledger {
             // One scan: of one trip's index entries, or (`--all`) of the whole index once.
             let one = trips.count == 1
             let tripFilter = one ? "trip_id = ?3 AND" : ""
+            // sql-built: `tripFilter` is one of two constants above; a bound `?3 IS NULL OR` would lose the index.
             try db.prepare("""
                 SELECT trip_id, category, currency, rate_source, provisional, tax_included, count(*),
                        coalesce(sum(home_minor), 0), coalesce(sum(home_discount_minor), 0), coalesce(sum(home_service_minor), 0),

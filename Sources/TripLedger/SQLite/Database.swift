@@ -92,20 +92,21 @@ public final class Database {
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed if it returns, rolled back if
     /// it throws. IMMEDIATE takes the write lock up front, so the busy timeout applies at BEGIN
-    /// rather than failing halfway through. Nested calls become savepoints of the outer transaction.
+    /// rather than failing halfway through. Nested calls become savepoints of the outer transaction; they share one name, which SQLite
+    /// resolves to the innermost savepoint of that name.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         let depth = transactionDepth
-        try execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT nested\(depth)")
+        try execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT nested")
         transactionDepth += 1
         defer { transactionDepth -= 1 }
         do {
             let result = try body()
-            try execute(depth == 0 ? "COMMIT" : "RELEASE nested\(depth)")
+            try execute(depth == 0 ? "COMMIT" : "RELEASE nested")
             return result
         } catch {
             if depth == 0 { try? execute("ROLLBACK") } else {
-                try? execute("ROLLBACK TO nested\(depth)")
-                try? execute("RELEASE nested\(depth)")
+                try? execute("ROLLBACK TO nested")
+                try? execute("RELEASE nested")
             }
             throw error
         }
