@@ -2,7 +2,8 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev
-# Only the tests need these: openssl runs a real TLS server with a self-signed certificate.
+# Only the tests need these: openssl runs a real TLS server with a self-signed certificate;
+# hledger and ledger (and Beancount, from PyPI) read our exported journals.
 TEST_APT_PACKAGES := openssl hledger ledger
 # Release builds link the Swift runtime statically: it halves process start-up (see make bench).
 RELEASE_FLAGS := -c release --static-swift-stdlib
@@ -18,6 +19,7 @@ deps:
 
 test-deps: deps
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_APT_PACKAGES)"
+	@python3 -c "import beancount" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check beancount
 
 apt-install:
 	@if command -v dpkg >/dev/null 2>&1; then \

@@ -102,6 +102,46 @@ struct AcceptanceTripTests {
         }
         #expect(groups.count == categories.count)
         #expect(report["provisional"] as? Int == 0)
+
+        // The same trip as a ledger journal: hledger and ledger print the report's total.
+        let journal = try trip.run("export", "--format", "ledger")
+        #expect(journal.exitCode == 0, "\(journal.stderr)")
+        let journalFile = folder.file("winter.journal")
+        try journal.stdout.write(toFile: journalFile, atomically: true, encoding: .utf8)
+        for tool in AccountingTool.allCases {
+            let bal = try tool.balanceAtCost(journalFile)
+            #expect(bal.status == 0, "\(tool): \(bal.stderr)")
+            #expect(AccountingTool.totals(bal.stdout) == ["EUR": Self.cents(total)], "\(tool) printed:\n\(bal.stdout)")
+        }
+        // As Beancount: loads without an error and its expense weights add up to the same total.
+        let bean = try trip.run("export", "--format", "beancount")
+        let beanFile = folder.file("winter.beancount")
+        try bean.stdout.write(toFile: beanFile, atomically: true, encoding: .utf8)
+        let beanTotals = try Beancount.expenseTotals(beanFile)
+        #expect(beanTotals.status == 0 && beanTotals.stderr.isEmpty, "beancount: \(beanTotals.stderr)")
+        #expect(beanTotals.totals["EUR"].flatMap { Decimal(string: $0) } == total, "beancount: \(beanTotals.totals)")
+
+        // Export, then import into a new ledger: the report is identical.
+        let exported = try trip.run("export", "--format", "csv")
+        #expect(exported.exitCode == 0, "\(exported.stderr)")
+        let exportFile = folder.file("winter.csv")
+        try exported.stdout.write(toFile: exportFile, atomically: true, encoding: .utf8)
+        let fresh = TripProcess(ledgerPath: folder.file("fresh.sqlite"), today: "2017-03-10",
+                                extra: ["TRIP_CONFIG": config, "no_proxy": "*"])
+        try #require(fresh.run("new", "Winter 2016", "--currency", "EUR", "--home", "EUR").exitCode == 0)
+        let reimported = try fresh.run("import", exportFile)
+        #expect(reimported.exitCode == 0, "import of the export: \(reimported.stderr)")
+        let original = try trip.run("report", "--format", "json").stdout
+        let again = try fresh.run("report", "--format", "json").stdout
+        #expect(!original.isEmpty && again == original, "the re-imported trip reports differently")
+        // Line by line too, ids aside (they are the new ledger's own).
+        func lines(_ t: TripProcess) throws -> [NSDictionary] {
+            let lines = try #require(t.run("report", "--lines", "--format", "json").json["lines"] as? [[String: Any]])
+            return lines.map { var l = $0; l["id"] = nil; return l as NSDictionary }
+        }
+        let originalLines = try lines(trip)
+        #expect(originalLines.count == 500)
+        #expect(try lines(fresh) == originalLines)
     }
 }
 

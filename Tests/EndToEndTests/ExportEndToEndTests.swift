@@ -34,6 +34,22 @@ struct ExportEndToEndTests {
         }
     }
 
+    /// Beancount itself loads the journal without an error, and its expense weights add up to the report.
+    @Test func beancountJournalLoadsInBeancountAndAgreesWithTheReport() throws {
+        let (folder, trip) = try Self.japan()
+        try #require(trip.run("add", "12.5", "EUR", "--category", "Food & drink", "--note", #"say "hi" \ bye"#).exitCode == 0)
+        let result = try trip.run("export", "--format", "beancount")
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let file = folder.file("trip.beancount")
+        try result.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        let net = try #require((trip.run("report", "--format", "json").json["totals"] as? [String: Any])?["net"] as? String)
+        let bean = try Beancount.expenseTotals(file)
+        #expect(bean.status == 0, "beancount: \(bean.stderr)")
+        #expect(bean.stderr.isEmpty)
+        #expect(bean.totals.keys.sorted() == ["USD"], "beancount summed \(bean.totals)")
+        #expect(bean.totals["USD"].flatMap { Decimal(string: $0) } == Decimal(string: net), "beancount summed \(bean.totals); report net \(net)")
+    }
+
     @Test(arguments: ["csv", "json", "beancount"])
     func otherFormatsWriteToStdout(_ format: String) throws {
         let (folder, trip) = try Self.japan()

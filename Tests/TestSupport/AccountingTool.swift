@@ -48,3 +48,49 @@ public struct MissingTool: Error, CustomStringConvertible {
     public let path: String
     public var description: String { "\(path) is missing; `make test` installs it (apt-get install hledger ledger)" }
 }
+
+/// Beancount 3 (PyPI `beancount`), through `python3`: loads a file as `bean-check` does and sums the
+/// weights (`@@` prices applied) of the postings under `Expenses:` outside `Expenses:Unconverted`,
+/// per currency, to 12 decimal places. `make test` installs it (`pip install beancount`).
+public enum Beancount {
+    static let script = """
+        import sys
+        from decimal import Decimal
+        from beancount import loader
+        from beancount.core import convert, data
+        entries, errors, options = loader.load_file(sys.argv[1])
+        for e in errors:
+            print(e.source.get("lineno") if e.source else "?", e.message, file=sys.stderr)
+        totals = {}
+        for entry in entries:
+            if isinstance(entry, data.Transaction):
+                for posting in entry.postings:
+                    if posting.account.startswith("Expenses:") and not posting.account.startswith("Expenses:Unconverted"):
+                        weight = convert.get_weight(posting)
+                        totals[weight.currency] = totals.get(weight.currency, Decimal(0)) + weight.number
+        for currency, number in sorted(totals.items()):
+            # `@@` becomes a per-unit price at 28 digits; 12 places keeps any real difference visible.
+            print(currency, format(number.quantize(Decimal("1e-12")), "f"))
+        sys.exit(1 if errors else 0)
+        """
+
+    /// The file's errors (stderr) and its expense totals per currency, as plain decimals.
+    public static func expenseTotals(_ file: String) throws -> (status: Int32, totals: [String: String], stderr: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", script, file]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        var totals: [String: String] = [:]
+        for line in String(decoding: outData, as: UTF8.self).split(separator: "\n") {
+            let words = line.split(separator: " ")
+            if words.count == 2 { totals[String(words[0])] = String(words[1]) }
+        }
+        return (p.terminationStatus, totals, String(decoding: errData, as: UTF8.self))
+    }
+}
