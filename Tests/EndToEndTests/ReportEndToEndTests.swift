@@ -62,6 +62,29 @@ struct ReportEndToEndTests {
         #expect(!text.contains("█"))
     }
 
+    /// On a real (pseudo-)terminal the breakdowns are bars with shares, in colour unless NO_COLOR is set.
+    @Test func terminalShowsBarsAndColourUnlessNoColor() throws {
+        let folder = TemporaryFolder()
+        let trip = try japan(folder)
+        let coloured = try trip.runOnTerminal(["report", "--by", "category"], removing: ["NO_COLOR"])
+        #expect(coloured.exitCode == 0, "\(coloured.output)")
+        // food 8.04 of 28.14 = 28.6%, museums 20.10 = 71.4%: bars in proportion.
+        let food = try #require(coloured.output.split(separator: "\n").first { $0.hasPrefix("  food") })
+        let museums = try #require(coloured.output.split(separator: "\n").first { $0.hasPrefix("  museums") })
+        #expect(food.contains("28.6%") && museums.contains("71.4%"), "\(coloured.output)")
+        let blocks = { (line: Substring) in line.filter { $0 == "█" }.count }
+        #expect(blocks(museums) > 2 * blocks(food) && blocks(food) > 0, "\(coloured.output)")
+        #expect(coloured.output.contains("\u{1B}["), "no colour on a terminal")
+
+        let plain = try trip.runOnTerminal(["report", "--by", "category"], environment: ["NO_COLOR": "1"])
+        #expect(plain.exitCode == 0)
+        #expect(plain.output.contains("█"), "bars belong to the terminal, with or without colour")
+        #expect(!plain.output.contains("\u{1B}"), "colour despite NO_COLOR")
+
+        let days = try trip.runOnTerminal(["report", "--by", "day"], removing: ["NO_COLOR"])
+        #expect(days.output.contains("2026-03-03") && days.output.contains("█"), "\(days.output)")
+    }
+
     @Test func closeFreezesAndReopenThaws() throws {
         let folder = TemporaryFolder()
         let trip = try japan(folder)
