@@ -26,6 +26,7 @@ public struct RateSync<Client: HTTPFetching> {
     public func run(trip: String?, all: Bool) throws -> SyncOutcome {
         let settings = ledger.settings
         let today = ledger.clock.today.description
+        let secrets = Redaction.secrets(inEnvironment: environment)
         let needs = try ledger.rateNeeds(trip: trip, all: all)
         var outcome = SyncOutcome()
         // Per trip, the currencies still lacking a provider; emptied as providers answer.
@@ -63,7 +64,8 @@ public struct RateSync<Client: HTTPFetching> {
                         for o in batch.observations { supplied.insert(o.quote) }
                     }
                 } catch let error as FetchError {
-                    outcome.failures.append(SyncFailure(provider: provider, error: error))
+                    // Keys from the environment (say, inside TRIP_RATES_URL) never reach a message.
+                    outcome.failures.append(SyncFailure(provider: provider, error: error.scrubbing(secrets)))
                 }
             }
             switch provider {
@@ -140,9 +142,15 @@ public struct SyncOutcome: Sendable {
 }
 
 extension HTTPClient {
-    /// The client `trip rates sync` uses: the configured timeouts and `User-Agent: trip/VERSION`.
-    public static func forSync(settings: Settings, version: String) -> HTTPClient {
-        HTTPClient(configuration: .init(version: version, connectTimeout: .seconds(settings.connectTimeout.value),
-                                        totalTimeout: .seconds(settings.totalTimeout.value)))
+    /// The client `trip rates sync` uses: the configured timeouts, `User-Agent: trip/VERSION`,
+    /// and the environment's secrets (`Redaction.secrets(inEnvironment:)`) masked in its errors.
+    ///
+    /// The low-speed window is the shorter of 10 s and the total timeout, so a short total
+    /// (as tests configure) still leaves the total limit as the last word.
+    public static func forSync(settings: Settings, version: String, environment: [String: String] = [:]) -> HTTPClient {
+        let total = settings.totalTimeout.value
+        return HTTPClient(configuration: .init(version: version, connectTimeout: .seconds(settings.connectTimeout.value),
+                                               totalTimeout: .seconds(total), lowSpeedTime: .seconds(min(10, total)),
+                                               secrets: Redaction.secrets(inEnvironment: environment)))
     }
 }
