@@ -23,7 +23,7 @@ import Foundation
 ///
 /// Each connection is served on its own thread and closed after one response
 /// (`Connection: close`). Routes are matched on the exact request target (`/path?query`)
-/// first, then on the path alone; unknown targets get `404 {"message":"not found"}`.
+/// first, then on the path alone, then `"*"`; unknown targets get `404 {"message":"not found"}`.
 /// Every wait is bounded (stalls end when the client hangs up, at `stop()`, or after their
 /// limit), and `stop()`/`deinit` end the accept loop within about 100 ms.
 public final class FXTestServer: Sendable {
@@ -170,8 +170,8 @@ public final class FXTestServer: Sendable {
 
     deinit { stop() }
 
-    /// Serves `route` for `target`: a path (`/v1/latest`, any query) or an exact `/path?query`.
-    /// Replaces an earlier route for the same target.
+    /// Serves `route` for `target`: a path (`/v1/latest`, any query) or an exact `/path?query`;
+    /// `"*"` serves every target no other route matches. Replaces an earlier route for the same target.
     public func route(_ target: String, _ route: Route) {
         state.withLock { $0.routes[target] = route }
     }
@@ -256,7 +256,7 @@ private final class State: @unchecked Sendable {
         guard let request = readRequest(fd) else { return }
         let route = withLock { state -> FXTestServer.Route? in
             state.requests.append(request)
-            return state.routes[request.target] ?? state.routes[request.path]
+            return state.routes[request.target] ?? state.routes[request.path] ?? state.routes["*"]
         }
         respond(fd, request, route ?? .json(status: 404, #"{"message":"not found"}"#))
     }

@@ -101,11 +101,52 @@ private struct CRC32 {
         for byte in bytes { crc = Self.table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
     }
 
+    /// Appends `count` copies of `byte` in O(log count) steps: a run of 2n is the run of n
+    /// combined with itself (`combine`), so 64 MiB cost microseconds instead of seconds.
     mutating func update(repeating byte: UInt8, count: Int) {
-        Self.table.withUnsafeBufferPointer { table in
-            var c = crc
-            for _ in 0..<count { c = table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
-            crc = c
+        guard count > 0 else { return }
+        var one = CRC32()
+        one.update([byte])
+        // `run` is the CRC (conditioned) of `length` copies of `byte`, built from count's top bit down.
+        var run = one.value, length = 1
+        for bit in (0..<(Int.bitWidth - count.leadingZeroBitCount - 1)).reversed() {
+            run = Self.combine(run, run, secondLength: length)
+            length *= 2
+            if count & (1 << bit) != 0 {
+                run = Self.combine(run, one.value, secondLength: 1)
+                length += 1
+            }
         }
+        crc = Self.combine(value, run, secondLength: count) ^ 0xFFFF_FFFF
+    }
+
+    /// CRC of A followed by B from the CRCs of each: A's CRC pushed through `secondLength` zero
+    /// bytes (a GF(2) matrix power, squared per bit of the length), then xor B's.
+    private static func combine(_ first: UInt32, _ second: UInt32, secondLength: Int) -> UInt32 {
+        func times(_ matrix: [UInt32], _ vector: UInt32) -> UInt32 {
+            var sum: UInt32 = 0, v = vector, i = 0
+            while v != 0 {
+                if v & 1 != 0 { sum ^= matrix[i] }
+                v >>= 1
+                i += 1
+            }
+            return sum
+        }
+        func square(_ matrix: [UInt32]) -> [UInt32] { matrix.map { times(matrix, $0) } }
+        // One zero bit: shift right, xor the polynomial when the low bit falls out.
+        var odd: [UInt32] = [0xEDB8_8320] + (0..<31).map { UInt32(1) << $0 }
+        var even = square(odd)  // two zero bits
+        odd = square(even)  // four
+        var crc = first, remaining = secondLength
+        repeat {
+            even = square(odd)  // 8, 32, 128 … bits: one byte, four, sixteen …
+            if remaining & 1 != 0 { crc = times(even, crc) }
+            remaining >>= 1
+            guard remaining != 0 else { break }
+            odd = square(even)
+            if remaining & 1 != 0 { crc = times(odd, crc) }
+            remaining >>= 1
+        } while remaining != 0
+        return crc ^ second
     }
 }
