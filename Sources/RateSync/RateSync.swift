@@ -43,7 +43,11 @@ public struct RateSync<Client: HTTPFetching> {
             if provider != settings.rateChain.value.first && stillWanted.isEmpty { break }
             let base = settings.baseURL(of: provider, environment: environment)
             var supplied: Set<String> = []
+            // After a timeout or an unreachable host, the provider's other requests would only
+            // wait out the same limit again: one limit per provider bounds a hostile or dead host.
+            var unreachable = false
             func fetch(_ what: String, url: String, _ body: (ResponseValidators?) throws(FetchError) -> RateBatch) throws {
+                if unreachable { return }
                 progress?("rates: \(provider): \(what)")
                 let stored = try ledger.storedValidators(provider: provider, url: url)
                 let validators = stored.map { ResponseValidators(etag: $0.etag, lastModified: $0.lastModified) }
@@ -66,6 +70,7 @@ public struct RateSync<Client: HTTPFetching> {
                 } catch let error as FetchError {
                     // Keys from the environment (say, inside TRIP_RATES_URL) never reach a message.
                     outcome.failures.append(SyncFailure(provider: provider, error: error.scrubbing(secrets)))
+                    unreachable = error.meansUnreachable
                 }
             }
             switch provider {

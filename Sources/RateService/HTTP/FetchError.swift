@@ -103,6 +103,15 @@ public enum FetchError: Error, CustomStringConvertible, Equatable, Sendable {
         }
     }
 
+    /// True when the host could not be reached or did not deliver in time (no network, refused,
+    /// TLS failure, a timeout or the low-speed limit): asking it again now would fail the same way.
+    public var meansUnreachable: Bool {
+        switch self {
+        case .noNetwork, .connectionRefused, .timeout, .tooSlow, .tls, .libcurlUnavailable: true
+        default: false
+        }
+    }
+
     /// The same error with every occurrence of each secret (API keys, passwords; see
     /// `Redaction.secrets`) replaced by `***` in all its text: URLs, hosts, libcurl's and the
     /// provider's own words. Secrets shorter than `Redaction.minimumSecretLength` are ignored.
