@@ -181,8 +181,9 @@ enum CurlBoundary {
         code: CURLcode, detail rawDetail: String, osErrno: Int, connected: Bool, bodyOverflowed: Bool,
         request: CurlRequest, elapsedMilliseconds: Int? = nil
     ) -> FetchError {
-        let detail = Redaction.scrub(rawDetail, secrets: Redaction.secrets(in: request.url))
         let url = Redaction.mask(url: request.url)
+        let detail = Redaction.scrub(
+            rawDetail.replacing(request.url, with: url), secrets: Redaction.secrets(in: request.url))
         let host = Redaction.hostDescription(of: request.url)
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:

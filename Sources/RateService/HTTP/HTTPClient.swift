@@ -3,7 +3,11 @@ import TripCore
 ///
 /// - HTTPS with certificate verification, always. Plain `http://` only to loopback
 ///   (127.0.0.0/8, `localhost`, `[::1]`); anything else is refused before any network I/O.
+/// - Limits on every hop: connect timeout, a deadline for the whole `get`, a low-speed limit
+///   (slow-loris bodies end), and a cap on the *decoded* body (gzip bombs end at the cap).
 /// - Redirects: at most `Configuration.maxRedirects`, each target checked by the same rule.
+/// - No credential in any error: URL user info and key-like query values are masked, and the
+///   request's credentials and `Configuration.secrets` are scrubbed from all error text.
 /// - `Accept-Encoding` for everything libcurl can decode; `User-Agent: trip/VERSION`.
 /// - Proxy environment variables (`https_proxy`, `no_proxy`, …) are honoured by libcurl.
 /// - No retries, ever: a failure is reported once, with the provider's requested wait if any.
