@@ -49,7 +49,9 @@ public struct RateSync<Client: HTTPFetching> {
             func fetch(_ what: String, url: String, _ body: (ResponseValidators?) throws(FetchError) -> RateBatch) throws {
                 if unreachable { return }
                 progress?("rates: \(provider): \(what)")
-                let stored = try ledger.storedValidators(provider: provider, url: url)
+                // The ledger keys its cache by URL: store it masked, so no key is ever written to disk.
+                let cacheKey = Redaction.scrub(Redaction.mask(url: url), secrets: secrets)
+                let stored = try ledger.storedValidators(provider: provider, url: cacheKey)
                 let validators = stored.map { ResponseValidators(etag: $0.etag, lastModified: $0.lastModified) }
                 do {
                     let batch = try body(validators)
@@ -57,7 +59,7 @@ public struct RateSync<Client: HTTPFetching> {
                     let observations = batch.observations.map {
                         RateObservation(provider: provider, base: $0.base, quote: $0.quote, date: $0.date, rate: $0.rate)
                     }
-                    try ledger.storeRates(observations, provider: provider, base: batch.base, url: url, etag: batch.validators.etag,
+                    try ledger.storeRates(observations, provider: provider, base: batch.base, url: cacheKey, etag: batch.validators.etag,
                                           lastModified: batch.validators.lastModified, latestDate: batch.latestDate)
                     outcome.responses += 1
                     outcome.observations += observations.count

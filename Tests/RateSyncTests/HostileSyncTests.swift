@@ -83,4 +83,24 @@ extension RateSyncTests {
         #expect(message.contains("/v6/***/latest/USD"), "\(message)")
         #expect(server.requests.map(\.path) == ["/v6/\(key)/latest/USD"], "the key was used, only not shown")
     }
+
+    @Test func credentialsInTheURLAreNeverWrittenToTheLedger() throws {
+        let key = "k3y-0123456789abcdef"
+        let server = try FXTestServer()
+        server.route("/v6/\(key)/latest/USD", .conditional(etag: "\"e1\"", lastModified: nil,
+                                                         then: .json(HostileBodies.openERAPILatest(eur: "0.9465"))))
+        let (t, _) = try setUp(chain: "open-er-api", today: HostileBodies.date, server: server)
+        try t.ledger.createTrip(NewTrip(name: "X", localCurrency: "EUR", homeCurrency: "USD"))
+        _ = try t.ledger.addPurchase(PurchaseDraft(amount: "10", date: HostileBodies.date))
+        let environment = ["TRIP_OPENERAPI_KEY": key, "TRIP_RATES_URL": "http://me:pw-s3cret@127.0.0.1:\(server.port)/v6/\(key)"]
+        let sync = RateSync(ledger: t.ledger, client: HTTPClient.forSync(settings: t.ledger.settings, version: "test"),
+                            environment: environment)
+        #expect(try sync.run(trip: nil, all: false).failures.isEmpty)
+        let dump = try dumpLedger(t.path)
+        #expect(dump.contains("0.9465"), "the rates were stored")
+        #expect(!dump.contains(key) && !dump.contains("pw-s3cret"), "\(dump)")
+        // The masked URL still finds its validators: the second sync is a conditional GET.
+        #expect(try sync.run(trip: nil, all: false).failures.isEmpty)
+        #expect(server.requests.last?.headers["if-none-match"] == "\"e1\"")
+    }
 }

@@ -78,7 +78,7 @@ public enum Redaction {
     static let sensitiveNames: Set<String> = ["apikey", "api_key", "key", "access_key", "token", "app_id"]
 
     /// The URL with `user:password@` replaced by `***@` and sensitive query values by `***`.
-    static func mask(url: String) -> String {
+    public static func mask(url: String) -> String {
         var rest = Substring(url)
         var prefix = ""
         if let schemeEnd = rest.firstRange(of: "://") {

@@ -121,4 +121,12 @@ import Testing
         }
         #expect(reason.contains("nesting deeper than 64"))
     }
+
+    @Test func aProviderEchoingTheKeyDoesNotLeakIt() {
+        server.route("/echo", .json(status: 401, #"{"message":"invalid key QK-123456 for user alice-pw"}"#))
+        let client = HTTPClient(configuration: .init(version: "t", secrets: ["alice-pw"]))
+        let error = fetchError { () throws(FetchError) in try client.get(url: server.baseURL + "/echo?apikey=QK-123456") }
+        #expect(error == .httpStatus(url: server.baseURL + "/echo?apikey=***", status: 401, message: "invalid key *** for user ***"))
+    }
 }
+
