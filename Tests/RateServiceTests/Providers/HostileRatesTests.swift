@@ -1,4 +1,5 @@
 import FXTestServer
+import Foundation
 import Testing
 import TripCore
 
@@ -85,4 +86,18 @@ import TripCore
         }
         #expect(reason.hasPrefix("invalid JSON"), "\(reason)")
     }
+
+    @Test func anXMLEntityBombIsNeverExpanded() {
+        var doctype = #"<!DOCTYPE lolz [<!ENTITY lol0 "lol">"#
+        for i in 1...9 { doctype += "<!ENTITY lol\(i) \"" + String(repeating: "&lol\(i - 1);", count: 10) + "\">" }
+        doctype += "]>"
+        let body = HostileBodies.ecb(usd: "&lol9;").replacingOccurrences(of: "<gesmes:Envelope", with: doctype + "<gesmes:Envelope")
+        server.route("*", .file(Array(body.utf8), contentType: "text/xml"))
+        let error = fetchError { () throws(FetchError) in
+            try ECBXML(baseURL: server.baseURL).fetch(.daily, today: HostileBodies.date, isKnownCurrency: { _ in true }, using: client)
+        }
+        Self.expectRejected(error, quote: "USD", rate: "&lol9;")
+        #expect(error?.description.contains("'&lol9;'") == true, "the text is taken literally: \(String(describing: error))")
+    }
 }
+
