@@ -59,8 +59,9 @@ public struct RateSync<Client: HTTPFetching> {
                     let observations = batch.observations.map {
                         RateObservation(provider: provider, base: $0.base, quote: $0.quote, date: $0.date, rate: $0.rate)
                     }
-                    try ledger.storeRates(observations, provider: provider, base: batch.base, url: cacheKey, etag: batch.validators.etag,
-                                          lastModified: batch.validators.lastModified, latestDate: batch.latestDate)
+                    try ledger.storeRates(
+                        observations, provider: provider, base: batch.base, url: cacheKey, etag: batch.validators.etag,
+                        lastModified: batch.validators.lastModified, latestDate: batch.latestDate)
                     outcome.responses += 1
                     outcome.observations += observations.count
                     if batch.notModified {
@@ -156,8 +157,9 @@ extension HTTPClient {
     /// (as tests configure) still leaves the total limit as the last word.
     public static func forSync(settings: Settings, version: String, environment: [String: String] = [:]) -> HTTPClient {
         let total = settings.totalTimeout.value
-        return HTTPClient(configuration: .init(version: version, connectTimeout: .seconds(settings.connectTimeout.value),
-                                               totalTimeout: .seconds(total), lowSpeedTime: .seconds(min(10, total)),
-                                               secrets: Redaction.secrets(inEnvironment: environment)))
+        return HTTPClient(
+            configuration: .init(
+                version: version, connectTimeout: .seconds(settings.connectTimeout.value), totalTimeout: .seconds(total),
+                lowSpeedTime: .seconds(min(10, total)), secrets: Redaction.secrets(inEnvironment: environment)))
     }
 }

@@ -105,8 +105,9 @@ public final class FXTestServer: Sendable {
 
         /// One byte per second of `{"rates":{…`, forever as far as any client is concerned.
         public static func slowLoris(trickleHead: Bool = false) -> Route {
-            .slowLoris(body: Array(#"{"rates":{"USD":1.1}}"#.utf8) + [UInt8](repeating: 0x20, count: 1 << 20),
-                       interval: 1, trickleHead: trickleHead)
+            .slowLoris(
+                body: Array(#"{"rates":{"USD":1.1}}"#.utf8) + [UInt8](repeating: 0x20, count: 1 << 20),
+                interval: 1, trickleHead: trickleHead)
         }
 
         /// `Content-Encoding: gzip` JSON whose few hundred KiB inflate to `inflatedBytes`

@@ -71,12 +71,18 @@ private struct BitWriter {
 
     /// Length symbol (257…285) plus its extra bits, for lengths 3…258.
     mutating func writeLength(_ length: Int) {
-        let bases = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
+        let bases = [
+            3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
+        ]
         let extra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
         let index = bases.lastIndex { $0 <= length }!
         let symbol = 257 + index
         // Symbols 256…279 are 7 bits from 0; 280…287 are 8 bits from 0xC0.
-        if symbol < 280 { writeHuffman(UInt32(symbol - 256), count: 7) } else { writeHuffman(0xC0 + UInt32(symbol - 280), count: 8) }
+        if symbol < 280 {
+            writeHuffman(UInt32(symbol - 256), count: 7)
+        } else {
+            writeHuffman(0xC0 + UInt32(symbol - 280), count: 8)
+        }
         write(UInt32(length - bases[index]), count: extra[index])
     }
 

@@ -61,22 +61,30 @@ public struct HostileCase: Sendable, CustomStringConvertible {
         HostileCase(name: "slow loris body, 1 byte/s", route: .slowLoris(), expected: ["stalled", "timed out"]),
         HostileCase(name: "slow loris head, 1 byte/s", route: .slowLoris(trickleHead: true), expected: ["stalled", "timed out"]),
         HostileCase(name: "endless body", route: .endless(), expected: ["exceeds the 10 MiB limit"]),
-        HostileCase(name: "Content-Length 1 TiB", route: .truncated(status: 200, headers: [:], declaredLength: 1 << 40, body: [0x7B]),
-                    expected: ["exceeds the 10 MiB limit"]),
+        HostileCase(
+            name: "Content-Length 1 TiB", route: .truncated(status: 200, headers: [:], declaredLength: 1 << 40, body: [0x7B]),
+            expected: ["exceeds the 10 MiB limit"]),
         HostileCase(name: "gzip bomb to 64 MiB", route: .gzipBomb(), expected: ["exceeds the 10 MiB limit"]),
-        HostileCase(name: "Content-Length longer than body, then close",
-                    route: .truncated(status: 200, headers: ["Content-Type": "application/json"], declaredLength: 4096,
-                                      body: Array(#"{"rates":{"USD":1.1}}"#.utf8)),
-                    expected: ["truncated"]),
-        HostileCase(name: "Content-Length shorter than body",
-                    route: .truncated(status: 200, headers: ["Content-Type": "application/json"], declaredLength: 20,
-                                      body: Array(HostileBodies.frankfurterLatest(usd: "1.0565").utf8)),
-                    expected: ["invalid JSON", "expected XML"]),
+        HostileCase(
+            name: "Content-Length longer than body, then close",
+            route: .truncated(
+                status: 200, headers: ["Content-Type": "application/json"], declaredLength: 4096,
+                body: Array(#"{"rates":{"USD":1.1}}"#.utf8)),
+            expected: ["truncated"]),
+        HostileCase(
+            name: "Content-Length shorter than body",
+            route: .truncated(
+                status: 200, headers: ["Content-Type": "application/json"], declaredLength: 20,
+                body: Array(HostileBodies.frankfurterLatest(usd: "1.0565").utf8)),
+            expected: ["invalid JSON", "expected XML"]),
         HostileCase(name: "redirect loop", route: .redirect(to: "/loop"), expected: ["more than 3 redirects"]),
-        HostileCase(name: "redirect to plain http", route: .redirect(to: "http://rates.example.net/latest"),
-                    expected: ["only https (or loopback http) is allowed"]),
-        HostileCase(name: "JSON 100 levels deep", route: .deepJSON(depth: 100), expected: ["nesting deeper than 64", "expected XML"]),
-        HostileCase(name: "JSON 100k levels deep", route: .deepJSON(depth: 100_000, closed: false),
-                    expected: ["nesting deeper than 64", "expected XML"]),
+        HostileCase(
+            name: "redirect to plain http", route: .redirect(to: "http://rates.example.net/latest"),
+            expected: ["only https (or loopback http) is allowed"]),
+        HostileCase(
+            name: "JSON 100 levels deep", route: .deepJSON(depth: 100), expected: ["nesting deeper than 64", "expected XML"]),
+        HostileCase(
+            name: "JSON 100k levels deep", route: .deepJSON(depth: 100_000, closed: false),
+            expected: ["nesting deeper than 64", "expected XML"]),
     ]
 }

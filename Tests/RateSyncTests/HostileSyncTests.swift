@@ -2,9 +2,10 @@ import FXTestServer
 import Foundation
 import RateService
 import RateSync
-import Testing
 import TestSupport
+import Testing
 import TripCore
+
 @testable import TripLedger
 
 /// `trip rates sync` in-process against a hostile server: every case ends within the 2-second
@@ -53,7 +54,9 @@ extension RateSyncTests {
         _ = try expectRefusal(hostile.name, t, sync, expected: hostile.expected)
     }
 
-    @Test("a hostile rate is refused in every provider format", arguments: ["frankfurter", "open-er-api", "ecb"], HostileBodies.rates)
+    @Test(
+        "a hostile rate is refused in every provider format", arguments: ["frankfurter", "open-er-api", "ecb"],
+        HostileBodies.rates)
     func hostileRate(chain: String, rate: String) throws {
         let server = try FXTestServer()
         let day = "2017-03-09"
@@ -87,14 +90,18 @@ extension RateSyncTests {
     @Test func credentialsInTheURLAreNeverWrittenToTheLedger() throws {
         let key = "k3y-0123456789abcdef"
         let server = try FXTestServer()
-        server.route("/v6/\(key)/latest/USD", .conditional(etag: "\"e1\"", lastModified: nil,
-                                                         then: .json(HostileBodies.openERAPILatest(eur: "0.9465"))))
+        server.route(
+            "/v6/\(key)/latest/USD",
+            .conditional(
+                etag: "\"e1\"", lastModified: nil,
+                then: .json(HostileBodies.openERAPILatest(eur: "0.9465"))))
         let (t, _) = try setUp(chain: "open-er-api", today: HostileBodies.date, server: server)
         try t.ledger.createTrip(NewTrip(name: "X", localCurrency: "EUR", homeCurrency: "USD"))
         _ = try t.ledger.addPurchase(PurchaseDraft(amount: "10", date: HostileBodies.date))
         let environment = ["TRIP_OPENERAPI_KEY": key, "TRIP_RATES_URL": "http://me:pw-s3cret@127.0.0.1:\(server.port)/v6/\(key)"]
-        let sync = RateSync(ledger: t.ledger, client: HTTPClient.forSync(settings: t.ledger.settings, version: "test"),
-                            environment: environment)
+        let sync = RateSync(
+            ledger: t.ledger, client: HTTPClient.forSync(settings: t.ledger.settings, version: "test"),
+            environment: environment)
         #expect(try sync.run(trip: nil, all: false).failures.isEmpty)
         let dump = try dumpLedger(t.path)
         #expect(dump.contains("0.9465"), "the rates were stored")

@@ -61,7 +61,9 @@ public enum Redaction {
     /// Distinct secrets of usable length, longest first (so a secret containing another is
     /// replaced whole).
     static func usable(_ secrets: [String]) -> [String] {
-        Set(secrets.filter { $0.count >= minimumSecretLength }).sorted { $0.count > $1.count || ($0.count == $1.count && $0 < $1) }
+        Set(secrets.filter { $0.count >= minimumSecretLength }).sorted {
+            $0.count > $1.count || ($0.count == $1.count && $0 < $1)
+        }
     }
 
     /// `text` with every occurrence of each secret replaced by `***`.

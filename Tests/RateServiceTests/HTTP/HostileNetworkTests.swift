@@ -55,7 +55,8 @@ import Testing
 
     @Test func contentLengthBeyondAnyCapIsRefusedUpFront() {
         server.route("/claims", .truncated(status: 200, headers: [:], declaredLength: 1 << 40, body: Array("{}".utf8)))
-        #expect(rejection("Content-Length 1 TiB", "/claims") == .bodyTooLarge(url: server.baseURL + "/claims", limitBytes: 10 << 20))
+        #expect(
+            rejection("Content-Length 1 TiB", "/claims") == .bodyTooLarge(url: server.baseURL + "/claims", limitBytes: 10 << 20))
     }
 
     @Test func contentLengthLongerThanTheBodyIsATruncation() {
@@ -90,7 +91,9 @@ import Testing
         guard case let .respond(_, _, wire) = bomb else { throw CancellationError() }
         #expect(wire.count < 1 << 20, "the wire size is far under the cap: only the decoded size can stop it")
         server.route("/bomb", bomb)
-        #expect(rejection("gzip bomb (\(wire.count) B → 64 MiB)", "/bomb") == .bodyTooLarge(url: server.baseURL + "/bomb", limitBytes: 10 << 20))
+        #expect(
+            rejection("gzip bomb (\(wire.count) B → 64 MiB)", "/bomb")
+                == .bodyTooLarge(url: server.baseURL + "/bomb", limitBytes: 10 << 20))
     }
 
     @Test func selfRedirectLoopIsRefused() {
@@ -103,7 +106,10 @@ import Testing
     @Test func redirectToPlainHTTPOnANamedHostIsRefusedBeforeAnyRequest() {
         server.route("/away", .redirect(to: "http://rates.example.net/latest"))
         let error = rejection("redirect to plain http", "/away")
-        #expect(error == .redirectRefused(from: server.baseURL + "/away", to: "http://rates.example.net/latest", reason: .insecureTarget))
+        #expect(
+            error
+                == .redirectRefused(
+                    from: server.baseURL + "/away", to: "http://rates.example.net/latest", reason: .insecureTarget))
         #expect(server.requests.map(\.path) == ["/away"])
     }
 
@@ -113,7 +119,9 @@ import Testing
         let provider = Frankfurter(baseURL: server.baseURL)
         let clock = ContinuousClock()
         let start = clock.now
-        let error = fetchError { () throws(FetchError) in try provider.latest(quotes: [], today: "2017-03-10", isKnownCurrency: { _ in true }, using: Self.client) }
+        let error = fetchError { () throws(FetchError) in
+            try provider.latest(quotes: [], today: "2017-03-10", isKnownCurrency: { _ in true }, using: Self.client)
+        }
         print("hostile: JSON \(depth) levels deep: \(clock.now - start) → \(error.map { $0.description } ?? "accepted")")
         guard case let .malformedBody(_, reason)? = error else {
             Issue.record("expected malformedBody, got \(String(describing: error))")
@@ -126,7 +134,7 @@ import Testing
         server.route("/echo", .json(status: 401, #"{"message":"invalid key QK-123456 for user alice-pw"}"#))
         let client = HTTPClient(configuration: .init(version: "t", secrets: ["alice-pw"]))
         let error = fetchError { () throws(FetchError) in try client.get(url: server.baseURL + "/echo?apikey=QK-123456") }
-        #expect(error == .httpStatus(url: server.baseURL + "/echo?apikey=***", status: 401, message: "invalid key *** for user ***"))
+        #expect(
+            error == .httpStatus(url: server.baseURL + "/echo?apikey=***", status: 401, message: "invalid key *** for user ***"))
     }
 }
-

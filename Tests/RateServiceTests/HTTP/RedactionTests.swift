@@ -64,7 +64,8 @@ extension RedactionTests {
     @Test(arguments: [
         FetchError.noNetwork(host: "h", detail: "Could not resolve host: SECRETKEY.example"),
         .tls(host: "h", detail: "cert for SECRETKEY"), .httpStatus(url: "u/SECRETKEY", status: 401, message: "bad key SECRETKEY"),
-        .malformedBody(url: "u", reason: "SECRETKEY"), .redirectRefused(from: "u", to: "http://e/SECRETKEY", reason: .insecureTarget),
+        .malformedBody(url: "u", reason: "SECRETKEY"),
+        .redirectRefused(from: "u", to: "http://e/SECRETKEY", reason: .insecureTarget),
         .transferFailed(url: "u", detail: "SECRETKEY"), .invalidURL(url: "u/SECRETKEY", reason: "r"),
         .timeout(url: "u/SECRETKEY", phase: .total, limit: .seconds(1)),
         .tooSlow(url: "u/SECRETKEY", minimumBytesPerSecond: 100, window: .seconds(10)),

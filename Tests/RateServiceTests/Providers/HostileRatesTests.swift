@@ -28,7 +28,9 @@ import TripCore
         server.route("/latest", .json(HostileBodies.frankfurterLatest(usd: rate)))
         let api = Frankfurter(baseURL: server.baseURL)
         Self.expectRejected(
-            fetchError { () throws(FetchError) in try api.latest(quotes: [], today: HostileBodies.date, isKnownCurrency: { _ in true }, using: client) },
+            fetchError { () throws(FetchError) in
+                try api.latest(quotes: [], today: HostileBodies.date, isKnownCurrency: { _ in true }, using: client)
+            },
             quote: "USD", rate: rate)
     }
 
@@ -48,7 +50,9 @@ import TripCore
         server.route("/latest/USD", .json(HostileBodies.openERAPILatest(eur: rate)))
         let api = OpenERAPI(baseURL: server.baseURL)
         Self.expectRejected(
-            fetchError { () throws(FetchError) in try api.latest(base: "USD", today: HostileBodies.date, isKnownCurrency: { _ in true }, using: client) },
+            fetchError { () throws(FetchError) in
+                try api.latest(base: "USD", today: HostileBodies.date, isKnownCurrency: { _ in true }, using: client)
+            },
             quote: "EUR", rate: rate)
     }
 
@@ -57,7 +61,9 @@ import TripCore
         server.route("*", .file(Array(HostileBodies.ecb(usd: rate).utf8), contentType: "text/xml"))
         let api = ECBXML(baseURL: server.baseURL)
         Self.expectRejected(
-            fetchError { () throws(FetchError) in try api.fetch(.daily, today: HostileBodies.date, isKnownCurrency: { _ in true }, using: client) },
+            fetchError { () throws(FetchError) in
+                try api.fetch(.daily, today: HostileBodies.date, isKnownCurrency: { _ in true }, using: client)
+            },
             quote: "USD", rate: rate)
     }
 
@@ -66,19 +72,25 @@ import TripCore
         server.route("/latest/USD", .json(HostileBodies.openERAPILatest(eur: "0.9465")))
         server.route("/eurofxref-daily.xml", .file(Array(HostileBodies.ecb(usd: "1.0565").utf8), contentType: "text/xml"))
         let known: (String) -> Bool = { _ in true }
-        let f = try Frankfurter(baseURL: server.baseURL).latest(quotes: [], today: HostileBodies.date, isKnownCurrency: known, using: client)
+        let f = try Frankfurter(baseURL: server.baseURL).latest(
+            quotes: [], today: HostileBodies.date, isKnownCurrency: known, using: client)
         #expect(f.observations.contains { $0.quote == "USD" && $0.rate == "1.0565" })
-        let o = try OpenERAPI(baseURL: server.baseURL).latest(base: "USD", today: HostileBodies.date, isKnownCurrency: known, using: client)
+        let o = try OpenERAPI(baseURL: server.baseURL).latest(
+            base: "USD", today: HostileBodies.date, isKnownCurrency: known, using: client)
         #expect(o.observations.contains { $0.quote == "EUR" && $0.rate == "0.9465" })
-        let e = try ECBXML(baseURL: server.baseURL).fetch(.daily, today: HostileBodies.date, isKnownCurrency: known, using: client)
+        let e = try ECBXML(baseURL: server.baseURL).fetch(
+            .daily, today: HostileBodies.date, isKnownCurrency: known, using: client)
         #expect(e.observations.contains { $0.quote == "USD" && $0.rate == "1.0565" })
     }
 
     @Test func aShortenedContentLengthLeavesABodyTheParserRefuses() {
         let body = Array(HostileBodies.frankfurterLatest(usd: "1.0565").utf8)
-        server.route("/latest", .truncated(status: 200, headers: ["Content-Type": "application/json"], declaredLength: body.count - 3, body: body))
+        server.route(
+            "/latest",
+            .truncated(status: 200, headers: ["Content-Type": "application/json"], declaredLength: body.count - 3, body: body))
         let error = fetchError { () throws(FetchError) in
-            try Frankfurter(baseURL: server.baseURL).latest(quotes: [], today: HostileBodies.date, isKnownCurrency: { _ in true }, using: client)
+            try Frankfurter(baseURL: server.baseURL).latest(
+                quotes: [], today: HostileBodies.date, isKnownCurrency: { _ in true }, using: client)
         }
         guard case let .malformedBody(_, reason)? = error else {
             Issue.record("expected malformedBody, got \(String(describing: error))")
@@ -91,13 +103,14 @@ import TripCore
         var doctype = #"<!DOCTYPE lolz [<!ENTITY lol0 "lol">"#
         for i in 1...9 { doctype += "<!ENTITY lol\(i) \"" + String(repeating: "&lol\(i - 1);", count: 10) + "\">" }
         doctype += "]>"
-        let body = HostileBodies.ecb(usd: "&lol9;").replacingOccurrences(of: "<gesmes:Envelope", with: doctype + "<gesmes:Envelope")
+        let body = HostileBodies.ecb(usd: "&lol9;").replacingOccurrences(
+            of: "<gesmes:Envelope", with: doctype + "<gesmes:Envelope")
         server.route("*", .file(Array(body.utf8), contentType: "text/xml"))
         let error = fetchError { () throws(FetchError) in
-            try ECBXML(baseURL: server.baseURL).fetch(.daily, today: HostileBodies.date, isKnownCurrency: { _ in true }, using: client)
+            try ECBXML(baseURL: server.baseURL).fetch(
+                .daily, today: HostileBodies.date, isKnownCurrency: { _ in true }, using: client)
         }
         Self.expectRejected(error, quote: "USD", rate: "&lol9;")
         #expect(error?.description.contains("'&lol9;'") == true, "the text is taken literally: \(String(describing: error))")
     }
 }
-

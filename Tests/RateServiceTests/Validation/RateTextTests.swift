@@ -3,7 +3,10 @@ import Testing
 @testable import RateService
 
 struct RateTextTests {
-    @Test(arguments: ["1", "1.0789", "0.84328", "17549", "0.000001", "139.50", "1234567890.12345678901234567890", "9999999999", "0.0000000001"])
+    @Test(arguments: [
+        "1", "1.0789", "0.84328", "17549", "0.000001", "139.50", "1234567890.12345678901234567890", "9999999999",
+        "0.0000000001",
+    ])
     func acceptsPlainPositiveDecimals(text: String) {
         #expect(RateText.problem(with: text) == nil)
     }
