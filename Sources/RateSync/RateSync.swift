@@ -26,6 +26,7 @@ public struct RateSync<Client: HTTPFetching> {
     public func run(trip: String?, all: Bool) throws -> SyncOutcome {
         let settings = ledger.settings
         let today = ledger.clock.today.description
+        let secrets = Redaction.secrets(inEnvironment: environment)
         let needs = try ledger.rateNeeds(trip: trip, all: all)
         var outcome = SyncOutcome()
         // Per trip, the currencies still lacking a provider; emptied as providers answer.
@@ -42,9 +43,15 @@ public struct RateSync<Client: HTTPFetching> {
             if provider != settings.rateChain.value.first && stillWanted.isEmpty { break }
             let base = settings.baseURL(of: provider, environment: environment)
             var supplied: Set<String> = []
+            // After a timeout or an unreachable host, the provider's other requests would only
+            // wait out the same limit again: one limit per provider bounds a hostile or dead host.
+            var unreachable = false
             func fetch(_ what: String, url: String, _ body: (ResponseValidators?) throws(FetchError) -> RateBatch) throws {
+                if unreachable { return }
                 progress?("rates: \(provider): \(what)")
-                let stored = try ledger.storedValidators(provider: provider, url: url)
+                // The ledger keys its cache by URL: store it masked, so no key is ever written to disk.
+                let cacheKey = Redaction.scrub(Redaction.mask(url: url), secrets: secrets)
+                let stored = try ledger.storedValidators(provider: provider, url: cacheKey)
                 let validators = stored.map { ResponseValidators(etag: $0.etag, lastModified: $0.lastModified) }
                 do {
                     let batch = try body(validators)
@@ -52,8 +59,9 @@ public struct RateSync<Client: HTTPFetching> {
                     let observations = batch.observations.map {
                         RateObservation(provider: provider, base: $0.base, quote: $0.quote, date: $0.date, rate: $0.rate)
                     }
-                    try ledger.storeRates(observations, provider: provider, base: batch.base, url: url, etag: batch.validators.etag,
-                                          lastModified: batch.validators.lastModified, latestDate: batch.latestDate)
+                    try ledger.storeRates(
+                        observations, provider: provider, base: batch.base, url: cacheKey, etag: batch.validators.etag,
+                        lastModified: batch.validators.lastModified, latestDate: batch.latestDate)
                     outcome.responses += 1
                     outcome.observations += observations.count
                     if batch.notModified {
@@ -63,7 +71,9 @@ public struct RateSync<Client: HTTPFetching> {
                         for o in batch.observations { supplied.insert(o.quote) }
                     }
                 } catch let error as FetchError {
-                    outcome.failures.append(SyncFailure(provider: provider, error: error))
+                    // Keys from the environment (say, inside TRIP_RATES_URL) never reach a message.
+                    outcome.failures.append(SyncFailure(provider: provider, error: error.scrubbing(secrets)))
+                    unreachable = error.meansUnreachable
                 }
             }
             switch provider {
@@ -140,9 +150,16 @@ public struct SyncOutcome: Sendable {
 }
 
 extension HTTPClient {
-    /// The client `trip rates sync` uses: the configured timeouts and `User-Agent: trip/VERSION`.
-    public static func forSync(settings: Settings, version: String) -> HTTPClient {
-        HTTPClient(configuration: .init(version: version, connectTimeout: .seconds(settings.connectTimeout.value),
-                                        totalTimeout: .seconds(settings.totalTimeout.value)))
+    /// The client `trip rates sync` uses: the configured timeouts, `User-Agent: trip/VERSION`,
+    /// and the environment's secrets (`Redaction.secrets(inEnvironment:)`) masked in its errors.
+    ///
+    /// The low-speed window is the shorter of 10 s and the total timeout, so a short total
+    /// (as tests configure) still leaves the total limit as the last word.
+    public static func forSync(settings: Settings, version: String, environment: [String: String] = [:]) -> HTTPClient {
+        let total = settings.totalTimeout.value
+        return HTTPClient(
+            configuration: .init(
+                version: version, connectTimeout: .seconds(settings.connectTimeout.value), totalTimeout: .seconds(total),
+                lowSpeedTime: .seconds(min(10, total)), secrets: Redaction.secrets(inEnvironment: environment)))
     }
 }

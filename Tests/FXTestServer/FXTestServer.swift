@@ -23,7 +23,7 @@ import Foundation
 ///
 /// Each connection is served on its own thread and closed after one response
 /// (`Connection: close`). Routes are matched on the exact request target (`/path?query`)
-/// first, then on the path alone; unknown targets get `404 {"message":"not found"}`.
+/// first, then on the path alone, then `"*"`; unknown targets get `404 {"message":"not found"}`.
 /// Every wait is bounded (stalls end when the client hangs up, at `stop()`, or after their
 /// limit), and `stop()`/`deinit` end the accept loop within about 100 ms.
 public final class FXTestServer: Sendable {
@@ -53,8 +53,13 @@ public final class FXTestServer: Sendable {
         /// Reads the request, then sends nothing until the client hangs up, the server stops
         /// or `seconds` pass (then closes without a response).
         case stall(seconds: Double)
-        /// Declares `Content-Length: declaredLength` but sends only `body`, then closes.
+        /// Declares `Content-Length: declaredLength` but sends `body` as is, then closes: a
+        /// shorter body is a truncation, a longer one carries bytes past the declared end.
         case truncated(status: Int, headers: [String: String], declaredLength: Int, body: [UInt8])
+        /// Slow loris: a 200 whose `body` (length declared) is sent one byte every `interval`
+        /// seconds; with `trickleHead` the status line and headers are dripped the same way.
+        /// Ends when the client hangs up or the server stops.
+        case slowLoris(body: [UInt8], interval: Double, trickleHead: Bool)
         /// A 200 body of `bytes` bytes (`{"pad":"aaaa…`), streamed in 64 KiB chunks; with
         /// `declareLength` false the length is not announced (the body ends at close).
         case large(bytes: Int, declareLength: Bool)
@@ -94,6 +99,32 @@ public final class FXTestServer: Sendable {
 
         /// A stall that the client's own timeout will end.
         public static func stall() -> Route { .stall(seconds: 30) }
+
+        /// A JSON body that never ends (no length, streamed as fast as the client reads).
+        public static func endless() -> Route { .large(bytes: .max, declareLength: false) }
+
+        /// One byte per second of `{"rates":{…`, forever as far as any client is concerned.
+        public static func slowLoris(trickleHead: Bool = false) -> Route {
+            .slowLoris(
+                body: Array(#"{"rates":{"USD":1.1}}"#.utf8) + [UInt8](repeating: 0x20, count: 1 << 20),
+                interval: 1, trickleHead: trickleHead)
+        }
+
+        /// `Content-Encoding: gzip` JSON whose few hundred KiB inflate to `inflatedBytes`
+        /// (a gzip bomb); built on the fly, see `GzipBomb`.
+        public static func gzipBomb(inflatedBytes: Int = 64 << 20) -> Route {
+            .respond(
+                status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
+                body: GzipBomb.make(prefix: Array(#"{"base":"EUR","rates":{"USD":1."#.utf8), inflatedBytes: inflatedBytes))
+        }
+
+        /// `depth` nested arrays around a number, unclosed beyond that: `[[[[…1`.
+        public static func deepJSON(depth: Int, closed: Bool = true) -> Route {
+            .respond(
+                status: 200, headers: ["Content-Type": "application/json"],
+                body: Array(#"{"rates":"#.utf8) + [UInt8](repeating: UInt8(ascii: "["), count: depth) + [UInt8(ascii: "1")]
+                    + (closed ? [UInt8](repeating: UInt8(ascii: "]"), count: depth) + [UInt8(ascii: "}")] : []))
+        }
 
         /// A small captive-portal page.
         public static let captivePortalPage = """
@@ -140,8 +171,8 @@ public final class FXTestServer: Sendable {
 
     deinit { stop() }
 
-    /// Serves `route` for `target`: a path (`/v1/latest`, any query) or an exact `/path?query`.
-    /// Replaces an earlier route for the same target.
+    /// Serves `route` for `target`: a path (`/v1/latest`, any query) or an exact `/path?query`;
+    /// `"*"` serves every target no other route matches. Replaces an earlier route for the same target.
     public func route(_ target: String, _ route: Route) {
         state.withLock { $0.routes[target] = route }
     }
@@ -226,7 +257,7 @@ private final class State: @unchecked Sendable {
         guard let request = readRequest(fd) else { return }
         let route = withLock { state -> FXTestServer.Route? in
             state.requests.append(request)
-            return state.routes[request.target] ?? state.routes[request.path]
+            return state.routes[request.target] ?? state.routes[request.path] ?? state.routes["*"]
         }
         respond(fd, request, route ?? .json(status: 404, #"{"message":"not found"}"#))
     }
@@ -319,9 +350,33 @@ private final class State: @unchecked Sendable {
                 guard send(fd, Array(chunk.prefix(remaining))) else { return }
                 remaining -= min(remaining, chunk.count)
             }
+        case let .slowLoris(body, interval, trickleHead):
+            let headBytes = head(status: 200, headers: ["Content-Type": "application/json"], contentLength: body.count)
+            let dripped = trickleHead ? headBytes + body : body
+            if !trickleHead { guard send(fd, headBytes) else { return } }
+            for byte in dripped {
+                guard send(fd, [byte]), !clientHungUp(fd, within: interval) else { return }
+            }
         case .hangUp:
             return
         }
+    }
+
+    /// Waits up to `seconds` (in 100 ms steps, noticing `stop()`); true once the client has
+    /// closed its end or the server stopped.
+    private func clientHungUp(_ fd: Int32, within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        var scratch = [UInt8](repeating: 0, count: 512)
+        while Date() < deadline {
+            if isStopped { return true }
+            var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pollFD, 1, 100)
+            if ready > 0 {
+                if pollFD.revents & Int16(POLLHUP | POLLERR) != 0 { return true }
+                if recv(fd, &scratch, scratch.count, Int32(MSG_DONTWAIT)) <= 0 { return true }
+            }
+        }
+        return false
     }
 
     private func adding(_ headers: [String: String], to route: FXTestServer.Route) -> FXTestServer.Route {

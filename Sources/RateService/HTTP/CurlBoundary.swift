@@ -16,6 +16,10 @@ struct CurlRequest {
     var totalTimeoutMilliseconds: Int
     /// Decoded body bytes; the transfer is aborted as soon as more arrive.
     var maxBodyBytes: Int
+    /// Bytes per second; a transfer slower than this for `lowSpeedSeconds` in a row is aborted.
+    var lowSpeedBytesPerSecond: Int = 100
+    /// Whole seconds, > 0 (libcurl's unit for `CURLOPT_LOW_SPEED_TIME`).
+    var lowSpeedSeconds: Int = 10
 }
 
 /// What libcurl saw for one transfer.
@@ -122,6 +126,9 @@ enum CurlBoundary {
         try check(ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2), "SSL_VERIFYHOST")
         try check(ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, request.connectTimeoutMilliseconds), "CONNECTTIMEOUT_MS")
         try check(ccurl_setopt_long(handle, CURLOPT_TIMEOUT_MS, request.totalTimeoutMilliseconds), "TIMEOUT_MS")
+        // Ends a slow-loris body (a byte now and then) long before the total limit would.
+        try check(ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, request.lowSpeedBytesPerSecond), "LOW_SPEED_LIMIT")
+        try check(ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, request.lowSpeedSeconds), "LOW_SPEED_TIME")
         // Refuses early when Content-Length already says too much; the write callback covers the rest.
         try check(ccurl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBodyBytes)), "MAXFILESIZE_LARGE")
         // "" = every encoding this libcurl can decode (gzip, deflate, …), decoded transparently.
@@ -144,7 +151,8 @@ enum CurlBoundary {
                 osErrno: getLong(handle, CURLINFO_OS_ERRNO) ?? 0,
                 connected: (getOffT(handle, CURLINFO_CONNECT_TIME_T) ?? 0) > 0,
                 bodyOverflowed: sink.overflowed,
-                request: request
+                request: request,
+                elapsedMilliseconds: (getOffT(handle, CURLINFO_TOTAL_TIME_T)).map { Int($0 / 1000) }
             )
         }
         var redirect: UnsafePointer<CChar>?
@@ -165,10 +173,17 @@ enum CurlBoundary {
     ///   - osErrno: `CURLINFO_OS_ERRNO`, the errno of the last failed connect.
     ///   - connected: whether a TCP connection was ever established (tells connect from total timeout).
     ///   - bodyOverflowed: the write callback stopped the transfer because of `maxBodyBytes`.
+    ///   - elapsedMilliseconds: `CURLINFO_TOTAL_TIME_T`; a timeout well before the total limit
+    ///     was the low-speed limit.
+    ///
+    /// libcurl's `detail` may quote the URL: credentials of the request URL are scrubbed from it.
     static func mapFailure(
-        code: CURLcode, detail: String, osErrno: Int, connected: Bool, bodyOverflowed: Bool, request: CurlRequest
+        code: CURLcode, detail rawDetail: String, osErrno: Int, connected: Bool, bodyOverflowed: Bool,
+        request: CurlRequest, elapsedMilliseconds: Int? = nil
     ) -> FetchError {
         let url = Redaction.mask(url: request.url)
+        let detail = Redaction.scrub(
+            rawDetail.replacing(request.url, with: url), secrets: Redaction.secrets(in: request.url))
         let host = Redaction.hostDescription(of: request.url)
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
@@ -180,6 +195,11 @@ enum CurlBoundary {
         case CURLE_OPERATION_TIMEDOUT:
             if !connected && request.connectTimeoutMilliseconds < request.totalTimeoutMilliseconds {
                 return .timeout(url: url, phase: .connect, limit: .milliseconds(request.connectTimeoutMilliseconds))
+            }
+            // The total limit fires at (not before) its time; anything clearly earlier is low speed.
+            if connected, let elapsed = elapsedMilliseconds, elapsed + 250 < request.totalTimeoutMilliseconds {
+                return .tooSlow(
+                    url: url, minimumBytesPerSecond: request.lowSpeedBytesPerSecond, window: .seconds(request.lowSpeedSeconds))
             }
             return .timeout(url: url, phase: .total, limit: .milliseconds(request.totalTimeoutMilliseconds))
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,

@@ -26,6 +26,9 @@ public enum FetchError: Error, CustomStringConvertible, Equatable, Sendable {
     case connectionRefused(host: String)
     /// A limit from `HTTPClient.Configuration` ran out.
     case timeout(url: String, phase: TimeoutPhase, limit: Duration)
+    /// Connected, but fewer than `minimumBytesPerSecond` arrived for `window` in a row
+    /// (`HTTPClient.Configuration.lowSpeedLimit`): a slow-loris server or a dying link.
+    case tooSlow(url: String, minimumBytesPerSecond: Int, window: Duration)
     /// TLS handshake or certificate verification failed; `detail` is libcurl's explanation.
     case tls(host: String, detail: String)
     /// The provider refused the request: an HTTP error status, or (for providers that report
@@ -61,6 +64,8 @@ public enum FetchError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .timeout(url, phase, limit):
             let what = phase == .connect ? "Connecting to" : "Fetching"
             return "\(what) \(url) timed out after \(Self.seconds(limit)) s."
+        case let .tooSlow(url, minimum, window):
+            return "Fetching \(url) stalled: under \(minimum) bytes/s for \(Self.seconds(window)) s."
         case let .tls(host, detail):
             return "TLS error with \(host): \(detail)."
         case let .httpStatus(url, status, message):
@@ -95,6 +100,41 @@ public enum FetchError: Error, CustomStringConvertible, Equatable, Sendable {
             return "Fetching \(url) failed: \(detail)."
         case let .libcurlUnavailable(detail):
             return "Network support unavailable: libcurl could not be loaded (\(detail))."
+        }
+    }
+
+    /// True when the host could not be reached or did not deliver in time (no network, refused,
+    /// TLS failure, a timeout or the low-speed limit): asking it again now would fail the same way.
+    public var meansUnreachable: Bool {
+        switch self {
+        case .noNetwork, .connectionRefused, .timeout, .tooSlow, .tls, .libcurlUnavailable: true
+        default: false
+        }
+    }
+
+    /// The same error with every occurrence of each secret (API keys, passwords; see
+    /// `Redaction.secrets`) replaced by `***` in all its text: URLs, hosts, libcurl's and the
+    /// provider's own words. Secrets shorter than `Redaction.minimumSecretLength` are ignored.
+    public func scrubbing(_ secrets: [String]) -> FetchError {
+        let secrets = Redaction.usable(secrets)
+        guard !secrets.isEmpty else { return self }
+        func s(_ text: String) -> String { Redaction.scrub(text, secrets: secrets) }
+        switch self {
+        case let .noNetwork(host, detail): return .noNetwork(host: s(host), detail: s(detail))
+        case let .connectionRefused(host): return .connectionRefused(host: s(host))
+        case let .timeout(url, phase, limit): return .timeout(url: s(url), phase: phase, limit: limit)
+        case let .tooSlow(url, minimum, window): return .tooSlow(url: s(url), minimumBytesPerSecond: minimum, window: window)
+        case let .tls(host, detail): return .tls(host: s(host), detail: s(detail))
+        case let .httpStatus(url, status, message): return .httpStatus(url: s(url), status: status, message: message.map(s))
+        case let .malformedBody(url, reason): return .malformedBody(url: s(url), reason: s(reason))
+        case let .captivePortal(url): return .captivePortal(url: s(url))
+        case let .rateLimited(url, wait): return .rateLimited(url: s(url), retryAfterSeconds: wait)
+        case let .bodyTooLarge(url, limit): return .bodyTooLarge(url: s(url), limitBytes: limit)
+        case let .redirectRefused(from, to, reason): return .redirectRefused(from: s(from), to: to.map(s), reason: reason)
+        case let .insecureURL(url): return .insecureURL(url: s(url))
+        case let .invalidURL(url, reason): return .invalidURL(url: s(url), reason: s(reason))
+        case let .transferFailed(url, detail): return .transferFailed(url: s(url), detail: s(detail))
+        case let .libcurlUnavailable(detail): return .libcurlUnavailable(detail: s(detail))
         }
     }
 

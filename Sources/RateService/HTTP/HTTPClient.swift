@@ -3,7 +3,11 @@ import TripCore
 ///
 /// - HTTPS with certificate verification, always. Plain `http://` only to loopback
 ///   (127.0.0.0/8, `localhost`, `[::1]`); anything else is refused before any network I/O.
+/// - Limits on every hop: connect timeout, a deadline for the whole `get`, a low-speed limit
+///   (slow-loris bodies end), and a cap on the *decoded* body (gzip bombs end at the cap).
 /// - Redirects: at most `Configuration.maxRedirects`, each target checked by the same rule.
+/// - No credential in any error: URL user info and key-like query values are masked, and the
+///   request's credentials and `Configuration.secrets` are scrubbed from all error text.
 /// - `Accept-Encoding` for everything libcurl can decode; `User-Agent: trip/VERSION`.
 /// - Proxy environment variables (`https_proxy`, `no_proxy`, …) are honoured by libcurl.
 /// - No retries, ever: a failure is reported once, with the provider's requested wait if any.
@@ -24,20 +28,35 @@ public struct HTTPClient: HTTPFetching {
         public var maxBodyBytes: Int
         /// Redirects followed before giving up with `redirectRefused(.tooMany)`.
         public var maxRedirects: Int
+        /// Bytes per second (wire bytes, as libcurl counts them); a hop that stays below this
+        /// for `lowSpeedTime` is aborted with `tooSlow`. Ends slow-loris bodies early.
+        public var lowSpeedLimit: Int
+        /// How long a hop may stay below `lowSpeedLimit`; whole seconds, at least 1.
+        public var lowSpeedTime: Duration
+        /// Values masked as `***` in every error this client throws (API keys from the
+        /// environment; see `Redaction.secrets(inEnvironment:)`). Credentials inside the URL
+        /// itself are always masked.
+        public var secrets: [String]
 
-        /// Defaults: 5 s connect, 20 s total, 10 MiB body, 3 redirects.
+        /// Defaults: 5 s connect, 20 s total, 10 MiB body, 3 redirects, under 100 bytes/s for 10 s aborts.
         public init(
             version: String,
             connectTimeout: Duration = .seconds(5),
             totalTimeout: Duration = .seconds(20),
             maxBodyBytes: Int = 10 << 20,
-            maxRedirects: Int = 3
+            maxRedirects: Int = 3,
+            lowSpeedLimit: Int = 100,
+            lowSpeedTime: Duration = .seconds(10),
+            secrets: [String] = []
         ) {
             self.version = version
             self.connectTimeout = connectTimeout
             self.totalTimeout = totalTimeout
             self.maxBodyBytes = maxBodyBytes
             self.maxRedirects = maxRedirects
+            self.lowSpeedLimit = lowSpeedLimit
+            self.lowSpeedTime = lowSpeedTime
+            self.secrets = secrets
         }
     }
 
@@ -54,6 +73,18 @@ public struct HTTPClient: HTTPFetching {
     /// their own cases (see `FetchError`). A 304 is a success: the caller's copy is current.
     public func get(
         url: String, headers: [String: String] = [:], validators: ResponseValidators? = nil, maxBodyBytes: Int? = nil
+    ) throws(FetchError) -> HTTPResponse {
+        do {
+            return try unscrubbedGet(url: url, headers: headers, validators: validators, maxBodyBytes: maxBodyBytes)
+        } catch {
+            // Last line of defence: whatever libcurl, a redirect target or the provider's body
+            // said, no credential of the request (or configured secret) leaves in the error.
+            throw error.scrubbing(Redaction.secrets(in: url) + configuration.secrets)
+        }
+    }
+
+    private func unscrubbedGet(
+        url: String, headers: [String: String], validators: ResponseValidators?, maxBodyBytes: Int?
     ) throws(FetchError) -> HTTPResponse {
         // Checked before libcurl is even loaded: the cheapest way to guarantee no I/O happens.
         try Self.refuseObviouslyInsecure(url)
@@ -84,7 +115,9 @@ public struct HTTPClient: HTTPFetching {
                         userAgent: "trip/\(configuration.version)",
                         connectTimeoutMilliseconds: Self.milliseconds(configuration.connectTimeout),
                         totalTimeoutMilliseconds: Self.milliseconds(remaining),
-                        maxBodyBytes: maxBodyBytes ?? configuration.maxBodyBytes
+                        maxBodyBytes: maxBodyBytes ?? configuration.maxBodyBytes,
+                        lowSpeedBytesPerSecond: max(1, configuration.lowSpeedLimit),
+                        lowSpeedSeconds: max(1, Int(configuration.lowSpeedTime.components.seconds))
                     ))
             } catch .timeout(let url, .total, _) {
                 // This hop only had what was left; the person configured (and should read) the total.

@@ -6,8 +6,17 @@
 struct JSONScanner {
     /// Why a body is not JSON; `offset` is the byte position of the problem.
     struct Failure: Error, Equatable, CustomStringConvertible {
+        /// What kind of problem, for callers that treat hostile nesting apart from plain syntax.
+        enum Kind: Equatable {
+            /// Not JSON, or not the JSON expected.
+            case syntax
+            /// Arrays/objects nested deeper than `limit`; parsing stopped there (no deeper recursion).
+            case nestingTooDeep(limit: Int)
+        }
+
         var offset: Int
         var reason: String
+        var kind: Kind = .syntax
         var description: String { "invalid JSON at byte \(offset): \(reason)" }
     }
 
@@ -38,6 +47,10 @@ struct JSONScanner {
 
     private func failure(_ reason: String) -> Failure { Failure(offset: position, reason: reason) }
 
+    private func tooDeep() -> Failure {
+        Failure(offset: position, reason: "nesting deeper than \(maxDepth)", kind: .nestingTooDeep(limit: maxDepth))
+    }
+
     private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
     private mutating func skipWhitespace() {
@@ -67,7 +80,7 @@ struct JSONScanner {
     }
 
     private mutating func parseObject(depth: Int) throws(Failure) -> JSONValue {
-        guard depth <= maxDepth else { throw failure("nesting deeper than \(maxDepth)") }
+        guard depth <= maxDepth else { throw tooDeep() }
         position += 1
         var members: [(key: String, value: JSONValue)] = []
         skipWhitespace()
@@ -91,7 +104,7 @@ struct JSONScanner {
     }
 
     private mutating func parseArray(depth: Int) throws(Failure) -> JSONValue {
-        guard depth <= maxDepth else { throw failure("nesting deeper than \(maxDepth)") }
+        guard depth <= maxDepth else { throw tooDeep() }
         position += 1
         var elements: [JSONValue] = []
         skipWhitespace()

@@ -5,18 +5,28 @@
 /// zeros (other than the `0` of `0.xxx`), at most `maxIntegerDigits` before and
 /// `maxFractionDigits` after the point, and not zero. That rejects `0`, `-1.2`, `NaN`,
 /// `Infinity` and `1e308`-style values before anything can overflow.
+///
+/// The value must also lie in the sane range `10^-10 ≤ rate < 10^10` (`saneExponent`): no
+/// currency pair trades outside it (the widest real pairs, e.g. KWD/IRR, are near 10^5), so
+/// anything beyond is a broken or hostile feed. The check is on the digits themselves, exactly:
+/// nothing goes through `Double`.
 enum RateText {
     static let maxIntegerDigits = 20
     static let maxFractionDigits = 20
+    /// Rates must satisfy `10^-saneExponent ≤ rate < 10^saneExponent`.
+    static let saneExponent = 10
 
     /// nil when `text` is acceptable, otherwise why not (for a message).
     static func problem(with text: some StringProtocol) -> String? {
         var integerDigits = 0, fractionDigits = 0, nonZero = false, seenPoint = false, leadingZero = false
+        // Zeros after the point before the first significant digit (when the integer part is 0).
+        var fractionLeadingZeros = 0
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 if seenPoint {
                     fractionDigits += 1
+                    if !nonZero && byte == UInt8(ascii: "0") { fractionLeadingZeros += 1 }
                 } else {
                     if integerDigits == 1 && leadingZero { return "leading zero" }
                     if integerDigits == 0 && byte == UInt8(ascii: "0") { leadingZero = true }
@@ -33,6 +43,9 @@ enum RateText {
         guard integerDigits > 0, !seenPoint || fractionDigits > 0 else { return "not a plain decimal" }
         guard integerDigits <= maxIntegerDigits, fractionDigits <= maxFractionDigits else { return "too many digits" }
         guard nonZero else { return "zero" }
+        // Integer part without its lone leading "0" (for "0.xxx").
+        if integerDigits - (leadingZero ? 1 : 0) > saneExponent { return "out of range (at least 1e\(saneExponent))" }
+        if leadingZero && fractionLeadingZeros >= saneExponent { return "out of range (below 1e-\(saneExponent))" }
         return nil
     }
 }

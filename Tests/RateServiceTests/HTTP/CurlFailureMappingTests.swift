@@ -33,6 +33,33 @@ struct CurlFailureMappingTests {
         #expect(Self.map(CURLE_GOT_NOTHING) == .transferFailed(url: Self.masked, detail: "detail (CURLcode 52)"))
     }
 
+    @Test func aTimeoutWellBeforeTheTotalIsTheLowSpeedLimit() {
+        func map(elapsed: Int?, connected: Bool = true) -> FetchError {
+            CurlBoundary.mapFailure(
+                code: CURLE_OPERATION_TIMEDOUT, detail: "Operation too slow", osErrno: 0, connected: connected,
+                bodyOverflowed: false, request: Self.request, elapsedMilliseconds: elapsed)
+        }
+        #expect(map(elapsed: 10_004) == .tooSlow(url: Self.masked, minimumBytesPerSecond: 100, window: .seconds(10)))
+        #expect(map(elapsed: 20_001) == .timeout(url: Self.masked, phase: .total, limit: .seconds(20)))
+        #expect(map(elapsed: nil) == .timeout(url: Self.masked, phase: .total, limit: .seconds(20)))
+        #expect(map(elapsed: 3_000, connected: false) == .timeout(url: Self.masked, phase: .connect, limit: .seconds(5)))
+        #expect(map(elapsed: 10_004).description == "Fetching \(Self.masked) stalled: under 100 bytes/s for 10 s.")
+    }
+
+    /// Guard against a TLS off switch: these are all the knobs a client has. Adding one (say
+    /// `verifyPeer`) fails here, so that it is a decision, not an accident. Verification itself
+    /// is always on in `CurlBoundary.perform` and proven by `CertificateVerificationTests`.
+    @Test func noConfigurationTurnsCertificateVerificationOff() {
+        let labels = Mirror(reflecting: HTTPClient.Configuration(version: "t")).children.compactMap(\.label)
+        #expect(
+            labels == [
+                "version", "connectTimeout", "totalTimeout", "maxBodyBytes", "maxRedirects", "lowSpeedLimit", "lowSpeedTime",
+                "secrets",
+            ])
+        let requestLabels = Mirror(reflecting: Self.request).children.compactMap(\.label).map { $0.lowercased() }
+        #expect(requestLabels.allSatisfy { !$0.contains("verify") && !$0.contains("insecure") && !$0.contains("ssl") })
+    }
+
     @Test func messagesAreOneLineAndNameTheHost() {
         let errors: [FetchError] = [
             Self.map(CURLE_COULDNT_RESOLVE_HOST), Self.map(CURLE_COULDNT_CONNECT, errno: 111),

@@ -48,3 +48,21 @@ struct JSONScannerTests {
                 == .array([.number("1"), .number("2")]))
     }
 }
+
+extension JSONScannerTests {
+    @Test(arguments: [65, 100, 100_000, 1_000_000])
+    func tooDeepIsItsOwnKindOfFailure(depth: Int) {
+        for (open, close) in [("[", "]"), (#"{"a":"#, "}")] {
+            let text = String(repeating: open, count: depth) + "1" + String(repeating: close, count: depth)
+            do {
+                _ = try JSONScanner.parse(Array(text.utf8))
+                Issue.record("\(depth) levels accepted")
+            } catch {
+                #expect(error.kind == .nestingTooDeep(limit: 64))
+                #expect(error.description.hasSuffix("nesting deeper than 64"))
+            }
+        }
+        #expect((try? JSONScanner.parse(Array("[1,]".utf8))) == nil)
+        do { _ = try JSONScanner.parse(Array("[1,]".utf8)) } catch { #expect(error.kind == .syntax) }
+    }
+}
