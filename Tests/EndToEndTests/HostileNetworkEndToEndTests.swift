@@ -84,6 +84,23 @@ struct HostileNetworkEndToEndTests {
         #expect(server.requests.first?.path.contains(key) == true, "the key was sent, only never shown")
     }
 
+    @Test func tripConfigShowsProviderURLsMasked() throws {
+        let key = "envKEY-5e5e5e5e5e5e"
+        let folder = TemporaryFolder()
+        let trip = TripProcess(
+            ledgerPath: folder.file("ledger.sqlite"),
+            extra: ["TRIP_RATES_URL": "https://carol:pa55word-x@rates.example.net/v6/\(key)?apikey=CFGSECRET",
+                    "TRIP_OPENERAPI_KEY": key])
+        for format in ["text", "json"] {
+            let result = try trip.run("config", "--format", format)
+            #expect(result.exitCode == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("rates.example.net"), "\(result.stdout)")
+            for secret in [key, "pa55word-x", "CFGSECRET"] {
+                #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret), "\(secret) leaked in \(format)")
+            }
+        }
+    }
+
     @Test func aKeyInACurlErrorIsMaskedToo() throws {
         // Nothing listens: libcurl's own error text is what reaches stderr.
         let server = try FXTestServer()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RateService
 import TripCore
 import TripLedger
 
@@ -23,7 +24,9 @@ extension Trip {
             ] + s.providerURLs.keys.sorted().map { k in
                 let url = s.baseURL(of: k, environment: c.environment)
                 let source = url == s.providerURLs[k]!.value ? s.providerURLs[k]!.source : "TRIP_RATES_URL"
-                return ("rates.\(String(k.map { $0 == "-" ? "_" : $0 }))_url", url, source)
+                // Credentials in a URL, or keys from the environment, are never printed.
+                let shown = Redaction.scrub(Redaction.mask(url: url), secrets: Redaction.secrets(inEnvironment: c.environment))
+                return ("rates.\(String(k.map { $0 == "-" ? "_" : $0 }))_url", shown, source)
             }
             let ledger = c.ledgerPath
             var json: [String: JSONValue] = [:]
