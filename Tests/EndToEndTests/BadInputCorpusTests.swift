@@ -269,7 +269,7 @@ struct TextPolicyTests {
         let folder = TemporaryFolder()
         let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
         try #require(trip.run("new", "日本 🇯🇵", "--currency", "JPY").exitCode == 0)
-        for note in ["a\ttab", String(repeating: "x", count: 4096), String(repeating: "€", count: 1365), "مطعم", "👩‍👩‍👧 family"] {
+        for note in ["a\ttab", "two\nlines", "crlf\r\nbreak", String(repeating: "x", count: 4096), String(repeating: "€", count: 1365), "مطعم", "👩‍👩‍👧 family"] {
             let r = try trip.run("add", "100", "--note", note)
             #expect(r.exitCode == 0, "\(note.prefix(20)): \(r.stderr)")
         }

@@ -27,7 +27,7 @@ struct BadInputTests {
         let added = try trip.run("add", "100", "--note", "evil\u{1B}[2J\u{7}bell")
         #expect(added.exitCode == 65)
         #expect(added.stdout.isEmpty)
-        #expect(added.stderr == "trip: note: \"evil\\u{1b}[2J\\u{7}bell\" contains the control character U+001B; only printable text and tabs are accepted\n")
+        #expect(added.stderr == "trip: note: \"evil\\u{1b}[2J\\u{7}bell\" contains the control character U+001B; only printable text, tabs and line breaks are accepted\n")
         #expect(try trip.run("list").stdout == "No purchases in Japan.\n")
     }
 }

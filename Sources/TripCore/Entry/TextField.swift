@@ -4,8 +4,9 @@
 /// only printable text is accepted, so nothing stored can later drive a terminal:
 ///
 /// - valid UTF-8 (a `String` built from invalid bytes holds U+FFFD, which is rejected), no NUL;
-/// - no C0 control character (U+0000–U+001F, so also ESC, CR and LF), DEL (U+007F) and no C1
-///   control character (U+0080–U+009F); a tab is allowed in notes only;
+/// - no C0 control character (U+0000–U+001F, so also ESC), DEL (U+007F) and no C1 control
+///   character (U+0080–U+009F); notes alone may hold tabs and line breaks (LF or CRLF: a
+///   multi-line note), but not a CR on its own, which rewrites a terminal line;
 /// - at most `maxBytes` bytes of UTF-8: notes 4,096, trip names 200, categories and payment
 ///   methods 100.
 ///
@@ -18,19 +19,21 @@ public enum TextField {
     /// Returns `text` unchanged if it follows the rules above, else throws
     /// `TripError.badTextValue` naming `field` and the (escaped, shortened) value.
     public static func check(_ text: String, field: String, maxBytes: Int, allowEmpty: Bool = true,
-                             allowTab: Bool = false) throws(TripError) -> String {
+                             allowsLayout: Bool = false) throws(TripError) -> String {
         func reject(_ reason: String) -> TripError { .badTextValue(field: field, value: text, reason: reason) }
         if !allowEmpty && text.trimmingSpaces.isEmpty {
             throw reject("is empty; give a name")
         }
         var bytes = 0
-        for scalar in text.unicodeScalars {
+        let scalars = Array(text.unicodeScalars)
+        for (i, scalar) in scalars.enumerated() {
             bytes += UTF8.width(scalar)
             switch scalar.value {
             case 0: throw reject("contains a NUL byte")
-            case 0x09 where allowTab: continue
+            case 0x09 where allowsLayout, 0x0A where allowsLayout: continue
+            case 0x0D where allowsLayout && i + 1 < scalars.count && scalars[i + 1] == "\n": continue
             case 0x00...0x1F, 0x7F, 0x80...0x9F:
-                throw reject("contains the control character \(codePoint(scalar)); only printable text\(allowTab ? " and tabs are" : " is") accepted")
+                throw reject("contains the control character \(codePoint(scalar)); only printable text\(allowsLayout ? ", tabs and line breaks are" : " is") accepted")
             case 0xFFFD: throw reject("is not valid UTF-8")
             default: continue
             }

@@ -54,10 +54,10 @@ public struct NewTrip: Sendable {
 }
 
 extension Ledger {
-    /// Validates a free-text field with `TextField`'s rules; tabs are allowed in notes only.
+    /// Validates a free-text field with `TextField`'s rules; tabs and line breaks are allowed in notes only.
     static func checkText(_ text: String, field: String, maxBytes: Int = TextField.noteMaxBytes,
                           allowEmpty: Bool = true) throws(TripError) -> String {
-        try TextField.check(text, field: field, maxBytes: maxBytes, allowEmpty: allowEmpty, allowTab: field == "note")
+        try TextField.check(text, field: field, maxBytes: maxBytes, allowEmpty: allowEmpty, allowsLayout: field == "note")
     }
 
     /// `trip new`: creates a trip and makes it current.
