@@ -329,6 +329,12 @@ struct TextPolicyTests {
                 #expect(r.stdout.contains("\\u{1b}[31m") && r.stdout.contains("\\u{202e}"), "\(args): \(r.stdout)")
             }
         }
+        // Commands that name the trip in their result (here `import`) escape it too.
+        let csv = folder.file("statement.csv")
+        try Data("Date,Amount\n2026-03-01,500\n".utf8).write(to: URL(fileURLWithPath: csv))
+        let imported = try trip.run("import", csv, "--date-column", "Date", "--amount-column", "Amount")
+        #expect(imported.exitCode == 0 && imported.stdout.contains("imported 1 purchase"), "\(imported.stderr)")
+        #expect(!hasRaw(imported.stdout), "\(imported.stdout.debugDescription)")
         // An error that echoes the stored name escapes it too.
         let e = try trip.run("new", evilName.replacingOccurrences(of: "\u{1B}", with: ""), "--currency", "JPY")
         #expect(!hasRaw(e.stderr))

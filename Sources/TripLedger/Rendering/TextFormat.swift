@@ -22,6 +22,13 @@ public enum TextFormat {
         return out
     }
 
+    /// Text of several lines made safe line by line: what `safe` does, except that the line feeds
+    /// between lines stay. The last guard of every text output (`emit`).
+    public static func safeLines(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { needsEscape($0) && $0 != "\n" }) else { return s }
+        return s.split(separator: "\n", omittingEmptySubsequences: false).map { safe(String($0)) }.joined(separator: "\n")
+    }
+
     /// True for the characters `safe` escapes.
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
