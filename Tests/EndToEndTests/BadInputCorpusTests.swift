@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TripLedger
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One row of `Fixtures/bad-inputs.tsv` (its header documents the format).
@@ -47,12 +48,15 @@ enum BadInputCorpus {
             }
             let argv = try cols[3].split(separator: " ").map { try decode($0, line: n + 1) }
             if argv.contains(where: { $0.contains(0) }) {
-                throw FormatError(description: "line \(n + 1): an argument cannot hold NUL (execve ends it there); use the input column")
+                throw FormatError(
+                    description: "line \(n + 1): an argument cannot hold NUL (execve ends it there); use the input column")
             }
             let expect = String(decoding: try decode(cols[2], line: n + 1), as: UTF8.self)
             guard !expect.isEmpty else { throw FormatError(description: "line \(n + 1): empty expect column") }
-            out.append(CorpusCase(line: n + 1, id: String(cols[0]), exitCode: code, expect: expect, argv: argv,
-                                  input: cols.count == 5 ? try decode(cols[4], line: n + 1) : nil))
+            out.append(
+                CorpusCase(
+                    line: n + 1, id: String(cols[0]), exitCode: code, expect: expect, argv: argv,
+                    input: cols.count == 5 ? try decode(cols[4], line: n + 1) : nil))
         }
         return out
     }
@@ -83,13 +87,16 @@ enum BadInputCorpus {
                 i += 2
             case UInt8(ascii: "u"):
                 guard i < s.count, s[i] == UInt8(ascii: "{"), let close = s[i...].firstIndex(of: UInt8(ascii: "}")),
-                      let v = UInt32(String(decoding: s[(i + 1)..<close], as: UTF8.self), radix: 16),
-                      let scalar = Unicode.Scalar(v) else { throw fail("a bad \\u{…} escape") }
+                    let v = UInt32(String(decoding: s[(i + 1)..<close], as: UTF8.self), radix: 16),
+                    let scalar = Unicode.Scalar(v)
+                else { throw fail("a bad \\u{…} escape") }
                 out += Array(String(Character(scalar)).utf8)
                 i = close + 1
             case UInt8(ascii: "{"):
-                guard let star = s[i...].firstIndex(of: UInt8(ascii: "*")), let close = s[star...].firstIndex(of: UInt8(ascii: "}")),
-                      let count = Int(String(decoding: s[i..<star], as: UTF8.self)), count > 0 else {
+                guard let star = s[i...].firstIndex(of: UInt8(ascii: "*")),
+                    let close = s[star...].firstIndex(of: UInt8(ascii: "}")),
+                    let count = Int(String(decoding: s[i..<star], as: UTF8.self)), count > 0
+                else {
                     throw fail("a bad \\{COUNT*TEXT} repeat")
                 }
                 let unit = try decode(Substring(String(decoding: s[(star + 1)..<close], as: UTF8.self)), line: line)
@@ -139,10 +146,11 @@ func runRaw(_ argv: [[UInt8]], environment: [String: String], stdinPath: String?
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     let signalled = status & 0x7F
-    return RawResult(stdout: Array(try Data(contentsOf: URL(fileURLWithPath: outPath))),
-                     stderr: Array(try Data(contentsOf: URL(fileURLWithPath: errPath))),
-                     exitCode: signalled == 0 ? (status >> 8) & 0xFF : nil,
-                     signal: signalled == 0 ? nil : signalled)
+    return RawResult(
+        stdout: Array(try Data(contentsOf: URL(fileURLWithPath: outPath))),
+        stderr: Array(try Data(contentsOf: URL(fileURLWithPath: errPath))),
+        exitCode: signalled == 0 ? (status >> 8) & 0xFF : nil,
+        signal: signalled == 0 ? nil : signalled)
 }
 
 /// A ledger with three trips (one closed), a manual rate and purchases, built once and copied
@@ -186,7 +194,9 @@ struct BadInputCorpusTests {
         #expect(cases.count >= 200)
         #expect(Set(cases.map(\.id)).count == cases.count, "ids are unique")
         for c in cases where c.usesFile { #expect(c.input != nil, "\(c.id): @file needs an input column") }
-        #expect(try BadInputCorpus.decode(#"a\sb\x00\u{1b}\{3*ab}\\"#, line: 0) == Array("a b".utf8) + [0, 0x1B] + Array("ababab\\".utf8))
+        #expect(
+            try BadInputCorpus.decode(#"a\sb\x00\u{1b}\{3*ab}\\"#, line: 0) == Array("a b".utf8) + [0, 0x1B]
+                + Array("ababab\\".utf8))
     }
 
     @Test(arguments: BadInputCorpus.cases)
@@ -247,8 +257,10 @@ struct TextPolicyTests {
         let folder = TemporaryFolder()
         let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
         try #require(trip.run("new", "Japan", "--currency", "JPY").exitCode == 0)
-        let payloads = ["'); DROP TABLE purchases;--", "Robert'); DROP TABLE trips; --", "1; DELETE FROM purchases WHERE 1=1",
-                        "\" OR \"\"=\"", "x'); UPDATE trips SET name='pwned' WHERE ('1'='1", "%' OR note LIKE '%"]
+        let payloads = [
+            "'); DROP TABLE purchases;--", "Robert'); DROP TABLE trips; --", "1; DELETE FROM purchases WHERE 1=1",
+            "\" OR \"\"=\"", "x'); UPDATE trips SET name='pwned' WHERE ('1'='1", "%' OR note LIKE '%",
+        ]
         for p in payloads {
             let r = try trip.run("add", "100", "--note", p, "--category", p)
             #expect(r.exitCode == 0, "\(p): \(r.stderr)")
@@ -269,7 +281,10 @@ struct TextPolicyTests {
         let folder = TemporaryFolder()
         let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
         try #require(trip.run("new", "日本 🇯🇵", "--currency", "JPY").exitCode == 0)
-        for note in ["a\ttab", "two\nlines", "crlf\r\nbreak", String(repeating: "x", count: 4096), String(repeating: "€", count: 1365), "مطعم", "👩‍👩‍👧 family"] {
+        for note in [
+            "a\ttab", "two\nlines", "crlf\r\nbreak", String(repeating: "x", count: 4096), String(repeating: "€", count: 1365),
+            "مطعم", "👩‍👩‍👧 family",
+        ] {
             let r = try trip.run("add", "100", "--note", note)
             #expect(r.exitCode == 0, "\(note.prefix(20)): \(r.stderr)")
         }
@@ -312,9 +327,11 @@ struct TextPolicyTests {
             let b = Array(s.utf8)
             return raw.contains { r in b.indices.contains { i in b[i...].starts(with: r) } }
         }
-        let runs: [[String]] = [["list"], ["show"], ["trips"], ["report", "--lines"], ["report", "--lines", "--format", "markdown"],
-                                ["report", "--lines", "--format", "html"], ["report", "--format", "csv"],
-                                ["report", "--lines", "--by", "category"], ["list", "--format", "json"], ["report", "--lines", "--format", "json"]]
+        let runs: [[String]] = [
+            ["list"], ["show"], ["trips"], ["report", "--lines"], ["report", "--lines", "--format", "markdown"],
+            ["report", "--lines", "--format", "html"], ["report", "--format", "csv"],
+            ["report", "--lines", "--by", "category"], ["list", "--format", "json"], ["report", "--lines", "--format", "json"],
+        ]
         for args in runs {
             let r = try trip.run(args)
             #expect(r.exitCode == 0, "\(args): \(r.stderr)")

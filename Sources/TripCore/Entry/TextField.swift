@@ -18,8 +18,10 @@ public enum TextField {
 
     /// Returns `text` unchanged if it follows the rules above, else throws
     /// `TripError.badTextValue` naming `field` and the (escaped, shortened) value.
-    public static func check(_ text: String, field: String, maxBytes: Int, allowEmpty: Bool = true,
-                             allowsLayout: Bool = false) throws(TripError) -> String {
+    public static func check(
+        _ text: String, field: String, maxBytes: Int, allowEmpty: Bool = true,
+        allowsLayout: Bool = false
+    ) throws(TripError) -> String {
         func reject(_ reason: String) -> TripError { .badTextValue(field: field, value: text, reason: reason) }
         if !allowEmpty && text.trimmingSpaces.isEmpty {
             throw reject("is empty; give a name")
@@ -33,7 +35,9 @@ public enum TextField {
             case 0x09 where allowsLayout, 0x0A where allowsLayout: continue
             case 0x0D where allowsLayout && i + 1 < scalars.count && scalars[i + 1] == "\n": continue
             case 0x00...0x1F, 0x7F, 0x80...0x9F:
-                throw reject("contains the control character \(codePoint(scalar)); only printable text\(allowsLayout ? ", tabs and line breaks are" : " is") accepted")
+                throw reject(
+                    "contains the control character \(codePoint(scalar)); only printable text\(allowsLayout ? ", tabs and line breaks are" : " is") accepted"
+                )
             case 0xFFFD: throw reject("is not valid UTF-8")
             default: continue
             }

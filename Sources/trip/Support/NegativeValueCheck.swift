@@ -36,11 +36,16 @@ enum NegativeValueCheck {
 
     static func error(_ field: String, _ value: String) -> TripError {
         let twoDashes = value.hasPrefix("--")
-        let reason = twoDashes ? "is not a number; a value cannot start with a minus sign"
-            : field == "amount" || field == "budget" || field == "charged" ? "is negative; amounts cannot be below zero"
-            : field == "rate" ? "is negative; a rate must be above zero"
-            : "is negative; a percentage must be from 0% to 100% and an amount cannot be below zero"
-        return field == "rate" ? .badRate(field: field, value: value, reason: reason)
+        let reason =
+            twoDashes
+            ? "is not a number; a value cannot start with a minus sign"
+            : field == "amount" || field == "budget" || field == "charged"
+                ? "is negative; amounts cannot be below zero"
+                : field == "rate"
+                    ? "is negative; a rate must be above zero"
+                    : "is negative; a percentage must be from 0% to 100% and an amount cannot be below zero"
+        return field == "rate"
+            ? .badRate(field: field, value: value, reason: reason)
             : .badAmount(field: field, value: value, reason: reason)
     }
 }
