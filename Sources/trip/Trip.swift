@@ -24,7 +24,7 @@ struct Trip: ParsableCommand {
     /// Runs a command and turns every failure into one line on stderr and a sysexits code.
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
-        if let early = NegativeAmountCheck.reject(arguments) { fail(early) }
+        if let early = NegativeValueCheck.reject(arguments) { fail(early) }
         if arguments.first == "--version" { print(version); ProcessExit.exit(0) }
         if arguments.isEmpty { arguments = ["--help"] }
         do {
@@ -72,15 +72,5 @@ struct Trip: ParsableCommand {
     static func fail(_ error: TripError) -> Never {
         ProcessExit.printError("trip: \(error.description)")
         ProcessExit.exit(error.exitCode)
-    }
-}
-
-/// Rejects `trip add -5 …` with the amount error, before the argument parser reads `-5` as an option.
-enum NegativeAmountCheck {
-    static func reject(_ args: [String]) -> TripError? {
-        guard args.count >= 2, args[0] == "add" || args[0] == "convert" else { return nil }
-        let a = args[1]
-        guard a.hasPrefix("-"), a.dropFirst().first.map({ $0.isNumber || $0 == "." || $0 == "(" }) == true else { return nil }
-        return .badAmount(field: "amount", value: a, reason: "is negative; amounts cannot be below zero")
     }
 }

@@ -68,6 +68,11 @@ public enum AmountExpression {
                             lit.append(d); i += 1
                         } else { break }
                     }
+                    // `0x10` is a hexadecimal literal to a programmer, never 0 × 10.
+                    if lit == ["0"], i + 1 < s.count, s[i] == "x" || s[i] == "X",
+                       s[i + 1].properties.isASCIIHexDigit {
+                        throw fail("looks like a hexadecimal number; amounts are decimal")
+                    }
                     let n = try NumberLiteral.read(lit, field: field, whole: text, minorUnits: minorUnits)
                     literalCount += 1
                     maxFractionDigits = max(maxFractionDigits, n.fractionDigits)

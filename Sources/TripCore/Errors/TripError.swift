@@ -9,6 +9,8 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
     case badDate(field: String, value: String)
     case badRate(field: String, value: String, reason: String)
     case badText(field: String, reason: String)
+    /// Free text that breaks `TextField`'s rules (control characters, invalid UTF-8, too long).
+    case badTextValue(field: String, value: String, reason: String)
     case badChoice(field: String, value: String, allowed: [String])
     case adjustmentExceedsPrice(field: String, value: String, price: String)
     case tripNotFound(String)
@@ -57,6 +59,8 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(field): \(quoted(value)) \(reason)"
         case let .badText(field, reason):
             return "\(field): \(reason)"
+        case let .badTextValue(field, value, reason):
+            return "\(field): \(quoted(value)) \(reason)"
         case let .badChoice(field, value, allowed):
             return "\(field): \(quoted(value)) is not one of \(allowed.joined(separator: ", "))"
         case let .adjustmentExceedsPrice(field, value, price):

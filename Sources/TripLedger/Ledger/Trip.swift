@@ -54,17 +54,10 @@ public struct NewTrip: Sendable {
 }
 
 extension Ledger {
-    /// Validates a free-text field: valid UTF-8 (guaranteed by `String`), no NUL, bounded length.
-    static func checkText(_ text: String, field: String, maxBytes: Int = 4096, allowEmpty: Bool = true) throws(TripError) -> String {
-        if !allowEmpty && text.trimmingSpaces.isEmpty {
-            throw .badText(field: field, reason: "must not be empty")
-        }
-        if text.utf8.contains(0) { throw .badText(field: field, reason: "contains a NUL byte") }
-        if text.unicodeScalars.contains(where: { $0 == "\u{FFFD}" }) {
-            throw .badText(field: field, reason: "is not valid UTF-8")
-        }
-        if text.utf8.count > maxBytes { throw .badText(field: field, reason: "is longer than \(maxBytes) bytes") }
-        return text
+    /// Validates a free-text field with `TextField`'s rules; tabs and line breaks are allowed in notes only.
+    static func checkText(_ text: String, field: String, maxBytes: Int = TextField.noteMaxBytes,
+                          allowEmpty: Bool = true) throws(TripError) -> String {
+        try TextField.check(text, field: field, maxBytes: maxBytes, allowEmpty: allowEmpty, allowsLayout: field == "note")
     }
 
     /// `trip new`: creates a trip and makes it current.

@@ -4,17 +4,35 @@ import TripCore
 /// Everything that echoes user text goes through `safe`, so a note cannot emit terminal control codes.
 public enum TextFormat {
     /// User text made safe for a terminal: control and format characters become visible escapes.
-    public static func safe(_ s: String) -> String {
+    ///
+    /// C0 controls (also tab, CR and LF), DEL, C1 controls and format characters (bidi overrides
+    /// such as U+202E, zero-width spaces; but not the zero-width joiner U+200D, which emoji need)
+    /// are written as `\u{1b}`, lower-case hex, the form Swift and the error messages use. Stored
+    /// text is never changed; only what is printed. `keepingTabs` leaves tabs as they are (CSV).
+    public static func safe(_ s: String, keepingTabs: Bool = false) -> String {
+        guard s.unicodeScalars.contains(where: { needsEscape($0) && !(keepingTabs && $0 == "\t") }) else { return s }
         var out = ""
         for scalar in s.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-                || (scalar.properties.generalCategory == .format && scalar.value != 0x200D) {
+            if needsEscape(scalar) && !(keepingTabs && scalar == "\t") {
                 out += "\\u{\(String(scalar.value, radix: 16))}"
             } else {
                 out.unicodeScalars.append(scalar)
             }
         }
         return out
+    }
+
+    /// Text of several lines made safe line by line: what `safe` does, except that the line feeds
+    /// between lines stay. The last guard of every text output (`emit`).
+    public static func safeLines(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { needsEscape($0) && $0 != "\n" }) else { return s }
+        return s.split(separator: "\n", omittingEmptySubsequences: false).map { safe(String($0)) }.joined(separator: "\n")
+    }
+
+    /// True for the characters `safe` escapes.
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+            || (scalar.properties.generalCategory == .format && scalar.value != 0x200D)
     }
 
     static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {

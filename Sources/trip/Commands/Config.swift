@@ -51,7 +51,7 @@ extension Trip {
                 let p = s.presets[name]!
                 text.append("  \(name): \(p.value.description)  # \(p.source)")
             }
-            emit(global.format, json: .object(json), text: text.joined(separator: "\n"))
+            emit(global.format, json: .object(json), text: text.map { TextFormat.safe($0) }.joined(separator: "\n"))
         }
     }
 }

@@ -41,7 +41,10 @@ extension Trip {
                 print((all ? JSONValue.object(["reports": .array(reports.map(\.json))]) : reports[0].json).serialized)
             case .csv:
                 var out = PurchaseCSV.record(PurchaseCSV.columns)
-                for r in reports { for p in r.lines { out += PurchaseCSV.record(PurchaseCSV.fields(p)) } }
+                // Terminal-safe like the other report formats: a legacy note's ESC prints as \u{1b}.
+                for r in reports {
+                    for p in r.lines { out += PurchaseCSV.record(PurchaseCSV.fields(p).map { TextFormat.safe($0, keepingTabs: true) }) }
+                }
                 print(out, terminator: "")
             case .markdown:
                 print(ReportMarkdown.render(reports))

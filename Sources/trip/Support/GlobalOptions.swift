@@ -72,10 +72,11 @@ struct CommandContext {
 }
 
 /// Prints a result: its JSON document for `--format json`, else its text. Commands that offer
-/// other formats check them first (`GlobalOptions.require`).
+/// other formats check them first (`GlobalOptions.require`). The text goes through
+/// `TextFormat.safeLines`, so no command can print a control character from user text raw.
 func emit(_ format: OutputFormat, json: @autoclosure () -> JSONValue, text: @autoclosure () -> String) {
     switch format {
     case .json: print(json().serialized)
-    default: print(text())
+    default: print(TextFormat.safeLines(text()))
     }
 }

@@ -3,12 +3,15 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TripLedger
 
 /// Process-level output and exit, written with `write(2)` so no shared `FILE*` is touched.
 enum ProcessExit {
-    /// Writes `line` and a newline to standard error.
+    /// Writes `line` and a newline to standard error. Control and format characters in `line`
+    /// (an unknown option's name echoed by the argument parser, say) are escaped like every other
+    /// echo of user text (`TextFormat.safe`), so the message stays one line and cannot drive the terminal.
     static func printError(_ line: String) {
-        let text = line + "\n"
+        let text = TextFormat.safe(line) + "\n"
         _ = text.withCString { write(2, $0, strlen($0)) }
     }
 

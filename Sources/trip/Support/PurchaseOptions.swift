@@ -9,7 +9,7 @@ struct PurchaseOptions: ParsableArguments {
     @Option(help: "Discount: a percentage (20%) or an amount in the purchase currency (500).") var discount: String?
     @Option(help: "Service charge: a percentage of the discounted subtotal (10%) or an amount.") var service: String?
     @Option(help: "Tax: a percentage (9%) or an amount. Added unless --tax-included.") var tax: String?
-    @Flag(inversion: .prefixedNo, help: "The price already contains the tax; it is shown as \"of which tax\".")
+    @Flag(inversion: .prefixedNo, exclusivity: .exclusive, help: "The price already contains the tax; it is shown as \"of which tax\".")
     var taxIncluded: Bool?
     @Option(help: "Tip: a percentage (of the pre-tax subtotal by default) or an amount.") var tip: String?
     @Option(help: "Preset of tax/service/tip rules (JP, SG, US-NY, GB, DE, …; `trip config` lists them); none clears.")

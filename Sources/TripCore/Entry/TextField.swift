@@ -1,0 +1,56 @@
+/// The rules for free text a user types: notes, trip names, categories and payment methods.
+///
+/// Text is stored verbatim (SQL in a note is just text: every statement binds its parameters), but
+/// only printable text is accepted, so nothing stored can later drive a terminal:
+///
+/// - valid UTF-8 (a `String` built from invalid bytes holds U+FFFD, which is rejected), no NUL;
+/// - no C0 control character (U+0000–U+001F, so also ESC), DEL (U+007F) and no C1 control
+///   character (U+0080–U+009F); notes alone may hold tabs and line breaks (LF or CRLF: a
+///   multi-line note), but not a CR on its own, which rewrites a terminal line;
+/// - at most `maxBytes` bytes of UTF-8: notes 4,096, trip names 200, categories and payment
+///   methods 100.
+///
+/// Other invisible characters (bidi overrides such as U+202E, zero-width spaces) are accepted, as
+/// right-to-left text needs some of them; every text output escapes them (`TextFormat.safe`).
+public enum TextField {
+    /// The longest note, in bytes of UTF-8.
+    public static let noteMaxBytes = 4096
+
+    /// Returns `text` unchanged if it follows the rules above, else throws
+    /// `TripError.badTextValue` naming `field` and the (escaped, shortened) value.
+    public static func check(
+        _ text: String, field: String, maxBytes: Int, allowEmpty: Bool = true,
+        allowsLayout: Bool = false
+    ) throws(TripError) -> String {
+        func reject(_ reason: String) -> TripError { .badTextValue(field: field, value: text, reason: reason) }
+        if !allowEmpty && text.trimmingSpaces.isEmpty {
+            throw reject("is empty; give a name")
+        }
+        var bytes = 0
+        let scalars = Array(text.unicodeScalars)
+        for (i, scalar) in scalars.enumerated() {
+            bytes += UTF8.width(scalar)
+            switch scalar.value {
+            case 0: throw reject("contains a NUL byte")
+            case 0x09 where allowsLayout, 0x0A where allowsLayout: continue
+            case 0x0D where allowsLayout && i + 1 < scalars.count && scalars[i + 1] == "\n": continue
+            case 0x00...0x1F, 0x7F, 0x80...0x9F:
+                throw reject(
+                    "contains the control character \(codePoint(scalar)); only printable text\(allowsLayout ? ", tabs and line breaks are" : " is") accepted"
+                )
+            case 0xFFFD: throw reject("is not valid UTF-8")
+            default: continue
+            }
+        }
+        if bytes > maxBytes {
+            throw reject("is \(bytes) bytes long; the limit is \(maxBytes) bytes of UTF-8")
+        }
+        return text
+    }
+
+    /// `U+001B`.
+    static func codePoint(_ s: Unicode.Scalar) -> String {
+        let hex = String(s.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+}
