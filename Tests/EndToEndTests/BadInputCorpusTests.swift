@@ -109,50 +109,6 @@ enum BadInputCorpus {
     }
 }
 
-/// What a raw run of `trip` gave back, as bytes.
-struct RawResult {
-    let stdout: [UInt8]
-    let stderr: [UInt8]
-    /// The exit status, or nil when a signal ended the process.
-    let exitCode: Int32?
-    let signal: Int32?
-}
-
-/// Runs `trip` with argument bytes that a Swift `String` cannot hold (invalid UTF-8), through
-/// `posix_spawn`; stdin, stdout and stderr are files in `folder`.
-func runRaw(_ argv: [[UInt8]], environment: [String: String], stdinPath: String?, folder: String) throws -> RawResult {
-    let outPath = folder + "/stdout", errPath = folder + "/stderr"
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, stdinPath ?? "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-
-    func cString(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar> {
-        let p = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
-        for (k, b) in bytes.enumerated() { p[k] = CChar(bitPattern: b) }
-        p[bytes.count] = 0
-        return p
-    }
-    let binary = TripProcess.binary
-    var args: [UnsafeMutablePointer<CChar>?] = [cString(Array(binary.utf8))] + argv.map(cString) + [nil]
-    var env: [UnsafeMutablePointer<CChar>?] = environment.map { cString(Array("\($0.key)=\($0.value)".utf8)) } + [nil]
-    defer { for p in args + env { p?.deallocate() } }
-
-    var pid = pid_t()
-    let rc = posix_spawn(&pid, binary, &actions, nil, &args, &env)
-    guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO) }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-    let signalled = status & 0x7F
-    return RawResult(
-        stdout: Array(try Data(contentsOf: URL(fileURLWithPath: outPath))),
-        stderr: Array(try Data(contentsOf: URL(fileURLWithPath: errPath))),
-        exitCode: signalled == 0 ? (status >> 8) & 0xFF : nil,
-        signal: signalled == 0 ? nil : signalled)
-}
-
 /// A ledger with three trips (one closed), a manual rate and purchases, built once and copied
 /// for every case.
 final class CorpusLedger: Sendable {
@@ -206,15 +162,15 @@ struct BadInputCorpusTests {
         let before = try dumpLedger(ledger)
         let beforeBytes = try Data(contentsOf: URL(fileURLWithPath: ledger))
 
-        var stdinPath: String?
+        var stdin: [UInt8]?
         var argv = c.argv
         if let input = c.input {
             let file = folder.file("input")
             try Data(input).write(to: URL(fileURLWithPath: file))
-            if c.usesFile { argv = argv.map { $0 == Array("@file".utf8) ? Array(file.utf8) : $0 } } else { stdinPath = file }
+            if c.usesFile { argv = argv.map { $0 == Array("@file".utf8) ? Array(file.utf8) : $0 } } else { stdin = input }
         }
         let env = TripProcess(ledgerPath: ledger).environment
-        let r = try runRaw(argv, environment: env, stdinPath: stdinPath, folder: folder.path)
+        let r = try spawnAndWait(TripProcess.binary, argv, environment: env, stdin: stdin)
         let stderr = String(decoding: r.stderr, as: UTF8.self)
 
         #expect(r.signal == nil, "killed by signal \(r.signal ?? 0)")

@@ -38,28 +38,14 @@ public struct TripProcess: Sendable {
         environment = env
     }
 
-    /// Runs `trip args…` and waits for it.
+    /// Runs `trip args…` and waits for it (see `spawnAndWait`). A signal shows as exit code
+    /// 128 + the signal's number, as a shell reports it.
     @discardableResult
     public func run(_ args: [String], stdin: String? = nil) throws -> TripResult {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: TripProcess.binary)
-        p.arguments = args
-        p.environment = environment
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        // Read both pipes before waiting, so a large output cannot block the child.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
-        group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        errData = err.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        p.waitUntilExit()
-        return TripResult(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-                          exitCode: p.terminationStatus)
+        let r = try spawnAndWait(TripProcess.binary, args.map { Array($0.utf8) }, environment: environment,
+                                 stdin: stdin.map { Array($0.utf8) })
+        return TripResult(stdout: String(decoding: r.stdout, as: UTF8.self), stderr: String(decoding: r.stderr, as: UTF8.self),
+                          exitCode: r.exitCode ?? 128 + (r.signal ?? 0))
     }
 
     @discardableResult
