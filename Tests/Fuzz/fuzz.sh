@@ -24,7 +24,7 @@
 # Files: Corpus/<target>/ are small valid seeds (read only; new inputs go to
 # .build-fuzz/corpus/<target>); Regressions/<target>/ hold every input that ever crashed a target
 # (replayed by `replay` here and by the FuzzRegressionTests suites under `swift test`).
-# A crash found by `run` is saved as .build-fuzz/crashes/<target>/crash-*; copy it into
+# A crash found by `run` is saved as .build-fuzz/crashes/<target>/<run time>/crash-*; copy it into
 # Regressions/<target>/, fix the parser, and add it to the replay test.
 #
 # Limits: -max_len 4 KiB for amounts, 64 KiB for provider bodies and CSV; -timeout 10 s per input
@@ -79,7 +79,7 @@ build() {
 # Runs one target for $2 seconds and prints one summary line; returns 1 when it crashed.
 run_one() {
     local target=$1 seconds=$2
-    local work=$SCRATCH/corpus/$target crashes=$SCRATCH/crashes/$target log=$SCRATCH/logs/$target.log
+    local work=$SCRATCH/corpus/$target crashes=$SCRATCH/crashes/$target/$(date -u +%Y%m%dT%H%M%SZ) log=$SCRATCH/logs/$target.log
     mkdir -p "$work" "$crashes" "$(dirname "$log")"
     local regressions=()
     [ -d "$FUZZ/Regressions/$target" ] && regressions=("$FUZZ/Regressions/$target")
@@ -93,7 +93,7 @@ run_one() {
     secs=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | awk '{print $5}')
     crashes_found=$(ls "$crashes" | grep -cE '^(crash|timeout|oom|leak)-' || true)
     printf '%-12s %10s exec/s %12s execs %6s s  crashes: %s%s\n' "$target" "${rate:-?}" "${execs:-?}" \
-        "${secs:-?}" "$crashes_found" "$([ "$status" -ne 0 ] && echo "  (exit $status, see ${log#$ROOT/})")"
+        "${secs:-?}" "$crashes_found" "$([ "$status" -ne 0 ] && echo "  (exit $status: ${log#$ROOT/}, ${crashes#$ROOT/})")"
     [ "$status" -eq 0 ] && [ "$crashes_found" -eq 0 ]
 }
 

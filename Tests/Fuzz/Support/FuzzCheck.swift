@@ -14,8 +14,9 @@ func require(_ condition: Bool, _ message: @autoclosure () -> String, file: Stat
 func requireOneLine(_ message: String, _ what: String) {
     for scalar in message.unicodeScalars {
         let v = scalar.value
-        require(v >= 0x20 && v != 0x7F && !(0x80...0x9F).contains(v),
-                "\(what) error has control character U+\(String(v, radix: 16, uppercase: true)): \(message.debugDescription)")
+        require(
+            v >= 0x20 && v != 0x7F && !(0x80...0x9F).contains(v),
+            "\(what) error has control character U+\(String(v, radix: 16, uppercase: true)): \(message.debugDescription)")
     }
 }
 

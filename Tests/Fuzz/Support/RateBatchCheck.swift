@@ -42,7 +42,8 @@ func checkBatch(_ batch: RateBatch, provider: String, base: String, dates: Close
     }
     if let newest, let latest = batch.latestDate { require(latest >= newest, "latestDate \(latest) before \(newest)") }
     if !batch.observations.isEmpty { require(batch.latestDate != nil, "latestDate missing") }
-    require(batch.ignoredCodes == Array(Set(batch.ignoredCodes)).sorted(), "ignoredCodes not sorted/unique: \(batch.ignoredCodes)")
+    require(
+        batch.ignoredCodes == Array(Set(batch.ignoredCodes)).sorted(), "ignoredCodes not sorted/unique: \(batch.ignoredCodes)")
     let quotes = Set(batch.observations.map(\.quote))
     require(batch.ignoredCodes.allSatisfy { !quotes.contains($0) }, "a code is both ignored and observed")
 }

@@ -34,21 +34,27 @@ func checkAmount(_ text: String, minorUnits: Int) {
     guard !values.isEmpty else { return }
     if let failure {
         // Only overflow may depend on the rounding mode, and only next to Int64.max.
-        require(values.values.allSatisfy { $0 >= Int64.max - 1 }, "rounding modes disagree on \(text.debugDescription): \(values) vs \(failure)")
+        require(
+            values.values.allSatisfy { $0 >= Int64.max - 1 },
+            "rounding modes disagree on \(text.debugDescription): \(values) vs \(failure)")
         return
     }
     let floor = values[.floor]!, ceiling = values[.ceiling]!
     require(floor >= 0, "negative amount \(floor) from \(text.debugDescription)")
     require(ceiling >= floor && ceiling - floor <= 1, "floor \(floor) ceiling \(ceiling) for \(text.debugDescription)")
     for mode in [RoundingMode.halfUp, .halfEven] {
-        require((floor...ceiling).contains(values[mode]!), "\(mode) \(values[mode]!) outside floor…ceiling for \(text.debugDescription)")
+        require(
+            (floor...ceiling).contains(values[mode]!),
+            "\(mode) \(values[mode]!) outside floor…ceiling for \(text.debugDescription)")
     }
     let value = values[.halfUp]!
     let plain = Money(minorUnits: value, currency: currency(minorUnits)).plainText
     for rendered in [plain, Money.group(plain)] {
         switch evaluate(rendered, minorUnits, .halfUp) {
         case .success(let again):
-            require(again == value, "\(text.debugDescription) → \(value) rendered \(rendered) re-parses to \(again) (minor units \(minorUnits))")
+            require(
+                again == value,
+                "\(text.debugDescription) → \(value) rendered \(rendered) re-parses to \(again) (minor units \(minorUnits))")
         case .failure(let e):
             require(false, "\(text.debugDescription) → \(value) rendered \(rendered) does not re-parse: \(e)")
         }
@@ -75,6 +81,8 @@ func checkAdjustment(_ text: String) {
         let again = try? AdjustmentSpec.parse(stored, field: "discount")
         require(again == spec, "stored percentage \(stored.debugDescription) re-parses to \(String(describing: again))")
     case .amount(let stored):
-        require(!stored.isEmpty && stored == stored.trimmingSpaces, "amount adjustment keeps untrimmed text \(stored.debugDescription)")
+        require(
+            !stored.isEmpty && stored == stored.trimmingSpaces,
+            "amount adjustment keeps untrimmed text \(stored.debugDescription)")
     }
 }

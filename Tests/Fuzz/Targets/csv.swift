@@ -25,8 +25,9 @@ public func fuzzCSV(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         require(whole.records.allSatisfy { $0.count == count }, "field counts differ: \(whole.records.map(\.count))")
     }
     if let failure = whole.failure {
-        require(failure.record == whole.records.count + 1,
-                "failure names record \(failure.record) after \(whole.records.count) records")
+        require(
+            failure.record == whole.records.count + 1,
+            "failure names record \(failure.record) after \(whole.records.count) records")
         require(!failure.description.contains(where: { $0 == "\n" || $0 == "\r" }), "failure is not one line: \(failure)")
     } else if !whole.records.isEmpty {
         var text: [UInt8] = []
@@ -35,7 +36,8 @@ public func fuzzCSV(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             text += [0x0D, 0x0A]
         }
         let again = readAll(text, chunkSize: 1 << 16)
-        require(again.failure == nil && again.records == whole.records, "round trip changed the records: \(whole.records) → \(again)")
+        require(
+            again.failure == nil && again.records == whole.records, "round trip changed the records: \(whole.records) → \(again)")
     }
     return 0
 }
@@ -51,7 +53,9 @@ func readAll(_ input: [UInt8], chunkSize: Int) -> Outcome {
     do {
         while let record = try reader.next() {
             outcome.records.append(record)
-            require(reader.recordNumber == outcome.records.count, "recordNumber \(reader.recordNumber) after \(outcome.records.count)")
+            require(
+                reader.recordNumber == outcome.records.count, "recordNumber \(reader.recordNumber) after \(outcome.records.count)"
+            )
         }
     } catch {
         outcome.failure = error
@@ -60,9 +64,10 @@ func readAll(_ input: [UInt8], chunkSize: Int) -> Outcome {
 }
 
 extension String {
+    /// Every `"` doubled, by bytes: a quote followed by a combining mark is one `Character`.
     var replacingQuotes: String {
-        var out = ""
-        for c in self { if c == "\"" { out += "\"\"" } else { out.append(c) } }
-        return out
+        var out: [UInt8] = []
+        for b in utf8 { out.append(b); if b == 0x22 { out.append(0x22) } }
+        return String(decoding: out, as: UTF8.self)
     }
 }

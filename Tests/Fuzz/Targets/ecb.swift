@@ -7,8 +7,9 @@ import TripCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzECB(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
-    let reply = response(bytes(data, size), contentType: "text/xml",
-                         url: "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml")
+    let reply = response(
+        bytes(data, size), contentType: "text/xml",
+        url: "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml")
     do {
         let batch = try ECBXML().parse(reply, today: fuzzToday, isKnownCurrency: fuzzIsKnownCurrency)
         checkBatch(batch, provider: ECBXML.providerName, base: "EUR")

@@ -14,8 +14,9 @@ public func fuzzFrankfurter(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 
     for asked in [nil, "2025-12-31"] {
         do {
             let batch = try provider.parseDay(reply, askedDate: asked, today: fuzzToday, isKnownCurrency: fuzzIsKnownCurrency)
-            checkBatch(batch, provider: Frankfurter.providerName, base: "EUR",
-                       dates: CivilDate(year: 1, month: 1, day: 1)!...CivilDate(iso: asked ?? fuzzToday)!)
+            checkBatch(
+                batch, provider: Frankfurter.providerName, base: "EUR",
+                dates: CivilDate(year: 1, month: 1, day: 1)!...CivilDate(iso: asked ?? fuzzToday)!)
             require(batch.observations.isEmpty || Set(batch.observations.map(\.date)).count == 1, "a day body with several dates")
         } catch {
             requireOneLine(error.description, "frankfurter day")
@@ -23,8 +24,9 @@ public func fuzzFrankfurter(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 
     }
     do {
         let batch = try provider.parseSeries(reply, to: "2026-03-01", today: fuzzToday, isKnownCurrency: fuzzIsKnownCurrency)
-        checkBatch(batch, provider: Frankfurter.providerName, base: "EUR",
-                   dates: CivilDate(year: 1, month: 1, day: 1)!...CivilDate(iso: "2026-03-01")!)
+        checkBatch(
+            batch, provider: Frankfurter.providerName, base: "EUR",
+            dates: CivilDate(year: 1, month: 1, day: 1)!...CivilDate(iso: "2026-03-01")!)
     } catch {
         requireOneLine(error.description, "frankfurter series")
     }
