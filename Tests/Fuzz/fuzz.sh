@@ -16,16 +16,18 @@
 # How it builds: SwiftPM compiles the library targets once, instrumented, into the separate
 # scratch path .build-fuzz (so the normal .build is untouched), with
 # `-Xswiftc -sanitize=fuzzer,address` (one flag: with two -sanitize= flags swiftc keeps only the
-# last, and the modules would get no coverage). `--target RateSync` is used because it depends on
-# every parsed module (TripCore, TripLedger, RateService). Each harness is then
-# one swiftc call, `-parse-as-library -sanitize=fuzzer,address -O`, linking the modules' object
-# files; libFuzzer supplies main().
+# last, and the modules would get no coverage). `--target RateSync` is used because it depends
+# on every parsed module (TripCore, TripLedger, RateService). Each harness is then one swiftc
+# call, `-parse-as-library -sanitize=fuzzer,address -O`, linking the modules' object files;
+# libFuzzer supplies main(). Harnesses use only public entry points, so a rewritten parser
+# needs at most its harness's one call re-pointed.
 #
 # Files: Corpus/<target>/ are small valid seeds (read only; new inputs go to
-# .build-fuzz/corpus/<target>); Regressions/<target>/ hold every input that ever crashed a target
-# (replayed by `replay` here and by the FuzzRegressionTests suites under `swift test`).
-# A crash found by `run` is saved as .build-fuzz/crashes/<target>/<run time>/crash-*; copy it into
-# Regressions/<target>/, fix the parser, and add it to the replay test.
+# .build-fuzz/corpus/<target>); Dictionaries/ hold libFuzzer token lists per format;
+# Regressions/<target>/ hold every input that ever failed a target (replayed by `replay` here
+# and by the FuzzRegressionTests suites under `swift test`). A failure found by `run` is saved
+# as .build-fuzz/crashes/<target>/<run time>/crash-*: copy it into Regressions/<target>/ under
+# a name saying what broke, fix the parser, and check the replay test fails without the fix.
 #
 # Limits: -max_len 4 KiB for amounts, 64 KiB for provider bodies and CSV; -timeout 10 s per input
 # (a hang is a finding); -rss_limit_mb 2048.
@@ -45,6 +47,10 @@ ALL_TARGETS=(amount frankfurter openerapi ecb csv)
 RUN_ENV="env SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0"
 
 max_len() { case $1 in amount) echo 4096 ;; *) echo 65536 ;; esac; }
+
+# Dictionaries/<name>.dict: the tokens a target's format is made of, so mutations reach past the
+# first syntax check sooner.
+dictionary() { case $1 in frankfurter | openerapi) echo json ;; *) echo "$1" ;; esac; }
 
 objects() { ls "$PRODUCTS/$1.build/"*.o; }
 
@@ -86,6 +92,7 @@ run_one() {
     local status=0
     (cd "$crashes" && $RUN_ENV "$BIN/fuzz-$target" -max_total_time="$seconds" \
         -max_len="$(max_len "$target")" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        -dict="$FUZZ/Dictionaries/$(dictionary "$target").dict" \
         -artifact_prefix="$crashes/" "$work" "$FUZZ/Corpus/$target" "${regressions[@]}") >"$log" 2>&1 || status=$?
     local execs rate secs crashes_found
     execs=$(awk '/stat::number_of_executed_units/ {print $NF}' "$log")
