@@ -8,8 +8,10 @@ TEST_APT_PACKAGES := openssl hledger ledger
 # Release builds link the Swift runtime statically: it halves process start-up (see make bench).
 RELEASE_FLAGS := -c release --static-swift-stdlib
 BENCH_DIR ?= $(CURDIR)/.build-bench-data
+# Seconds each fuzz target runs in `make fuzz`.
+FUZZ_SECONDS ?= 300
 
-.PHONY: all deps test-deps apt-install build release demo test bench report-screenshot format lint clean
+.PHONY: all deps test-deps apt-install build release demo test bench fuzz fuzz-smoke report-screenshot format lint clean
 
 all: build
 
@@ -52,6 +54,16 @@ bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 	.build/release/TripBench --trip .build/release/trip --data $(BENCH_DIR)
 
+## fuzz: libFuzzer + ASan on the amount, provider-body (Frankfurter, open.er-api, ECB) and CSV
+## parsers, FUZZ_SECONDS (300) each, one after another; prints exec/s, executions, seconds and
+## crashes per target and fails on any crash. Instrumented build in .build-fuzz. See Tests/Fuzz/fuzz.sh.
+fuzz: deps
+	SWIFT=$(SWIFT) Tests/Fuzz/fuzz.sh run $(FUZZ_SECONDS)
+
+## fuzz-smoke: the same, 30 s per target (CI).
+fuzz-smoke: deps
+	SWIFT=$(SWIFT) Tests/Fuzz/fuzz.sh run 30
+
 ## report-screenshot: the demo trip's HTML report (.build/report/report.html) and, when Chromium
 ## is installed (apt-get install chromium), a headless screenshot of it (.build/report/report.png).
 report-screenshot: release
@@ -71,4 +83,4 @@ lint:
 	$(SWIFT) format lint --strict --parallel $$(git ls-files '*.swift')
 
 clean:
-	rm -rf .build $(BENCH_DIR)
+	rm -rf .build .build-fuzz $(BENCH_DIR)

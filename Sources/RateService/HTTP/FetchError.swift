@@ -69,13 +69,13 @@ public enum FetchError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .tls(host, detail):
             return "TLS error with \(host): \(detail)."
         case let .httpStatus(url, status, message):
-            let said = message.map { ": \($0)" } ?? ""
+            let said = message.map { ": \(Self.printable($0))" } ?? ""
             if (200..<300).contains(status) {
                 return "\(url) reported an error\(said.isEmpty ? "" : said)."
             }
             return "\(url) answered HTTP \(status)\(said)."
         case let .malformedBody(url, reason):
-            return "Unusable response from \(url): \(reason)."
+            return "Unusable response from \(url): \(Self.printable(reason))."
         case let .captivePortal(url):
             return "\(url) returned an HTML page instead of data (captive portal or login page?)."
         case let .rateLimited(url, retryAfterSeconds):
@@ -136,6 +136,20 @@ public enum FetchError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .transferFailed(url, detail): return .transferFailed(url: s(url), detail: s(detail))
         case let .libcurlUnavailable(detail): return .libcurlUnavailable(detail: s(detail))
         }
+    }
+
+    /// `text` with control characters (C0, DEL, C1) written as `\u{…}`. A reason or provider
+    /// message can quote bytes of a hostile body; the message must stay one terminal-safe line.
+    static func printable(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
+                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
 
     /// Seconds with up to three decimals, trailing zeros dropped ("20", "1.5").

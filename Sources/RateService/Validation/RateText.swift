@@ -3,8 +3,8 @@
 /// Rates are kept as the exact text the provider published; this only decides whether that
 /// text is acceptable. Accepted: `digits` or `digits.digits`, no sign, no exponent, no leading
 /// zeros (other than the `0` of `0.xxx`), at most `maxIntegerDigits` before and
-/// `maxFractionDigits` after the point, and not zero. That rejects `0`, `-1.2`, `NaN`,
-/// `Infinity` and `1e308`-style values before anything can overflow.
+/// `maxFractionDigits` after the point, `maxSignificantDigits` in all, and not zero. That rejects
+/// `0`, `-1.2`, `NaN`, `Infinity` and `1e308`-style values before anything can overflow.
 ///
 /// The value must also lie in the sane range `10^-10 ≤ rate < 10^10` (`saneExponent`): no
 /// currency pair trades outside it (the widest real pairs, e.g. KWD/IRR, are near 10^5), so
@@ -13,6 +13,8 @@
 enum RateText {
     static let maxIntegerDigits = 20
     static let maxFractionDigits = 20
+    /// Digits after any leading `0`, so that the rate is always an exact `Rational`.
+    static let maxSignificantDigits = 30
     /// Rates must satisfy `10^-saneExponent ≤ rate < 10^saneExponent`.
     static let saneExponent = 10
 
@@ -42,6 +44,8 @@ enum RateText {
         }
         guard integerDigits > 0, !seenPoint || fractionDigits > 0 else { return "not a plain decimal" }
         guard integerDigits <= maxIntegerDigits, fractionDigits <= maxFractionDigits else { return "too many digits" }
+        // `Rational(decimalText:)`, which every later use of a rate goes through, takes at most 30.
+        guard (leadingZero ? 0 : integerDigits) + fractionDigits <= maxSignificantDigits else { return "too many digits" }
         guard nonZero else { return "zero" }
         // Integer part without its lone leading "0" (for "0.xxx").
         if integerDigits - (leadingZero ? 1 : 0) > saneExponent { return "out of range (at least 1e\(saneExponent))" }

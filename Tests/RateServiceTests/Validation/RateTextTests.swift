@@ -20,6 +20,7 @@ struct RateTextTests {
         ("00", "leading zero"), ("123456789012345678901", "too many digits"), ("1.123456789012345678901", "too many digits"),
         ("10000000000", "out of range (at least 1e10)"), ("12345678901234567890", "out of range (at least 1e10)"),
         ("0.00000000009", "out of range (below 1e-10)"), ("0.000000000000000000001", "too many digits"),
+        ("12345678901234567890.12345678901", "too many digits"),
         (" 1.0", "not a plain positive decimal"), ("1,5", "not a plain positive decimal"), ("١", "not a plain positive decimal"),
     ])
     func rejects(text: String, problem: String) {
