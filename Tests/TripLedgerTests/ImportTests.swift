@@ -289,4 +289,32 @@ struct ImportTests {
         #expect(isoDate(text) == CivilDate(iso: text))
         if let d = isoDate(text) { #expect(d.description == text) }
     }
+
+    /// More rows than one insert batch (64): full batches, a last partial one, keys already stored
+    /// from an earlier partial import, and bulk mode switching on mid-file.
+    @Test func rowsBeyondOneBatchImportOnceAndAddUp() throws {
+        let a = try freshLedger()
+        for i in 0..<150 {
+            _ = try a.ledger.addPurchase(PurchaseDraft(amount: String(100 + i * 7), note: "item \(i % 40)", date: "2026-02-\(String(format: "%02d", 1 + i % 28))",
+                                                       category: i % 3 == 0 ? "food" : nil, tax: i % 2 == 0 ? "10%" : nil))
+        }
+        let purchases = try a.ledger.purchases(PurchaseFilter()).purchases
+        let all = a.folder.file("all.csv"), part = a.folder.file("part.csv")
+        try writeCSV(purchases, to: all)
+        try writeCSV(Array(purchases.prefix(100)), to: part)
+
+        let b = try freshLedger()
+        #expect(try b.ledger.importPurchases(path: part, options: ImportOptions()).imported == 100)
+        let rest = try b.ledger.importPurchases(path: all, options: ImportOptions())
+        #expect(rest == ImportResult(imported: 50, skipped: 100, trips: ["Japan 2026"]))
+        #expect(try b.ledger.report(trip: nil).totals == a.ledger.report(trip: nil).totals)
+
+        let c = try freshLedger()
+        let bulk = try c.ledger.importPurchases(path: all, options: ImportOptions(), bulkThreshold: 70)
+        #expect(bulk == ImportResult(imported: 150, skipped: 0, trips: ["Japan 2026"]))
+        #expect(try c.ledger.importPurchases(path: all, options: ImportOptions(), bulkThreshold: 1).imported == 0)
+        #expect(try c.ledger.report(trip: nil).totals == a.ledger.report(trip: nil).totals)
+        #expect(try c.ledger.purchases(PurchaseFilter()).purchases.map { PurchaseCSV.fields($0).dropFirst() }
+            == purchases.map { PurchaseCSV.fields($0).dropFirst() })
+    }
 }

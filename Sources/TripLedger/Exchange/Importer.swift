@@ -120,8 +120,8 @@ extension Ledger {
         var importer: any RowImporter = try options.statement.map { try StatementRowImporter(ledger: self, header: header, mapping: $0, trip: options.trip) }
             ?? ExportRowImporter(ledger: self, header: header, trip: options.trip)
 
-        // Foreign keys are checked once per trip at the end (`verifyTrips`) rather than once per
-        // row by SQLite, which costs more than the insert itself. The pragma only takes effect
+        // Foreign keys are checked once per trip at the end (`verifyTrips`) rather than by a
+        // parent lookup per row. The pragma only takes effect
         // outside a transaction: inside a caller's transaction it is a no-op and SQLite checks.
         let foreignKeys = try db.scalarInt("PRAGMA foreign_keys") ?? 1
         try db.execute("PRAGMA foreign_keys = OFF")
@@ -129,11 +129,12 @@ extension Ledger {
         // Temporary files (a statement journal, the sorter rebuilding indexes in bulk mode) in
         // memory rather than on disk. The ledger's own journal (WAL) is unaffected: crash safety holds.
         let tempStore = try db.scalarInt("PRAGMA temp_store") ?? 0
-        try db.execute("PRAGMA temp_store = MEMORY")
+        _ = try? db.execute("PRAGMA temp_store = MEMORY")
         defer { try? db.execute("PRAGMA temp_store = \(tempStore)") }
-        // Bulk mode's index rebuilds may sort on a second core.
+        // Bulk mode's index rebuilds may sort on a second core. Both pragmas only tune speed, so
+        // a refusal (e.g. inside a caller's transaction) is not an error.
         let threads = try db.scalarInt("PRAGMA threads") ?? 0
-        try db.execute("PRAGMA threads = 2")
+        _ = try? db.execute("PRAGMA threads = 2")
         defer { try? db.execute("PRAGMA threads = \(threads)") }
 
         return try db.transaction {
