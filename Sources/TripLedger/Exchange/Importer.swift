@@ -121,8 +121,8 @@ extension Ledger {
             ?? ExportRowImporter(ledger: self, header: header, trip: options.trip)
 
         // Foreign keys are checked once per trip at the end (`verifyTrips`) rather than by a
-        // parent lookup per row. The pragma only takes effect
-        // outside a transaction: inside a caller's transaction it is a no-op and SQLite checks.
+        // parent lookup per row. The pragma only takes effect outside a transaction: inside a
+        // caller's transaction it is a no-op and SQLite keeps checking.
         let foreignKeys = try db.scalarInt("PRAGMA foreign_keys") ?? 1
         try db.execute("PRAGMA foreign_keys = OFF")
         defer { try? db.execute("PRAGMA foreign_keys = \(foreignKeys == 0 ? "OFF" : "ON")") }
