@@ -255,4 +255,66 @@ struct ImportTests {
         var again = ImportKeys()
         #expect(again.key(for: 42) == a && again.key(for: 42) == b)
     }
+
+    @Test func foreignKeysAreOnAgainAfterAnImportAndADeletedTripIsCaught() throws {
+        let a = try sourceLedger()
+        let path = a.folder.file("export.csv")
+        try writeCSV(try a.ledger.purchases(PurchaseFilter()).purchases, to: path)
+        let b = try freshLedger()
+        _ = try b.ledger.importPurchases(path: path, options: ImportOptions())
+        #expect(try b.ledger.db.scalarInt("PRAGMA foreign_keys") == 1)
+        #expect(throws: TripError.self) { try b.ledger.verifyTrips([999]) }
+        try b.ledger.verifyTrips([try b.ledger.trip(named: "Japan 2026").id])
+    }
+
+    /// The import's integer conversion gives what `Rational` gives, for every rounding mode,
+    /// signs, ties and products beyond 64 bits.
+    @Test(arguments: RoundingMode.allCases)
+    func multipliedRoundedMatchesRational(_ mode: RoundingMode) throws {
+        let factors: [(Int128, Int128)] = [(625_649_263_722, 100_000_000_000_000), (1, 2), (3, 2), (5, 4), (2, 3), (67, 100),
+                                           (7, 1), (1, 1_000_000_007), (Int128(Int64.max), 3)]
+        let values: [Int64] = [1, 2, 3, 5, 7, 10, 25, 27_211, 123_456_789, -1, -3, -25, -27_211, Int64.max / 7, Int64.min / 9]
+        for (p, q) in factors {
+            let factor = try Rational(p, q)
+            for v in values {
+                let exact = try? (Rational(v) * factor).roundedToInt64(mode)
+                #expect(multipliedRounded(v, by: factor.numerator, over: factor.denominator, mode) == exact, "\(v) × \(p)/\(q)")
+            }
+        }
+    }
+
+    @Test(arguments: ["2026-03-04", "0999-12-31", "2024-02-29", "2025-02-29", "2026-3-04", "2026/03/04", "2026-03-04 ",
+                      "20260304", "2026-13-01", "0000-01-01", "", "2026-03-0x"])
+    func isoDateIsCivilDateIso(_ text: String) {
+        #expect(isoDate(text) == CivilDate(iso: text))
+        if let d = isoDate(text) { #expect(d.description == text) }
+    }
+
+    /// More rows than one insert batch (64): full batches, a last partial one, keys already stored
+    /// from an earlier partial import, and bulk mode switching on mid-file.
+    @Test func rowsBeyondOneBatchImportOnceAndAddUp() throws {
+        let a = try freshLedger()
+        for i in 0..<150 {
+            _ = try a.ledger.addPurchase(PurchaseDraft(amount: String(100 + i * 7), note: "item \(i % 40)", date: "2026-02-\(String(format: "%02d", 1 + i % 28))",
+                                                       category: i % 3 == 0 ? "food" : nil, tax: i % 2 == 0 ? "10%" : nil))
+        }
+        let purchases = try a.ledger.purchases(PurchaseFilter()).purchases
+        let all = a.folder.file("all.csv"), part = a.folder.file("part.csv")
+        try writeCSV(purchases, to: all)
+        try writeCSV(Array(purchases.prefix(100)), to: part)
+
+        let b = try freshLedger()
+        #expect(try b.ledger.importPurchases(path: part, options: ImportOptions()).imported == 100)
+        let rest = try b.ledger.importPurchases(path: all, options: ImportOptions())
+        #expect(rest == ImportResult(imported: 50, skipped: 100, trips: ["Japan 2026"]))
+        #expect(try b.ledger.report(trip: nil).totals == a.ledger.report(trip: nil).totals)
+
+        let c = try freshLedger()
+        let bulk = try c.ledger.importPurchases(path: all, options: ImportOptions(), bulkThreshold: 70)
+        #expect(bulk == ImportResult(imported: 150, skipped: 0, trips: ["Japan 2026"]))
+        #expect(try c.ledger.importPurchases(path: all, options: ImportOptions(), bulkThreshold: 1).imported == 0)
+        #expect(try c.ledger.report(trip: nil).totals == a.ledger.report(trip: nil).totals)
+        #expect(try c.ledger.purchases(PurchaseFilter()).purchases.map { PurchaseCSV.fields($0).dropFirst() }
+            == purchases.map { PurchaseCSV.fields($0).dropFirst() })
+    }
 }

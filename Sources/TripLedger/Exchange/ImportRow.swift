@@ -18,13 +18,21 @@ struct ExportRowImporter: RowImporter {
     let forcedTrip: Trip?
     let rounding: RoundingMode
     let tipOnTaxed: Bool
-    private let at: [String: Int]
-    private var trips: [String: Trip?] = [:]
+    /// The header position of each `PurchaseCSV` column (by `ExportColumn.rawValue`), -1 when absent.
+    private let at: [Int]
+    // Parsed cell texts. Rows of one file repeat a handful of trips, currencies, specs and rates,
+    // so each is parsed once and later recognised by comparing its text (see `TextCache`).
+    private var trips = TextCache<Trip?>()
     private var current: Trip?
-    private var currencies: [String: Currency] = [:]
-    private var specs: [String: AdjustmentSpec] = [:]
-    private var presets: [String: String] = [:]
-    private var rates: [String: String] = [:]
+    private var currencies = TextCache<Currency>()
+    private var specs = TextCache<AdjustmentSpec>()
+    private var presets = TextCache<String>()
+    private var rates = TextCache<String>()
+    private var roundings = TextCache<RoundingMode>()
+    private var labels = TextCache<String>()
+    /// The conversion factor of a rate text between two currencies' minor units, exactly as
+    /// `Conversion.make` derives it (rate × 10^(home digits − currency digits)).
+    private var factors: [FactorKey: Rational] = [:]
     private var fields: [String] = []
     private var number = 0
 
@@ -45,9 +53,7 @@ struct ExportRowImporter: RowImporter {
                 for a card statement give --date-column and --amount-column
                 """)
         }
-        var at: [String: Int] = [:]
-        for (i, name) in header.enumerated() { at[name] = i }
-        self.at = at
+        at = ExportColumn.allCases.map { header.firstIndex(of: $0.name) ?? -1 }
         self.ledger = ledger
         forcedTrip = try trip.map { try ledger.trip(named: $0) }
         rounding = ledger.settings.rounding.value
@@ -55,17 +61,19 @@ struct ExportRowImporter: RowImporter {
     }
 
     /// The cell of `column`, or `""` when the header does not have it.
-    private func cell(_ column: String) -> String {
-        at[column].map { fields[$0] } ?? ""
+    @inline(__always)
+    private func cell(_ column: ExportColumn) -> String {
+        let i = at[column.rawValue]
+        return i < 0 ? "" : fields[i]
     }
 
-    private func bad(_ column: String, _ reason: String) -> TripError {
-        .badRow(row: number, column: column, value: cell(column), reason: reason)
+    private func bad(_ column: ExportColumn, _ reason: String) -> TripError {
+        .badRow(row: number, column: column.name, value: cell(column), reason: reason)
     }
 
     /// Runs `body`, turning a field error into a row error in `column`.
-    private func field<T>(_ column: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch let e as TripError { throw e.inRow(number, column: column, cell: cell(column)) }
+    private func field<T>(_ column: ExportColumn, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as TripError { throw e.inRow(number, column: column.name, cell: cell(column)) }
     }
 
     mutating func row(_ fields: [String], number: Int) throws -> (PurchaseRow, Trip, UInt64) {
@@ -73,53 +81,54 @@ struct ExportRowImporter: RowImporter {
         self.number = number
         let trip = try targetTrip()
 
-        guard let date = CivilDate(iso: cell("date")) else { throw bad("date", "is not a date; the export format writes YYYY-MM-DD") }
-        let currency = try currency(cell("currency"), column: "currency")
-        let roundingText = cell("rounding")
+        let dateText = cell(.date)
+        guard let date = isoDate(dateText) else { throw bad(.date, "is not a date; the export format writes YYYY-MM-DD") }
+        let currency = try currency(cell(.currency))
+        let roundingText = cell(.rounding)
         let rowRounding: RoundingMode
-        if roundingText.isEmpty { rowRounding = rounding } else {
+        if roundingText.isEmpty { rowRounding = rounding } else if let m = roundings[roundingText] { rowRounding = m } else {
             guard let m = RoundingMode(userText: roundingText) else {
-                throw bad("rounding", "is not one of \(RoundingMode.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw bad(.rounding, "is not one of \(RoundingMode.allCases.map(\.rawValue).joined(separator: ", "))")
             }
+            roundings[roundingText] = m
             rowRounding = m
         }
-        let price = try amount("price", minorUnits: currency.minorUnits, rounding: rowRounding)
-        let expressionText = trimmed(cell("expression"))
-        let expression = expressionText.isEmpty ? trimmed(cell("price")) : expressionText
-        if expression != cell("price") {
-            let value = try field("expression") {
+        let priceText = cell(.price)
+        let price = try amount(.price, minorUnits: currency.minorUnits, rounding: rowRounding)
+        let expressionText = trimmed(cell(.expression))
+        let expression = expressionText.isEmpty ? trimmed(priceText) : expressionText
+        if expression != priceText {
+            let value = try field(.expression) {
                 try AmountExpression.evaluate(expression, field: "expression", minorUnits: currency.minorUnits, rounding: rowRounding)
             }
             guard value == price else {
-                throw bad("expression", "gives \(Money(minorUnits: value, currency: currency).plainText), not the price \(cell("price"))")
+                throw bad(.expression, "gives \(Money(minorUnits: value, currency: currency).plainText), not the price \(priceText)")
             }
         }
-        let taxIncluded = try bool("tax_included", default: false)
-        let tax = try spec("tax_spec")
-        if taxIncluded && tax == nil { throw bad("tax_included", "is true but tax_spec is empty; give the included rate, e.g. 10%") }
-        let inputs = AdjustmentInputs(discount: try spec("discount_spec"), service: try spec("service_spec"), tax: tax,
-                                      taxIncluded: taxIncluded, tip: try spec("tip_spec"), rounding: rowRounding,
+        let taxIncluded = try bool(.taxIncluded, default: false)
+        let tax = try spec(.taxSpec)
+        if taxIncluded && tax == nil { throw bad(.taxIncluded, "is true but tax_spec is empty; give the included rate, e.g. 10%") }
+        let inputs = AdjustmentInputs(discount: try spec(.discountSpec), service: try spec(.serviceSpec), tax: tax,
+                                      taxIncluded: taxIncluded, tip: try spec(.tipSpec), rounding: rowRounding,
                                       tipOnTaxed: tipOnTaxed)
-        let b = try field("price") { try Breakdown.compute(price: price, currency: currency, inputs: inputs) }
-        for (column, value) in [("discount", b.discount), ("service", b.service), ("tax", b.tax), ("tip", b.tip), ("total", b.total)]
-        where at[column] != nil {
-            let recorded = try amount(column, minorUnits: currency.minorUnits, rounding: rowRounding, emptyIs: 0)
-            if recorded != value {
-                throw bad(column, "does not match the price and the row's specs, which give \(Money(minorUnits: value, currency: currency).plainText)")
-            }
-        }
+        let b = try field(.price) { try Breakdown.compute(price: price, currency: currency, inputs: inputs) }
+        try check(.discount, b.discount, currency, rowRounding)
+        try check(.service, b.service, currency, rowRounding)
+        try check(.tax, b.tax, currency, rowRounding)
+        try check(.tip, b.tip, currency, rowRounding)
+        try check(.total, b.total, currency, rowRounding)
 
         let home = trip.homeCurrency
-        guard cell("home_currency") == home.code else {
-            throw bad("home_currency", "is not the home currency \(home.code) of trip \(quoted(trip.name))")
+        guard cell(.homeCurrency) == home.code else {
+            throw bad(.homeCurrency, "is not the home currency \(home.code) of trip \(quoted(trip.name))")
         }
         let conversion = try convert(b, currency: currency, home: home, date: date)
 
-        let presetText = trimmed(cell("preset"))
+        let presetText = trimmed(cell(.preset))
         let preset = presetText.isEmpty ? nil : try presetName(presetText)
-        let note = try field("note") { try Ledger.checkText(cell("note"), field: "note") }
-        let category = try text("category")
-        let paidWith = try text("paid_with")
+        let note = try field(.note) { try Ledger.checkText(cell(.note), field: "note") }
+        let category = try text(.category)
+        let paidWith = try text(.paidWith)
         let charged = conversion.source == .charged ? conversion.home : nil
         let row = PurchaseRow(tripID: trip.id, date: date, note: note, category: category, paidWith: paidWith, currency: currency,
                               expression: expression, inputs: inputs, breakdown: b, preset: preset, purchaseRate: nil,
@@ -129,11 +138,15 @@ struct ExportRowImporter: RowImporter {
         var h = FNV1a()
         h.add("purchase")
         h.add(trip.id)
-        h.add(date.description)
+        // `isoDate` accepts exactly the canonical YYYY-MM-DD text, which is `date.description`.
+        h.add(dateText)
         h.add(currency.code)
         h.add(price)
         h.add(expression)
-        for s in [inputs.discount, inputs.service, inputs.tax, inputs.tip] { h.add(s?.description ?? "") }
+        h.add(inputs.discount?.description ?? "")
+        h.add(inputs.service?.description ?? "")
+        h.add(inputs.tax?.description ?? "")
+        h.add(inputs.tip?.description ?? "")
         h.add(taxIncluded ? "1" : "0")
         h.add(rowRounding.rawValue)
         h.add(preset ?? "")
@@ -144,65 +157,103 @@ struct ExportRowImporter: RowImporter {
         return (row, trip, h.value)
     }
 
+    /// A recorded breakdown amount (when the header has its column) must equal the recomputed one.
+    @inline(__always)
+    private func check(_ column: ExportColumn, _ value: Int64, _ currency: Currency, _ rounding: RoundingMode) throws {
+        guard at[column.rawValue] >= 0 else { return }
+        let recorded = try amount(column, minorUnits: currency.minorUnits, rounding: rounding, emptyIs: 0)
+        if recorded != value {
+            throw bad(column, "does not match the price and the row's specs, which give \(Money(minorUnits: value, currency: currency).plainText)")
+        }
+    }
+
     /// Checks the recorded conversion against the row's total and returns it, components included.
     private mutating func convert(_ b: Breakdown, currency: Currency, home: Currency, date: CivilDate) throws -> Conversion {
-        guard let source = RateSource(rawValue: cell("rate_source")) else {
-            throw bad("rate_source", "is not one of \(RateSource.allCases.map(\.rawValue).joined(separator: ", "))")
+        guard let source = RateSource(rawValue: cell(.rateSource)) else {
+            throw bad(.rateSource, "is not one of \(RateSource.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let chargedText = trimmed(cell("charged"))
+        let chargedText = trimmed(cell(.charged))
         if source == .none {
-            for column in ["rate", "home_total", "charged"] where !cell(column).isEmpty {
+            for column in [ExportColumn.rate, .homeTotal, .charged] where !cell(column).isEmpty {
                 throw bad(column, "is given but rate_source is none (unconverted)")
             }
             return try Conversion.make(breakdown: b, from: currency, to: home, quote: nil, rounding: rounding)
         }
-        if source == .charged && chargedText.isEmpty { throw bad("charged", "is empty but rate_source is charged") }
+        if source == .charged && chargedText.isEmpty { throw bad(.charged, "is empty but rate_source is charged") }
         if source != .charged && !chargedText.isEmpty {
-            throw bad("charged", "is given but rate_source is \(source.rawValue); a charged amount always has rate_source charged")
+            throw bad(.charged, "is given but rate_source is \(source.rawValue); a charged amount always has rate_source charged")
         }
-        if source == .identity && currency != home { throw bad("rate_source", "is identity but the currency is not the home currency") }
-        let rateText = cell("rate")
+        if source == .identity && currency != home { throw bad(.rateSource, "is identity but the currency is not the home currency") }
+        let rateText = cell(.rate)
         let rate: String
         if let r = rates[rateText] { rate = r } else {
-            rate = try field("rate") { try Ledger.validateRate(rateText, field: "rate") }
+            rate = try field(.rate) { try Ledger.validateRate(rateText, field: "rate") }
             rates[rateText] = rate
         }
-        let rateDateText = cell("rate_date")
+        let rateDateText = cell(.rateDate)
         var rateDate: CivilDate?
         if !rateDateText.isEmpty {
-            guard let d = CivilDate(iso: rateDateText) else { throw bad("rate_date", "is not a date; write YYYY-MM-DD") }
+            guard let d = isoDate(rateDateText) else { throw bad(.rateDate, "is not a date; write YYYY-MM-DD") }
             rateDate = d
         }
-        let provider = cell("rate_provider"), fetchedAt = cell("rate_fetched_at")
+        let provider = cell(.rateProvider), fetchedAt = cell(.rateFetchedAt)
         let quote = RateQuote(rate: rate, date: rateDate, source: source, provider: provider.isEmpty ? nil : provider,
                               fetchedAt: fetchedAt.isEmpty ? nil : fetchedAt,
-                              provisional: try bool("provisional", default: source == .fallback))
-        let charged = chargedText.isEmpty ? nil : try amount("charged", minorUnits: home.minorUnits, rounding: rounding)
-        let c = try field("rate") {
-            try Conversion.make(breakdown: b, from: currency, to: home, quote: quote, charged: charged, rounding: rounding)
+                              provisional: try bool(.provisional, default: source == .fallback))
+        let charged = chargedText.isEmpty ? nil : try amount(.charged, minorUnits: home.minorUnits, rounding: rounding)
+        let c: Conversion
+        if charged == nil, let fast = quickConversion(b, currency: currency, home: home, quote: quote) {
+            c = fast
+        } else {
+            c = try field(.rate) {
+                try Conversion.make(breakdown: b, from: currency, to: home, quote: quote, charged: charged, rounding: rounding)
+            }
         }
-        let recorded = try amount("home_total", minorUnits: home.minorUnits, rounding: rounding)
+        let recorded = try amount(.homeTotal, minorUnits: home.minorUnits, rounding: rounding)
         guard c.home == recorded else {
             let expected = c.home.map { Money(minorUnits: $0, currency: home).plainText } ?? "nothing"
-            throw bad("home_total", "does not match total × rate = \(expected) (\(rounding.rawValue))")
+            throw bad(.homeTotal, "does not match total × rate = \(expected) (\(rounding.rawValue))")
         }
         return c
     }
 
+    /// `Conversion.make` for a rate (no charged amount) with the rate's factor parsed once per file,
+    /// each amount rounded from the exact product v × p / q (`multipliedRounded`): the same value as
+    /// `(Rational(v) × factor).roundedToInt64(rounding)` without reducing fractions per row. `nil` when anything would throw: the caller then calls
+    /// `Conversion.make`, whose error names the problem.
+    private mutating func quickConversion(_ b: Breakdown, currency: Currency, home: Currency, quote: RateQuote) -> Conversion? {
+        let key = FactorKey(rate: quote.rate, exponent: home.minorUnits - currency.minorUnits)
+        let factor: Rational
+        if let f = factors[key] { factor = f } else {
+            guard let r = Rational(decimalText: quote.rate), let f = try? r.scaled(byPowerOfTen: key.exponent) else { return nil }
+            factors[key] = f
+            factor = f
+        }
+        let p = factor.numerator, q = factor.denominator
+        let rounding = rounding
+        func convert(_ v: Int64) -> Int64? {
+            if v == 0 { return 0 }
+            return multipliedRounded(v, by: p, over: q, rounding)
+        }
+        guard let total = convert(b.total), let discount = convert(b.discount), let service = convert(b.service),
+              let tax = convert(b.tax), let tip = convert(b.tip) else { return nil }
+        return Conversion(homeCurrency: home, home: total, homeDiscount: discount, homeService: service, homeTax: tax,
+                          homeTip: tip, quote: quote)
+    }
+
     private mutating func targetTrip() throws -> Trip {
         if let forcedTrip { return forcedTrip }
-        let name = cell("trip")
+        let name = cell(.trip)
         if !name.isEmpty {
-            let key = name
-            if let cached = trips[key] {
+            if let cached = trips[name] {
                 if let cached { return cached }
             } else {
                 do {
                     let t = try ledger.trip(named: trimmed(name))
-                    trips[key] = t
+                    trips[name] = t
                     return t
                 } catch TripError.tripNotFound {
-                    trips[key] = .some(nil)
+                    trips[name] = .some(nil)
                 }
             }
         }
@@ -212,36 +263,40 @@ struct ExportRowImporter: RowImporter {
         return t
     }
 
-    private mutating func currency(_ code: String, column: String) throws -> Currency {
+    private mutating func currency(_ code: String) throws -> Currency {
         if let c = currencies[code] { return c }
-        let c = try field(column) { try CurrencyTable.shared.currency(for: code) }
+        let c = try field(.currency) { try CurrencyTable.shared.currency(for: code) }
         currencies[code] = c
         return c
     }
 
-    private mutating func spec(_ column: String) throws -> AdjustmentSpec? {
+    private mutating func spec(_ column: ExportColumn) throws -> AdjustmentSpec? {
         let text = cell(column)
         if text.isEmpty { return nil }
         if let s = specs[text] { return s }
-        let s = try field(column) { try AdjustmentSpec.parse(text, field: column) }
+        let s = try field(column) { try AdjustmentSpec.parse(text, field: column.name) }
         specs[text] = s
         return s
     }
 
     private mutating func presetName(_ text: String) throws -> String {
         if let p = presets[text] { return p }
-        let p = try field("preset") { try ledger.settings.preset(named: text).name }
+        let p = try field(.preset) { try ledger.settings.preset(named: text).name }
         presets[text] = p
         return p
     }
 
-    private func text(_ column: String) throws -> String? {
+    /// A label (category, paid_with): lowercased and checked once per distinct text.
+    private mutating func text(_ column: ExportColumn) throws -> String? {
         let t = cell(column)
         if t.isEmpty { return nil }
-        return try field(column) { try Ledger.checkText(t.lowercased(), field: column, maxBytes: 100) }
+        if let l = labels[t] { return l }
+        let l = try field(column) { try Ledger.checkText(t.lowercased(), field: column.name, maxBytes: 100) }
+        labels[t] = l
+        return l
     }
 
-    private func bool(_ column: String, default value: Bool) throws -> Bool {
+    private func bool(_ column: ExportColumn, default value: Bool) throws -> Bool {
         switch cell(column) {
         case "": return value
         case "true": return true
@@ -252,12 +307,101 @@ struct ExportRowImporter: RowImporter {
 
     /// An amount cell: a plain decimal (as the export writes it) is read directly; anything else
     /// goes through `AmountExpression`, whose error names the value.
-    private func amount(_ column: String, minorUnits: Int, rounding: RoundingMode, emptyIs: Int64? = nil) throws -> Int64 {
+    private func amount(_ column: ExportColumn, minorUnits: Int, rounding: RoundingMode, emptyIs: Int64? = nil) throws -> Int64 {
         let text = cell(column)
         if text.isEmpty, let emptyIs { return emptyIs }
         if let v = plainMinorUnits(text, minorUnits: minorUnits) { return v }
-        return try field(column) { try AmountExpression.evaluate(text, field: column, minorUnits: minorUnits, rounding: rounding) }
+        return try field(column) { try AmountExpression.evaluate(text, field: column.name, minorUnits: minorUnits, rounding: rounding) }
     }
+}
+
+/// The columns of `PurchaseCSV.columns`, in order: `rawValue` is the position there.
+enum ExportColumn: Int, CaseIterable {
+    case id, trip, date, note, category, paidWith
+    case currency, expression, price
+    case discount, discountSpec, service, serviceSpec
+    case tax, taxSpec, taxIncluded, tip, tipSpec
+    case total, rounding, preset
+    case rate, rateDate, rateSource, rateProvider, rateFetchedAt, provisional
+    case homeCurrency, homeTotal, charged
+
+    var name: String { PurchaseCSV.columns[rawValue] }
+}
+
+struct FactorKey: Hashable {
+    let rate: String
+    let exponent: Int
+}
+
+/// Values parsed from cell texts, found again by comparing texts. The last few distinct texts are
+/// compared directly (cheap for the short texts of CSV cells, and a file's rows mostly repeat
+/// them); any others go to a dictionary.
+struct TextCache<Value> {
+    private var recent: [(text: String, value: Value)] = []
+    private var more: [String: Value] = [:]
+
+    subscript(text: String) -> Value? {
+        get {
+            for entry in recent where entry.text == text { return entry.value }
+            return more.isEmpty ? nil : more[text]
+        }
+        set {
+            guard let newValue else { return }
+            if recent.count < 8 { recent.append((text, newValue)) } else { more[text] = newValue }
+        }
+    }
+}
+
+/// `round(v × p / q)` with `mode`, exactly as `Rational.rounded` rounds (halves are ties; half-up
+/// moves a tie away from zero); `q > 0`. In 64-bit arithmetic when the product fits, else 128-bit.
+/// `nil` when the result does not fit an `Int64` (or the product not even 128 bits).
+func multipliedRounded(_ v: Int64, by p: Int128, over q: Int128, _ mode: RoundingMode) -> Int64? {
+    if let p64 = Int64(exactly: p), let q64 = Int64(exactly: q) {
+        let (n, overflow) = v.multipliedReportingOverflow(by: p64)
+        if !overflow { return roundedQuotient(n, q64, mode) }
+    }
+    let (n, overflow) = Int128(v).multipliedReportingOverflow(by: p)
+    guard !overflow else { return nil }
+    return roundedQuotient(n, q, mode).flatMap { Int64(exactly: $0) }
+}
+
+/// `n / d` (`d > 0`) rounded with `mode`; `nil` when rounding away from zero overflows.
+@inline(__always)
+func roundedQuotient<T: FixedWidthInteger & SignedInteger>(_ n: T, _ d: T, _ mode: RoundingMode) -> T? {
+    let (q, r) = n.quotientAndRemainder(dividingBy: d)   // q truncated toward zero, r has n's sign
+    if r == 0 { return q }
+    let positive = n > 0
+    let away = positive ? q.addingReportingOverflow(1) : q.subtractingReportingOverflow(1)
+    if away.overflow { return nil }
+    switch mode {
+    case .floor: return positive ? q : away.partialValue
+    case .ceiling: return positive ? away.partialValue : q
+    case .halfUp, .halfEven:
+        let twice = r.magnitude.multipliedReportingOverflow(by: 2)
+        let dm = d.magnitude
+        if twice.overflow || twice.partialValue > dm { return away.partialValue }
+        if twice.partialValue < dm { return q }
+        if mode == .halfUp { return away.partialValue }
+        return q % 2 == 0 ? q : away.partialValue
+    }
+}
+
+/// Strict `YYYY-MM-DD` (exactly `CivilDate.description`'s form) without an intermediate array.
+func isoDate(_ text: String) -> CivilDate? {
+    var y = 0, m = 0, d = 0, i = 0
+    for b in text.utf8 {
+        switch i {
+        case 4, 7: guard b == UInt8(ascii: "-") else { return nil }
+        case 0...9:
+            guard b >= 0x30 && b <= 0x39 else { return nil }
+            let v = Int(b - 0x30)
+            if i < 4 { y = y * 10 + v } else if i < 7 { m = m * 10 + v } else { d = d * 10 + v }
+        default: return nil
+        }
+        i += 1
+    }
+    guard i == 10 else { return nil }
+    return CivilDate(year: y, month: m, day: d)
 }
 
 /// `text` without leading and trailing spaces and tabs; the common untrimmed case costs two byte reads.

@@ -62,7 +62,16 @@ enum SQLiteBoundary {
         switch value {
         case .null: rc = sqlite3_bind_null(stmt, index)
         case .integer(let v): rc = sqlite3_bind_int64(stmt, index, v)
-        case .text(let v): rc = sqlite3_bind_text(stmt, index, v, -1, csqlite_transient())
+        case .text(let v):
+            // Through the UTF-8 bytes with their length: passing the String as a C string would
+            // first copy a small (inline) string into a new heap array.
+            var text = v
+            rc = text.withUTF8 { bytes -> Int32 in
+                guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text(stmt, index, "", 0, csqlite_transient()) }
+                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    sqlite3_bind_text(stmt, index, $0, Int32(bytes.count), csqlite_transient())
+                }
+            }
         }
         guard rc == SQLITE_OK else { throw error(db, rc, sql) }
     }
