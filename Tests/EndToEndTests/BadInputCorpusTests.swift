@@ -251,6 +251,18 @@ struct TextPolicyTests {
         #expect(r.exitCode == 0, "\(r.stderr)")
     }
 
+    /// Old spreadsheet exports end lines with a lone CR: read as line ends, not rejected.
+    @Test func carriageReturnLineEndsImport() throws {
+        let folder = TemporaryFolder()
+        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
+        try #require(trip.run("new", "Japan", "--currency", "JPY").exitCode == 0)
+        let file = folder.file("statement.csv")
+        try "Date,Amount\r2026-03-01,1200\r2026-03-02,1300\r".write(toFile: file, atomically: true, encoding: .utf8)
+        let r = try trip.run("import", file, "--date-column", "Date", "--amount-column", "Amount", "--format", "json")
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.json["imported"] as? Int == 2)
+    }
+
     @Test func aByteOrderMarkAtTheStartOfACSVIsFine() throws {
         let folder = TemporaryFolder()
         let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))

@@ -18,14 +18,15 @@ final class BatchInsert {
     /// Rows added so far (inserted, or held until the next `flush()`).
     private(set) var added = 0
 
-    /// `INSERT INTO purchases (columns) VALUES (placeholders), …`.
-    init(db: Database, columns: String, placeholders: String, batchSize: Int = 64) {
+    /// `INSERT INTO purchases (<PurchaseRow.insertColumns>, import_key) VALUES (?, …), …`: the
+    /// statement is built only from those constant fragments and `?` markers.
+    init(db: Database, batchSize: Int = 64) {
         self.db = db
         // OR FAIL: a constraint error stops the statement without undoing its earlier rows, so
         // SQLite needs no statement journal (a copy of every page each batch changes); the caller's
         // transaction is rolled back on the error anyway.
-        prefix = "INSERT OR FAIL INTO purchases (\(columns)) VALUES "
-        rowPlaceholders = "(\(placeholders))"
+        prefix = "INSERT OR FAIL INTO purchases (\(PurchaseRow.insertColumns), import_key) VALUES "
+        rowPlaceholders = "(\(PurchaseRow.placeholders), ?)"
         self.batchSize = max(batchSize, 1)
     }
 

@@ -486,7 +486,7 @@ struct StatementRowImporter: RowImporter {
         } catch let e as TripError {
             let (column, index): (String, Int?) = switch e {
             case .unknownCurrency, .currencyWithoutMinorUnits: (mapping.currency ?? "currency", currency)
-            case .badAmount(let f, _, _), .ambiguousAmount(let f, _, _, _), .badText(let f, _):
+            case .badAmount(let f, _, _), .ambiguousAmount(let f, _, _, _), .badText(let f, _), .badTextValue(let f, _, _):
                 f == "charged" ? (mapping.charged ?? f, charged) : f == "note" ? (mapping.note ?? f, note)
                     : f == "category" ? (mapping.category ?? f, category) : (mapping.amount, amount)
             default: (mapping.amount, amount)

@@ -125,21 +125,19 @@ extension Ledger {
         // caller's transaction it is a no-op and SQLite keeps checking.
         let foreignKeys = try db.scalarInt("PRAGMA foreign_keys") ?? 1
         try db.execute("PRAGMA foreign_keys = OFF")
-        defer { try? db.execute("PRAGMA foreign_keys = \(foreignKeys == 0 ? "OFF" : "ON")") }
+        defer { try? db.execute(foreignKeys == 0 ? "PRAGMA foreign_keys = OFF" : "PRAGMA foreign_keys = ON") }
         // Temporary files (a statement journal, the sorter rebuilding indexes in bulk mode) in
         // memory rather than on disk. The ledger's own journal (WAL) is unaffected: crash safety holds.
-        let tempStore = try db.scalarInt("PRAGMA temp_store") ?? 0
+        // (`Database` leaves both at SQLite's defaults, which is what they go back to.)
         _ = try? db.execute("PRAGMA temp_store = MEMORY")
-        defer { try? db.execute("PRAGMA temp_store = \(tempStore)") }
+        defer { try? db.execute("PRAGMA temp_store = DEFAULT") }
         // Bulk mode's index rebuilds may sort on a second core. Both pragmas only tune speed, so
         // a refusal (e.g. inside a caller's transaction) is not an error.
-        let threads = try db.scalarInt("PRAGMA threads") ?? 0
         _ = try? db.execute("PRAGMA threads = 2")
-        defer { try? db.execute("PRAGMA threads = \(threads)") }
+        defer { try? db.execute("PRAGMA threads = 0") }
 
         return try db.transaction {
-            let columns = PurchaseRow.insertColumns + ", import_key", placeholders = PurchaseRow.placeholders + ", ?"
-            let insert = BatchInsert(db: db, columns: columns, placeholders: placeholders)
+            let insert = BatchInsert(db: db)
             // Duplicates are recognised here, not by `ON CONFLICT … DO NOTHING`: SQLite's upsert
             // path costs several times a plain insert. A key is new when no earlier row of this
             // file had it and the ledger does not hold it (looked up only if it holds any key).
@@ -183,6 +181,9 @@ extension Ledger {
                 if trips.last != trip.name, !trips.contains(trip.name) { trips.append(trip.name) }
                 tripIDs.insert(trip.id)
                 if rowNumber % progressEvery == 0 { progress(rowNumber) }
+            }
+            if rowNumber == 0 {
+                throw TripError.badText(field: "import", reason: "the file has a header but no rows; nothing to import")
             }
             try insert.flush()
             try bulk?.restore(db)
@@ -314,6 +315,8 @@ extension TripError {
             return .badRow(row: row, column: column, value: value, reason: "is more than the price \(price)")
         case let .badText(_, reason):
             return .badRow(row: row, column: column, value: cell, reason: reason)
+        case let .badTextValue(_, value, reason):
+            return .badRow(row: row, column: column, value: value, reason: reason)
         case .badRow:
             return self
         default:
