@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TripLedger
 
 /// `trip export` through the binary: the journal goes to stdout and hledger agrees with
 /// `trip report`; bad formats and unknown trips fail with one line and the documented code.
@@ -48,6 +49,25 @@ struct ExportEndToEndTests {
         #expect(bean.stderr.isEmpty)
         #expect(bean.totals.keys.sorted() == ["USD"], "beancount summed \(bean.totals)")
         #expect(bean.totals["USD"].flatMap { Decimal(string: $0) } == Decimal(string: net), "beancount summed \(bean.totals); report net \(net)")
+    }
+
+    /// A control character already in a ledger (from before the text rules) is exported exactly
+    /// in CSV to a file or pipe, and shown escaped on a terminal; journals never carry it (their
+    /// payees are cleaned for the accounting tools anyway).
+    @Test(arguments: ["csv", "ledger", "beancount"])
+    func storedControlCharactersNeverReachATerminal(_ format: String) throws {
+        let (folder, trip) = try Self.japan()
+        defer { withExtendedLifetime(folder) {} }
+        let db = try Database(path: trip.ledgerPath, create: false)
+        try db.run("UPDATE purchases SET note = ? WHERE note = 'ger camp'", [.text("ger\u{1B}]0;pwned\u{07} camp")])
+        let raw = { (s: String) in s.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 } }
+        let piped = try trip.run("export", "--format", format)
+        #expect(piped.exitCode == 0, "\(piped.stderr)")
+        #expect(format == "csv" ? piped.stdout.contains("ger\u{1B}]0;pwned\u{07} camp") : !raw(piped.stdout))
+        let shown = try trip.runOnTerminal(["export", "--format", format])
+        #expect(shown.exitCode == 0, "\(shown.output)")
+        #expect(shown.output.contains("pwned") && !raw(shown.output), "\(shown.output)")
+        if format == "csv" { #expect(shown.output.contains(#"ger\u{1b}]0;pwned\u{7} camp"#), "\(shown.output)") }
     }
 
     @Test(arguments: ["csv", "json", "beancount"])

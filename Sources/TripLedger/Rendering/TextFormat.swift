@@ -29,6 +29,26 @@ public enum TextFormat {
         return s.split(separator: "\n", omittingEmptySubsequences: false).map { safe(String($0)) }.joined(separator: "\n")
     }
 
+    /// A file format's text (an export) made safe for a terminal: what `safe` does, except that
+    /// line feeds, CRLF pairs and tabs stay, so the layout survives. Used only when stdout is a
+    /// terminal; a file gets the exact text.
+    public static func safeForTerminal(_ s: String) -> String {
+        let scalars = Array(s.unicodeScalars)
+        func kept(_ i: Int) -> Bool {
+            scalars[i] == "\n" || scalars[i] == "\t" || (scalars[i] == "\r" && i + 1 < scalars.count && scalars[i + 1] == "\n")
+        }
+        guard scalars.indices.contains(where: { needsEscape(scalars[$0]) && !kept($0) }) else { return s }
+        var out = ""
+        for i in scalars.indices {
+            if needsEscape(scalars[i]) && !kept(i) {
+                out += "\\u{\(String(scalars[i].value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalars[i])
+            }
+        }
+        return out
+    }
+
     /// True for the characters `safe` escapes.
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)

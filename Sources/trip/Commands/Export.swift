@@ -1,6 +1,11 @@
 import ArgumentParser
 import TripCore
 import TripLedger
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension Trip {
     /// `trip export --format csv|json|ledger|beancount [NAME | --trip NAME | --all]`
@@ -31,7 +36,12 @@ extension Trip {
             }
             let ledger = try global.openLedger()
             let out = BufferedOutput(fileDescriptor: 1)
-            try ledger.export(format, trip: trip ?? name, all: all, write: out.write)
+            // An export is a file and keeps notes exactly; only on a terminal are control characters
+            // (which a ledger from before the text rules may hold) shown escaped instead.
+            let onTerminal = isatty(1) == 1
+            try ledger.export(format, trip: trip ?? name, all: all) { chunk in
+                try out.write(onTerminal ? TextFormat.safeForTerminal(chunk) : chunk)
+            }
             try out.flush()
         }
     }
