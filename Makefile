@@ -8,7 +8,7 @@ TEST_APT_PACKAGES := openssl hledger ledger
 RELEASE_FLAGS := -c release --static-swift-stdlib
 BENCH_DIR ?= $(CURDIR)/.build-bench-data
 
-.PHONY: all deps test-deps apt-install build release demo test bench report-screenshot format lint clean
+.PHONY: all deps test-deps apt-install build release demo test test-long bench report-screenshot format lint clean
 
 all: build
 
@@ -44,6 +44,14 @@ demo: release
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## test-long: the hardening suites at full size (TRIP_LONG_TESTS=1): 50 SIGKILLs during a 100,000-row
+## import and 50 during a rates sync, 8 processes × 500 concurrent adds, disk full on a tmpfs.
+## `make test` runs the same suites small. CI runs both.
+HARDENING_SUITES := CrashSafetyTests|ConcurrencyTests|DiskFullTests
+test-long: test-deps
+	$(SWIFT) build --build-tests
+	TRIP_LONG_TESTS=1 $(SWIFT) test --skip-build --filter '$(HARDENING_SUITES)'
 
 ## bench: release build, generated 1,000,000-purchase ledger, median timings as a table.
 bench: deps
