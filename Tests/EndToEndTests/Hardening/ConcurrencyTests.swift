@@ -26,7 +26,7 @@ struct ConcurrencyTests {
 
     @Test func eightProcessesAddingAtOnceLoseNothing() throws {
         let workers = 8
-        let adds = HardeningScale.pick(short: 50, long: 500)
+        let adds = HardeningScale.pick(short: 30, long: 500)
         let folder = TemporaryFolder("trip-concurrent-add")
         let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
         try #require(trip.run("new", "Shared", "--currency", "EUR", "--home", "USD").exitCode == 0)
