@@ -48,7 +48,7 @@ test: test-deps
 ## test-long: the hardening suites at full size (TRIP_LONG_TESTS=1): 50 SIGKILLs during a 100,000-row
 ## import and 50 during a rates sync, 8 processes × 500 concurrent adds, disk full on a tmpfs.
 ## `make test` runs the same suites small. They run the release `trip` (TRIP_BIN), as users do: the
-## debug build imports 100,000 rows about 20 times slower. CI runs both.
+## debug build needs about four times the CPU for a 100,000-row import. CI runs both.
 HARDENING_SUITES := CrashSafetyTests|ConcurrencyTests|DiskFullTests
 test-long: test-deps
 	$(SWIFT) build --build-tests

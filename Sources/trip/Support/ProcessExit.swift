@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TripCore
 import TripLedger
 
 /// Process-level output and exit, written with `write(2)` so no shared `FILE*` is touched.
@@ -19,7 +20,7 @@ enum ProcessExit {
     static func ledgerFailure(_ error: SQLiteError) -> Never {
         let line: String
         if error.isDiskFull {
-            line = "trip: disk full: \(error.path ?? "the ledger's disk"): nothing was written; free some space and run the command again"
+            line = "trip: disk full: \(error.path.map(quoted) ?? "the ledger's disk"): nothing was written; free some space and run the command again"
         } else if error.isBusy {
             line = "trip: ledger: the ledger is busy in another trip command; nothing was written"
         } else {

@@ -67,7 +67,9 @@ struct DiskFullTests {
 
     static func expectDiskFullLine(_ stderr: String, ledger: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(stderr.hasPrefix("trip: disk full: "), "\(stderr)", sourceLocation: sourceLocation)
-        #expect(stderr.contains("ledger.sqlite: nothing was written"), "\(stderr)", sourceLocation: sourceLocation)
+        // SQLite names the file by its canonical path (no doubled slashes), quoted.
+        let file = ledger.replacingOccurrences(of: "//", with: "/")
+        #expect(stderr.contains("\"\(file)\": nothing was written"), "\(stderr)", sourceLocation: sourceLocation)
         #expect(stderr.filter { $0 == "\n" }.count == 1, "\(stderr)", sourceLocation: sourceLocation)
     }
 
