@@ -11,7 +11,7 @@ BENCH_DIR ?= $(CURDIR)/.build-bench-data
 # Seconds each fuzz target runs in `make fuzz`.
 FUZZ_SECONDS ?= 300
 
-.PHONY: all deps test-deps apt-install build release demo test bench fuzz fuzz-smoke report-screenshot format lint clean
+.PHONY: all deps test-deps apt-install build release demo test test-long bench fuzz fuzz-smoke report-screenshot format lint clean
 
 all: build
 
@@ -48,6 +48,16 @@ demo: release
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## test-long: the hardening suites at full size (TRIP_LONG_TESTS=1): 50 SIGKILLs during a 100,000-row
+## import and 50 during a rates sync, 8 processes × 500 concurrent adds, disk full on a tmpfs.
+## `make test` runs the same suites small. They run the release `trip` (TRIP_BIN), as users do: the
+## debug build needs about four times the CPU for a 100,000-row import. CI runs both.
+HARDENING_SUITES := CrashSafetyTests|ConcurrencyTests|DiskFullTests
+test-long: test-deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) build $(RELEASE_FLAGS) --product trip
+	TRIP_LONG_TESTS=1 TRIP_BIN=$(CURDIR)/.build/release/trip $(SWIFT) test --skip-build --filter '$(HARDENING_SUITES)'
 
 ## bench: release build, generated 1,000,000-purchase ledger, median timings as a table.
 bench: deps

@@ -38,10 +38,7 @@ struct Trip: ParsableCommand {
         } catch let error as TripError {
             fail(error)
         } catch let error as SQLiteError {
-            let what = error.isDiskFull ? "the disk is full; nothing was written" : error.isBusy
-                ? "the ledger is busy in another trip command; nothing was written" : error.description
-            ProcessExit.printError("trip: ledger: \(what)")
-            ProcessExit.exit(70)
+            ProcessExit.ledgerFailure(error)
         } catch {
             let code = exitCode(for: error)
             if code == .success {

@@ -25,6 +25,9 @@ public enum Migrator {
         for (index, migration) in Embedded.migrations.enumerated() where index >= current {
             let version = index + 1
             try db.transaction {
+                // Another trip process may have applied it while this one waited for the write
+                // lock (the first commands on a new ledger, started together).
+                if try Migrator.version(of: db) >= version { return }
                 try db.execute("""
                     CREATE TABLE IF NOT EXISTS schema_migrations (
                         version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)

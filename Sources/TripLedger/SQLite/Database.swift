@@ -31,7 +31,7 @@ public final class Database {
     public func enableWAL() throws(SQLiteError) {
         // Reads through a memory map instead of a pread per page: reports scan thousands of pages.
         try execute("PRAGMA mmap_size = 268435456")
-        let mode = try scalarText("PRAGMA journal_mode = WAL")
+        let mode = try switchToWAL()
         if mode?.lowercased() != "wal" && path != ":memory:" {
             throw SQLiteError(code: 1, message: "could not switch to WAL journal (got \(mode ?? "nothing"))", sql: "PRAGMA journal_mode = WAL")
         }
@@ -39,6 +39,23 @@ public final class Database {
         // Up to 64 MiB of page cache (allocated only as used), so that a large write transaction
         // (re-rating a long trip, an import) does not spill dirty pages mid-transaction.
         try execute("PRAGMA cache_size = -65536")
+    }
+
+    /// `PRAGMA journal_mode = WAL`, retried every 5 ms for up to the busy timeout while another
+    /// process holds a lock. Leaving the rollback journal needs an exclusive lock, and SQLite asks
+    /// for it once without calling the busy handler: without the retry, the first commands on a new
+    /// ledger, started together, fail with "database is locked". A ledger already in WAL mode
+    /// answers at once.
+    private func switchToWAL() throws(SQLiteError) -> String? {
+        var waited: Int32 = 0
+        while true {
+            do {
+                return try scalarText("PRAGMA journal_mode = WAL")
+            } catch where error.isBusy && waited < Database.busyTimeoutMilliseconds {
+                usleep(5_000)
+                waited += 5
+            }
+        }
     }
 
     deinit {

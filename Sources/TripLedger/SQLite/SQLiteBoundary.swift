@@ -1,4 +1,9 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The one place that calls the SQLite C API. Return codes become `SQLiteError`s here; the rest of
 /// TripLedger sees only `Database` and `Statement`.
@@ -37,9 +42,10 @@ enum SQLiteBoundary {
         var errorMessage: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(db, sql, nil, nil, &errorMessage)
         if rc != SQLITE_OK {
-            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(db))
+            let base = error(db, rc, sql)
+            let message = errorMessage.map { String(cString: $0) } ?? base.message
             sqlite3_free(errorMessage)
-            throw SQLiteError(code: rc, message: message, sql: sql)
+            throw SQLiteError(code: rc, message: message, sql: sql, systemErrno: base.systemErrno, path: base.path)
         }
     }
 
@@ -100,11 +106,18 @@ enum SQLiteBoundary {
 
     static func lastInsertRowID(_ db: Connection) -> Int64 { sqlite3_last_insert_rowid(db) }
 
+    /// The error of the last failed call on `db`, with the system `errno` behind it and the file name,
+    /// so that a full disk can be told apart from other I/O errors and named.
     static func error(_ db: Connection, _ rc: Int32, _ sql: String?) -> SQLiteError {
-        SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(db)), sql: sql)
+        let file = sqlite3_db_filename(db, "main").map { String(cString: $0) }
+        return SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(db)), sql: sql,
+                           systemErrno: sqlite3_system_errno(db), path: file?.isEmpty == false ? file : nil)
     }
 
+    static func isOutOfSpace(errno code: Int32) -> Bool { code == ENOSPC || code == EDQUOT }
+
     static let fullCode = SQLITE_FULL
+    static let ioErrorCode = SQLITE_IOERR
     static let busyCode = SQLITE_BUSY
     static let notADatabaseCode = SQLITE_NOTADB
     static let cantOpenCode = SQLITE_CANTOPEN

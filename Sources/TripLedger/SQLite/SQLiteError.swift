@@ -4,11 +4,29 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: Int32
     public let message: String
     public let sql: String?
+    /// The `errno` of the system call that failed under SQLite (`sqlite3_system_errno`), 0 if none.
+    public let systemErrno: Int32
+    /// The database file of the failing connection, when SQLite knows it (not for `:memory:`).
+    public let path: String?
+
+    public init(code: Int32, message: String, sql: String?, systemErrno: Int32 = 0, path: String? = nil) {
+        self.code = code
+        self.message = message
+        self.sql = sql
+        self.systemErrno = systemErrno
+        self.path = path
+    }
 
     /// The primary result code (the low byte of the extended code).
     public var primaryCode: Int32 { code & 0xFF }
 
-    public var isDiskFull: Bool { primaryCode == SQLiteBoundary.fullCode }
+    /// The file system ran out of space (or quota): `SQLITE_FULL`, or an I/O error whose system
+    /// error is `ENOSPC`/`EDQUOT` (SQLite reports a failed extension of the -shm file that way).
+    /// A transaction that fails so is rolled back whole; freeing space is all the next command needs.
+    public var isDiskFull: Bool {
+        primaryCode == SQLiteBoundary.fullCode
+            || (primaryCode == SQLiteBoundary.ioErrorCode && SQLiteBoundary.isOutOfSpace(errno: systemErrno))
+    }
     public var isBusy: Bool { primaryCode == SQLiteBoundary.busyCode }
 
     public var description: String {

@@ -1,11 +1,15 @@
 /// A prepared statement. Parameters are bound by position (`?`), never spliced into the SQL text.
+///
+/// It keeps the raw connection, not the `Database`: the database caches its statements, and a
+/// reference back would be a cycle that never closes the connection (a file descriptor leaked per
+/// `Database`). `sqlite3_close_v2` keeps the connection alive until its last statement is finalized.
 public final class Statement {
-    let db: Database
+    let connection: SQLiteBoundary.Connection
     let handle: SQLiteBoundary.Handle
     public let sql: String
 
     init(db: Database, sql: String) throws(SQLiteError) {
-        self.db = db
+        self.connection = db.connection
         self.sql = sql
         self.handle = try SQLiteBoundary.prepare(db.connection, sql)
     }
@@ -17,14 +21,14 @@ public final class Statement {
     public func bind(_ values: [SQLValue]) throws(SQLiteError) -> Statement {
         SQLiteBoundary.reset(handle)
         for (i, v) in values.enumerated() {
-            try SQLiteBoundary.bind(db.connection, handle, Int32(i + 1), v, sql: sql)
+            try SQLiteBoundary.bind(connection, handle, Int32(i + 1), v, sql: sql)
         }
         return self
     }
 
     /// Steps once: `true` when a row is available through the column accessors.
     public func step() throws(SQLiteError) -> Bool {
-        try SQLiteBoundary.step(db.connection, handle, sql: sql)
+        try SQLiteBoundary.step(connection, handle, sql: sql)
     }
 
     /// Binds `values`, reads the first row with `map` (or returns `nil` when there is none) and

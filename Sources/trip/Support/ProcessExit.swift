@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TripCore
 import TripLedger
 
 /// Process-level output and exit, written with `write(2)` so no shared `FILE*` is touched.
@@ -13,6 +14,22 @@ enum ProcessExit {
     static func printError(_ line: String) {
         let text = TextFormat.safe(line) + "\n"
         _ = text.withCString { write(2, $0, strlen($0)) }
+    }
+
+    /// Reports a SQLite failure that reached `main` as one line and exits 70 (internal/storage, as
+    /// documented in the README). The transaction it happened in was rolled back, so the line says
+    /// nothing was written. A full disk names the ledger file: freeing space is the whole remedy.
+    static func ledgerFailure(_ error: SQLiteError) -> Never {
+        let line: String
+        if error.isDiskFull {
+            line = "trip: disk full: \(error.path.map(quoted) ?? "the ledger's disk"): nothing was written; free some space and run the command again"
+        } else if error.isBusy {
+            line = "trip: ledger: the ledger is busy in another trip command; nothing was written"
+        } else {
+            line = "trip: ledger: \(error.description)"
+        }
+        printError(line)
+        exit(70)
     }
 
     static func exit(_ code: Int32) -> Never {

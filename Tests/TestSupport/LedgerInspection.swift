@@ -1,0 +1,44 @@
+import Foundation
+import TripLedger
+
+/// Read-only checks of a ledger file through the project's own `Database` (the real SQLite, not a
+/// mock), for tests that must look at a ledger as a killed or failed command left it.
+public enum LedgerInspection {
+    /// `PRAGMA integrity_check` joined into one string: `"ok"` for a sound file. Opening the file
+    /// replays a WAL left by a killed process, as the next trip command would.
+    public static func integrity(_ path: String) throws -> String {
+        let db = try Database(path: path, create: false)
+        var lines: [String] = []
+        try db.prepare("PRAGMA integrity_check").forEach { lines.append($0.text(0)) }
+        return lines.joined(separator: "; ")
+    }
+
+    /// The first column of the first row of `sql` as an integer (0 when there is no row).
+    public static func count(_ path: String, _ sql: String) throws -> Int {
+        let db = try Database(path: path, create: false)
+        return Int(try db.scalarInt(sql) ?? 0)
+    }
+
+    /// Opens the ledger, checkpoints its WAL into the file and closes it; as the last connection,
+    /// the close removes the -wal and -shm files.
+    public static func checkpoint(_ path: String) throws {
+        let db = try Database(path: path, create: false)
+        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// Copies a closed ledger (and its -wal, if any) to `destination`, replacing what is there.
+    public static func copy(_ path: String, to destination: String) throws {
+        let fm = FileManager.default
+        for suffix in ["", "-wal", "-shm"] {
+            try? fm.removeItem(atPath: destination + suffix)
+            if fm.fileExists(atPath: path + suffix) { try fm.copyItem(atPath: path + suffix, toPath: destination + suffix) }
+        }
+    }
+
+    /// The permission bits of `path` (e.g. `0o600`), or `nil` when it does not exist.
+    public static func mode(_ path: String) -> Int? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return Int(st.st_mode & 0o777)
+    }
+}
