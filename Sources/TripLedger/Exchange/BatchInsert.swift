@@ -30,7 +30,7 @@ final class BatchInsert {
         self.batchSize = max(batchSize, 1)
     }
 
-    func add(_ values: [SQLValue]) throws {
+    func add(_ values: ArraySlice<SQLValue>) throws {
         pending.append(contentsOf: values)
         pendingRows += 1
         added += 1
