@@ -379,4 +379,26 @@ struct ImportTests {
         try unknown.write(toFile: p2, atomically: true, encoding: .utf8)
         #expect(try c.ledger.importPurchases(path: p2, options: ImportOptions()).trips == ["Other"])
     }
+
+    /// Texts bound in place from the batch insert's arena read back exactly: empty, non-ASCII,
+    /// longer than a small string, NULLs and integers between them, and an arena that must grow.
+    @Test func textsBoundInPlaceReadBackExactly() throws {
+        let t = try TestLedger()
+        let db = t.ledger.db
+        try db.execute("CREATE TABLE t (a TEXT, b INTEGER, c TEXT)")
+        let texts = ["", "ramen", "カレーライス and a long note past fifteen bytes", String(repeating: "x", count: 5000), "a\u{0}b"]
+        var values: [SQLValue] = []
+        for (i, text) in texts.enumerated() { values += [.text(text), .integer(Int64(i) - 2), i % 2 == 0 ? .null : .text(text)] }
+        let arena = TextArena(capacity: 16)
+        let statement = try db.prepare("INSERT INTO t (a, b, c) VALUES (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?)")
+        try statement.run(values[...], arena: arena)
+        try statement.run(values[...], arena: arena)
+        var rows: [[SQLValue]] = []
+        try db.prepare("SELECT a, b, c FROM t ORDER BY rowid").forEach { r in
+            rows.append([.text(r.text(0)), .integer(r.int(1)), r.optionalText(2).map { .text($0) } ?? .null])
+        }
+        let expected = stride(from: 0, to: values.count, by: 3).map { Array(values[$0 ..< $0 + 3]) }
+        #expect(rows == expected + expected)
+        #expect(try db.scalarInt("SELECT count(*) FROM t WHERE a = ''") == 2)
+    }
 }

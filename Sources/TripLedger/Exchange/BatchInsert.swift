@@ -15,6 +15,7 @@ final class BatchInsert {
     private var full: Statement?
     private var pending: [SQLValue] = []
     private var pendingRows = 0
+    private let arena = TextArena()
     /// Rows added so far (inserted, or held until the next `flush()`).
     private(set) var added = 0
 
@@ -44,7 +45,7 @@ final class BatchInsert {
             statement = try db.prepare(prefix + Array(repeating: rowPlaceholders, count: pendingRows).joined(separator: ", "))
             if pendingRows == batchSize { full = statement }
         }
-        try statement.run(pending)
+        try statement.run(pending[...], arena: arena)
         pending.removeAll(keepingCapacity: true)
         pendingRows = 0
     }
