@@ -246,23 +246,34 @@ final class ImportSink {
     func take(_ batch: ParsedBatch, progress: (Int) -> Void) throws {
         guard !batch.keys.isEmpty else { return }
         let width = batch.values.count / batch.keys.count
-            for (i, key) in batch.keys.enumerated() {
-                rows += 1
-                if bulk == nil && rows > bulkAfter {
-                    try insert.flush()
-                    bulk = try BulkIndexes.suspend(db)
-                    fileKeys = []
-                }
-                let isNew: Bool
-                if bulk != nil {
-                    isNew = bulk!.known.insert(key).inserted
-                } else {
-                    let stored = try storedKeys?.first([.integer(Int64(bitPattern: key))], { _ in true }) ?? false
-                    isNew = fileKeys.insert(key).inserted && !stored
-                }
-                if isNew { try insert.add(batch.values[i * width ..< (i + 1) * width]) }
-                if rows % progressEvery == 0 { progress(rows) }
+        // New rows are handed to `insert` in runs, so that whole batches go in without a copy.
+        var runStart = 0, runCount = 0
+        for (i, key) in batch.keys.enumerated() {
+            rows += 1
+            if bulk == nil && rows > bulkAfter {
+                try insert.add(rows: batch.values[runStart * width ..< (runStart + runCount) * width], count: runCount)
+                runCount = 0
+                try insert.flush()
+                bulk = try BulkIndexes.suspend(db)
+                fileKeys = []
+            }
+            let isNew: Bool
+            if bulk != nil {
+                isNew = bulk!.known.insert(key).inserted
+            } else {
+                let stored = try storedKeys?.first([.integer(Int64(bitPattern: key))], { _ in true }) ?? false
+                isNew = fileKeys.insert(key).inserted && !stored
+            }
+            if isNew {
+                if runCount == 0 { runStart = i }
+                runCount += 1
+            } else if runCount > 0 {
+                try insert.add(rows: batch.values[runStart * width ..< (runStart + runCount) * width], count: runCount)
+                runCount = 0
+            }
+            if rows % progressEvery == 0 { progress(rows) }
         }
+        try insert.add(rows: batch.values[runStart * width ..< (runStart + runCount) * width], count: runCount)
     }
 
     /// Inserts what is pending and rebuilds the indexes bulk mode dropped.
