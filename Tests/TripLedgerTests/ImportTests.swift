@@ -350,6 +350,8 @@ struct ImportTests {
 
         let result = try b.ledger.importPurchases(path: good, options: ImportOptions(), bulkThreshold: 100)
         #expect(result == ImportResult(imported: body.count, skipped: 0, trips: ["Japan 2026"]))
+        // Bulk mode leaves planner statistics for the new size (reports pick the covering index).
+        #expect(try b.ledger.db.scalarInt("SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'purchases' AND idx = 'purchases_report'") == 1)
         let notes = try b.ledger.purchases(PurchaseFilter()).purchases.map(\.note)
         #expect(notes.count == body.count)
         #expect(try b.ledger.db.scalarText("SELECT group_concat(note, ',') FROM (SELECT note FROM purchases ORDER BY id)")

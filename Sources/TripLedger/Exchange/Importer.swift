@@ -318,6 +318,13 @@ struct BulkIndexes {
         try db.execute("PRAGMA cache_size = -2000")
         defer { if cache == -65536 { _ = try? db.execute("PRAGMA cache_size = -65536") } }
         for index in indexes { try db.execute(index.sql) }
+        // Planner statistics for the table's new size: without them (a ledger filled by an
+        // import has none) reports pick a worse index. Measured on the 1,000,000-row bench file:
+        // report of a 20,000-purchase trip 209 ms without, 28 ms with; `--all` 1.15 s, 0.64 s. A
+        // sampled ANALYZE (`analysis_limit`) costs about 30 ms there; a full one 0.7 s.
+        try db.execute("PRAGMA analysis_limit = 10000")
+        defer { _ = try? db.execute("PRAGMA analysis_limit = 0") }
+        try db.execute("ANALYZE purchases")
     }
 }
 
