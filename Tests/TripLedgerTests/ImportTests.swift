@@ -317,4 +317,93 @@ struct ImportTests {
         #expect(try c.ledger.purchases(PurchaseFilter()).purchases.map { PurchaseCSV.fields($0).dropFirst() }
             == purchases.map { PurchaseCSV.fields($0).dropFirst() })
     }
+
+    /// More rows than the reading thread may queue ahead (`ImportPipeline`): all of them arrive,
+    /// in order; a bad row near the end stops both threads, names row, column and value, and
+    /// leaves the ledger untouched (the inserting thread had already inserted earlier batches).
+    @Test func manyQueuedBatchesImportInOrderAndALateBadRowWritesNothing() throws {
+        let a = try freshLedger()
+        for i in 0..<50 {
+            _ = try a.ledger.addPurchase(PurchaseDraft(amount: String(100 + i * 13), note: "n\(i)", category: i % 2 == 0 ? "food" : nil))
+        }
+        let path = a.folder.file("one.csv")
+        try writeCSV(try a.ledger.purchases(PurchaseFilter()).purchases, to: path)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\r\n").map(String.init)
+        let copies = ImportPipeline.queueDepth * ImportPipeline.rowsPerBatch / 50 * 2
+        // The same 50 rows again and again: later copies are new purchases (occurrence counts in the key).
+        let body = Array(repeating: lines.dropFirst(), count: copies).flatMap { $0 }
+        let good = a.folder.file("many.csv"), bad = a.folder.file("bad.csv")
+        try ([lines[0]] + body).map { $0 + "\r\n" }.joined().write(toFile: good, atomically: true, encoding: .utf8)
+        var broken = body
+        let last = broken.count - 3
+        broken[last] = broken[last].replacingOccurrences(of: ",USD,", with: ",EUR,")
+        #expect(broken[last] != body[last])
+        try ([lines[0]] + broken).map { $0 + "\r\n" }.joined().write(toFile: bad, atomically: true, encoding: .utf8)
+
+        let b = try freshLedger()
+        #expect { try b.ledger.importPurchases(path: bad, options: ImportOptions(), bulkThreshold: 100) } throws: { e in
+            guard case let .badRow(row, column, _, _) = e as? TripError else { return false }
+            return row == last + 1 && column == "home_currency"
+        }
+        #expect(try b.ledger.db.scalarInt("SELECT count(*) FROM purchases") == 0)
+        #expect(try b.ledger.db.scalarInt("PRAGMA foreign_keys") == 1)
+
+        let result = try b.ledger.importPurchases(path: good, options: ImportOptions(), bulkThreshold: 100)
+        #expect(result == ImportResult(imported: body.count, skipped: 0, trips: ["Japan 2026"]))
+        // Bulk mode truncates the WAL it filled (later reads go through the memory map again)…
+        let wal = try FileManager.default.attributesOfItem(atPath: b.ledger.db.path + "-wal")[.size] as? Int
+        #expect(wal == 0)
+        // …and leaves planner statistics for the new size (reports pick the covering index).
+        #expect(try b.ledger.db.scalarInt("SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'purchases' AND idx = 'purchases_report'") == 1)
+        let notes = try b.ledger.purchases(PurchaseFilter()).purchases.map(\.note)
+        #expect(notes.count == body.count)
+        #expect(try b.ledger.db.scalarText("SELECT group_concat(note, ',') FROM (SELECT note FROM purchases ORDER BY id)")
+            == body.map { $0.split(separator: ",", omittingEmptySubsequences: false)[3] }.joined(separator: ","))
+    }
+
+    /// The reading thread finds trips by name as the database would (`COLLATE NOCASE`: ASCII case
+    /// ignored), and a name that is no trip still falls back to the current trip.
+    @Test func tripColumnIgnoresASCIICaseAndUnknownNamesGoToTheCurrentTrip() throws {
+        let a = try freshLedger()
+        _ = try a.ledger.addPurchase(PurchaseDraft(amount: "500", note: "a"))
+        _ = try a.ledger.addPurchase(PurchaseDraft(amount: "700", note: "b"))
+        let path = a.folder.file("t.csv")
+        try writeCSV(try a.ledger.purchases(PurchaseFilter()).purchases, to: path)
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        text = text.replacingOccurrences(of: ",Japan 2026,2026", with: ",JAPAN 2026,2026")
+        #expect(text.contains(",JAPAN 2026,"))
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let b = try TestLedger()
+        _ = try b.ledger.createTrip(NewTrip(name: "Japan 2026", localCurrency: "JPY", homeCurrency: "USD"))
+        _ = try b.ledger.createTrip(NewTrip(name: "Other", localCurrency: "JPY", homeCurrency: "USD"))
+        #expect(try b.ledger.importPurchases(path: path, options: ImportOptions()).trips == ["Japan 2026"])
+        let unknown = text.replacingOccurrences(of: ",JAPAN 2026,", with: ",Nowhere,")
+        let c = try TestLedger()
+        _ = try c.ledger.createTrip(NewTrip(name: "Other", localCurrency: "JPY", homeCurrency: "USD"))
+        let p2 = c.folder.file("u.csv")
+        try unknown.write(toFile: p2, atomically: true, encoding: .utf8)
+        #expect(try c.ledger.importPurchases(path: p2, options: ImportOptions()).trips == ["Other"])
+    }
+
+    /// Texts bound in place from the batch insert's arena read back exactly: empty, non-ASCII,
+    /// longer than a small string, NULLs and integers between them, and an arena that must grow.
+    @Test func textsBoundInPlaceReadBackExactly() throws {
+        let t = try TestLedger()
+        let db = t.ledger.db
+        try db.execute("CREATE TABLE t (a TEXT, b INTEGER, c TEXT)")
+        let texts = ["", "ramen", "カレーライス and a long note past fifteen bytes", String(repeating: "x", count: 5000), "a\u{0}b"]
+        var values: [SQLValue] = []
+        for (i, text) in texts.enumerated() { values += [.text(text), .integer(Int64(i) - 2), i % 2 == 0 ? .null : .text(text)] }
+        let arena = TextArena(capacity: 16)
+        let statement = try db.prepare("INSERT INTO t (a, b, c) VALUES (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?)")
+        try statement.run(values[...], arena: arena)
+        try statement.run(values[...], arena: arena)
+        var rows: [[SQLValue]] = []
+        try db.prepare("SELECT a, b, c FROM t ORDER BY rowid").forEach { r in
+            rows.append([.text(r.text(0)), .integer(r.int(1)), r.optionalText(2).map { .text($0) } ?? .null])
+        }
+        let expected = stride(from: 0, to: values.count, by: 3).map { Array(values[$0 ..< $0 + 3]) }
+        #expect(rows == expected + expected)
+        #expect(try db.scalarInt("SELECT count(*) FROM t WHERE a = ''") == 2)
+    }
 }

@@ -15,6 +15,7 @@ final class BatchInsert {
     private var full: Statement?
     private var pending: [SQLValue] = []
     private var pendingRows = 0
+    private let arena = TextArena()
     /// Rows added so far (inserted, or held until the next `flush()`).
     private(set) var added = 0
 
@@ -30,22 +31,45 @@ final class BatchInsert {
         self.batchSize = max(batchSize, 1)
     }
 
-    func add(_ values: [SQLValue]) throws {
-        pending.append(contentsOf: values)
-        pendingRows += 1
-        added += 1
-        if pendingRows == batchSize { try flush() }
+    func add(_ values: ArraySlice<SQLValue>) throws {
+        try add(rows: values, count: 1)
+    }
+
+    /// Adds `count` rows laid out one after another in `values`, `values.count / count` values
+    /// each. Whole batches go straight from `values` to SQLite when nothing is pending, uncopied.
+    func add(rows values: ArraySlice<SQLValue>, count: Int) throws {
+        guard count > 0 else { return }
+        let width = values.count / count
+        var start = values.startIndex
+        var left = count
+        while left > 0 {
+            let take = pendingRows == 0 && left >= batchSize ? batchSize : min(left, batchSize - pendingRows)
+            let end = start + take * width
+            if take == batchSize {
+                try statement(rows: batchSize).run(values[start ..< end], arena: arena)
+            } else {
+                pending.append(contentsOf: values[start ..< end])
+                pendingRows += take
+            }
+            added += take
+            start = end
+            left -= take
+            if pendingRows == batchSize { try flush() }
+        }
     }
 
     func flush() throws {
         guard pendingRows > 0 else { return }
-        let statement: Statement
-        if pendingRows == batchSize, let full { statement = full } else {
-            statement = try db.prepare(prefix + Array(repeating: rowPlaceholders, count: pendingRows).joined(separator: ", "))
-            if pendingRows == batchSize { full = statement }
-        }
-        try statement.run(pending)
+        try statement(rows: pendingRows).run(pending[...], arena: arena)
         pending.removeAll(keepingCapacity: true)
         pendingRows = 0
+    }
+
+    /// The INSERT of `rows` rows; the full-batch one is kept.
+    private func statement(rows: Int) throws -> Statement {
+        if rows == batchSize, let full { return full }
+        let statement = try db.prepare(prefix + Array(repeating: rowPlaceholders, count: rows).joined(separator: ", "))
+        if rows == batchSize { full = statement }
+        return statement
     }
 }

@@ -35,6 +35,9 @@ struct ExportRowImporter: RowImporter {
     private var factors: [FactorKey: Rational] = [:]
     private var fields: [String] = []
     private var number = 0
+    /// When set, trip names and the current trip come from here instead of the database, so rows
+    /// can be read on another thread than the connection's (see `ImportPipeline`).
+    var directory: TripDirectory?
 
     init(ledger: Ledger, header: [String], trip: String?) throws {
         let known = Set(PurchaseCSV.columns)
@@ -247,6 +250,10 @@ struct ExportRowImporter: RowImporter {
         if !name.isEmpty {
             if let cached = trips[name] {
                 if let cached { return cached }
+            } else if let directory {
+                let t = directory.trip(named: trimmed(name))
+                trips[name] = .some(t)
+                if let t { return t }
             } else {
                 do {
                     let t = try ledger.trip(named: trimmed(name))
@@ -258,7 +265,7 @@ struct ExportRowImporter: RowImporter {
             }
         }
         if let current { return current }
-        guard let t = try ledger.currentTrip() else { throw TripError.noCurrentTrip }
+        guard let t = try directory.map({ $0.current }) ?? ledger.currentTrip() else { throw TripError.noCurrentTrip }
         current = t
         return t
     }
@@ -312,6 +319,27 @@ struct ExportRowImporter: RowImporter {
         if text.isEmpty, let emptyIs { return emptyIs }
         if let v = plainMinorUnits(text, minorUnits: minorUnits) { return v }
         return try field(column) { try AmountExpression.evaluate(text, field: column.name, minorUnits: minorUnits, rounding: rounding) }
+    }
+}
+
+/// The ledger's trips, read once inside the import's transaction (which holds the write lock, so
+/// none can change before the commit), for resolving trip names without the database.
+struct TripDirectory: Sendable {
+    private var byName: [String: Trip] = [:]
+    /// `Ledger.currentTrip()` at the start.
+    let current: Trip?
+
+    init(ledger: Ledger) throws {
+        for t in try ledger.trips() { byName[Self.folded(t.name)] = t }
+        current = try ledger.currentTrip()
+    }
+
+    /// The trip `Ledger.trip(named:)` finds: `trips.name` is `COLLATE NOCASE`, which ignores the
+    /// case of ASCII letters only.
+    func trip(named name: String) -> Trip? { byName[Self.folded(name)] }
+
+    private static func folded(_ name: String) -> String {
+        String(decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 }
 

@@ -87,6 +87,15 @@ enum SQLiteBoundary {
         guard rc == SQLITE_OK else { throw error(db, rc, sql) }
     }
 
+    /// Binds `count` bytes of UTF-8 that SQLite reads in place (`SQLITE_STATIC`) instead of copying:
+    /// they must stay valid and unchanged until the statement is reset (with its bindings cleared,
+    /// as `reset` does) or finalized. The corresponding C function is `sqlite3_bind_text`.
+    static func bindTextInPlace(_ db: Connection, _ stmt: Handle, _ index: Int32, _ bytes: UnsafeRawPointer, count: Int,
+                                sql: String) throws(SQLiteError) {
+        let rc = sqlite3_bind_text(stmt, index, bytes.assumingMemoryBound(to: CChar.self), Int32(count), nil)
+        guard rc == SQLITE_OK else { throw error(db, rc, sql) }
+    }
+
     /// Advances a statement: `true` when a row is ready, `false` when done.
     static func step(_ db: Connection, _ stmt: Handle, sql: String) throws(SQLiteError) -> Bool {
         let rc = sqlite3_step(stmt)
