@@ -63,9 +63,9 @@ public final class Statement {
                     if let p = utf8.baseAddress { (base + offset).copyMemory(from: p, byteCount: utf8.count) }
                     offset += utf8.count
                 }
-                try SQLiteBoundary.bindTextInPlace(db.connection, handle, index, base + start, count: offset - start, sql: sql)
+                try SQLiteBoundary.bindTextInPlace(connection, handle, index, base + start, count: offset - start, sql: sql)
             } else {
-                try SQLiteBoundary.bind(db.connection, handle, index, v, sql: sql)
+                try SQLiteBoundary.bind(connection, handle, index, v, sql: sql)
             }
             index += 1
         }
