@@ -13,18 +13,7 @@ public enum AccountingTool: String, CustomStringConvertible, Sendable, CaseItera
             throw MissingTool(path: path)
         }
         let args = self == AccountingTool.hledger ? ["-f", file, "bal", "expenses", "-B"] : ["-f", file, "bal", "^Expenses", "-B"]
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = args
-        p.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/nonexistent-home"]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        return try runTool(path, args, environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/nonexistent-home"])
     }
 
     /// The grand total of a `bal` report, per commodity, as plain decimals (`1,234.56` → `1234.56`):
@@ -76,21 +65,19 @@ public enum Beancount {
 
     /// The file's errors (stderr) and its expense totals per currency, as plain decimals.
     public static func expenseTotals(_ file: String) throws -> (status: Int32, totals: [String: String], stderr: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", script, file]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        let r = try runTool("/usr/bin/env", ["python3", "-c", script, file], environment: ProcessInfo.processInfo.environment)
         var totals: [String: String] = [:]
-        for line in String(decoding: outData, as: UTF8.self).split(separator: "\n") {
+        for line in r.stdout.split(separator: "\n") {
             let words = line.split(separator: " ")
             if words.count == 2 { totals[String(words[0])] = String(words[1]) }
         }
-        return (p.terminationStatus, totals, String(decoding: errData, as: UTF8.self))
+        return (r.status, totals, r.stderr)
     }
+}
+
+/// Runs an accounting tool (through `spawnAndWait`) and returns its status and output as text; a
+/// signal shows as 128 + its number.
+func runTool(_ executable: String, _ args: [String], environment: [String: String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    let r = try spawnAndWait(executable, args.map { Array($0.utf8) }, environment: environment)
+    return (r.exitCode ?? 128 + (r.signal ?? 0), String(decoding: r.stdout, as: UTF8.self), String(decoding: r.stderr, as: UTF8.self))
 }
