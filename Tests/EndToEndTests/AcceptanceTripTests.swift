@@ -32,7 +32,7 @@ struct AcceptanceTripTests {
         let ecb = ECBFixture(xml: Self.xml)
         let currencies = ["JPY", "USD", "GBP", "CHF", "SEK", "KRW", "THB", "SGD"]
         let categories = ["food", "transport", "lodging", "museums", "gifts"]
-        var rng = SystemRandomNumberGenerator.Seeded(seed: 20_170_310)
+        var rng = SplitMix64(seed: 20_170_310)
         var csv = "Date,Description,Amount,Currency,Category\n"
         var expected: [(date: String, currency: String, minor: Int, category: String)] = []
         let first = 17_140          // 2016-12-05 in days since 1970
@@ -145,20 +145,6 @@ struct AcceptanceTripTests {
     }
 }
 
-/// A tiny seeded generator so the trip is the same every run (SplitMix64).
-extension SystemRandomNumberGenerator {
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-}
 
 enum ISO8601 {
     static func date(daysSinceEpoch: Int) -> String {

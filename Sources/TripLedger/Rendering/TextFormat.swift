@@ -10,16 +10,7 @@ public enum TextFormat {
     /// are written as `\u{1b}`, lower-case hex, the form Swift and the error messages use. Stored
     /// text is never changed; only what is printed. `keepingTabs` leaves tabs as they are (CSV).
     public static func safe(_ s: String, keepingTabs: Bool = false) -> String {
-        guard s.unicodeScalars.contains(where: { needsEscape($0) && !(keepingTabs && $0 == "\t") }) else { return s }
-        var out = ""
-        for scalar in s.unicodeScalars {
-            if needsEscape(scalar) && !(keepingTabs && scalar == "\t") {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        escaping(s) { scalar, _ in keepingTabs && scalar == "\t" }
     }
 
     /// Text of several lines made safe line by line: what `safe` does, except that the line feeds
@@ -33,14 +24,21 @@ public enum TextFormat {
     /// line feeds, CRLF pairs and tabs stay, so the layout survives. Used only when stdout is a
     /// terminal; a file gets the exact text.
     public static func safeForTerminal(_ s: String) -> String {
-        let scalars = Array(s.unicodeScalars)
-        func kept(_ i: Int) -> Bool {
-            scalars[i] == "\n" || scalars[i] == "\t" || (scalars[i] == "\r" && i + 1 < scalars.count && scalars[i + 1] == "\n")
+        escaping(s) { scalar, next in scalar == "\n" || scalar == "\t" || (scalar == "\r" && next == "\n") }
+    }
+
+    /// `s` with each scalar that `needsEscape` and that `keep(scalar, nextScalar)` does not keep
+    /// written as `\u{…}`. Returns `s` itself when nothing needs escaping.
+    private static func escaping(_ s: String, keep: (Unicode.Scalar, Unicode.Scalar?) -> Bool) -> String {
+        let scalars = s.unicodeScalars
+        func escaped(_ i: String.UnicodeScalarView.Index) -> Bool {
+            let next = scalars.index(after: i)
+            return needsEscape(scalars[i]) && !keep(scalars[i], next < scalars.endIndex ? scalars[next] : nil)
         }
-        guard scalars.indices.contains(where: { needsEscape(scalars[$0]) && !kept($0) }) else { return s }
+        guard scalars.indices.contains(where: escaped) else { return s }
         var out = ""
         for i in scalars.indices {
-            if needsEscape(scalars[i]) && !kept(i) {
+            if escaped(i) {
                 out += "\\u{\(String(scalars[i].value, radix: 16))}"
             } else {
                 out.unicodeScalars.append(scalars[i])
