@@ -385,8 +385,9 @@ struct ImportTests {
         #expect(try c.ledger.importPurchases(path: p2, options: ImportOptions()).trips == ["Other"])
     }
 
-    /// Texts bound in place from the batch insert's arena read back exactly: empty, non-ASCII,
-    /// longer than a small string, NULLs and integers between them, and an arena that must grow.
+    /// Texts bound in place from packed values read back exactly: empty, non-ASCII, longer than a
+    /// small string, NULLs and integers between them, a buffer that grows between runs, and a
+    /// statement run again with new buffers (its old bindings are not cleared, only replaced).
     @Test func textsBoundInPlaceReadBackExactly() throws {
         let t = try TestLedger()
         let db = t.ledger.db
@@ -394,10 +395,18 @@ struct ImportTests {
         let texts = ["", "ramen", "カレーライス and a long note past fifteen bytes", String(repeating: "x", count: 5000), "a\u{0}b"]
         var values: [SQLValue] = []
         for (i, text) in texts.enumerated() { values += [.text(text), .integer(Int64(i) - 2), i % 2 == 0 ? .null : .text(text)] }
-        let arena = TextArena(capacity: 16)
         let statement = try db.prepare("INSERT INTO t (a, b, c) VALUES (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?)")
-        try statement.run(values[...], arena: arena)
-        try statement.run(values[...], arena: arena)
+        for _ in 0..<2 {
+            var packed = PackedValues()
+            for v in values { packed.append(v) }
+            #expect(packed.sqlValues(0 ..< packed.count) == values)
+            try packed.withBuffers { try statement.run($0, text: $1) }
+        }
+        var empty = PackedValues()
+        empty.appendText("")
+        try empty.withBuffers { try db.prepare("INSERT INTO t (a) VALUES (?)").run($0, text: $1) }
+        #expect(try db.scalarInt("SELECT count(*) FROM t WHERE a = '' AND b IS NULL") == 1)
+        try db.execute("DELETE FROM t WHERE b IS NULL")
         var rows: [[SQLValue]] = []
         try db.prepare("SELECT a, b, c FROM t ORDER BY rowid").forEach { r in
             rows.append([.text(r.text(0)), .integer(r.int(1)), r.optionalText(2).map { .text($0) } ?? .null])

@@ -3,20 +3,16 @@
 ///
 /// A one-row INSERT pays SQLite's per-statement work (reset, opening a cursor on the table and on
 /// each index, the schema check) for every row, several times the cost of the row itself; a batch
-/// pays it once. Rows stay in input order, so ids are assigned as with one INSERT per row.
-/// Call `flush()` before reading the table (and before the commit): rows added since the last full
-/// batch are held in memory until then. Only for use inside a transaction that is rolled back on
-/// any error (see `init`).
+/// pays it once. Rows stay in input order, so ids are assigned as with one INSERT per row. Only for
+/// use inside a transaction that is rolled back on any error (see `init`).
 final class BatchInsert {
     private let db: Database
     private let prefix: String
     private let rowPlaceholders: String
     private let batchSize: Int
-    private var full: Statement?
-    private var pending: [SQLValue] = []
-    private var pendingRows = 0
-    private let arena = TextArena()
-    /// Rows added so far (inserted, or held until the next `flush()`).
+    /// The INSERT of n rows, by n: the full batch, and the shorter runs left between duplicates.
+    private var statements: [Int: Statement] = [:]
+    /// Rows inserted so far.
     private(set) var added = 0
 
     /// `INSERT INTO purchases (<PurchaseRow.insertColumns>, import_key) VALUES (?, …), …`: the
@@ -31,45 +27,24 @@ final class BatchInsert {
         self.batchSize = max(batchSize, 1)
     }
 
-    func add(_ values: ArraySlice<SQLValue>) throws {
-        try add(rows: values, count: 1)
-    }
-
-    /// Adds `count` rows laid out one after another in `values`, `values.count / count` values
-    /// each. Whole batches go straight from `values` to SQLite when nothing is pending, uncopied.
-    func add(rows values: ArraySlice<SQLValue>, count: Int) throws {
-        guard count > 0 else { return }
-        let width = values.count / count
-        var start = values.startIndex
-        var left = count
-        while left > 0 {
-            let take = pendingRows == 0 && left >= batchSize ? batchSize : min(left, batchSize - pendingRows)
-            let end = start + take * width
-            if take == batchSize {
-                try statement(rows: batchSize).run(values[start ..< end], arena: arena)
-            } else {
-                pending.append(contentsOf: values[start ..< end])
-                pendingRows += take
+    /// Inserts rows `rows` of `values`, whose rows are `width` cells each.
+    func insert(_ values: PackedValues, width: Int, rows: Range<Int>) throws {
+        guard !rows.isEmpty else { return }
+        try values.withBuffers { cells, text in
+            var row = rows.lowerBound
+            while row < rows.upperBound {
+                let n = min(batchSize, rows.upperBound - row)
+                try statement(rows: n).run(UnsafeBufferPointer(rebasing: cells[row * width ..< (row + n) * width]), text: text)
+                row += n
             }
-            added += take
-            start = end
-            left -= take
-            if pendingRows == batchSize { try flush() }
         }
+        added += rows.count
     }
 
-    func flush() throws {
-        guard pendingRows > 0 else { return }
-        try statement(rows: pendingRows).run(pending[...], arena: arena)
-        pending.removeAll(keepingCapacity: true)
-        pendingRows = 0
-    }
-
-    /// The INSERT of `rows` rows; the full-batch one is kept.
     private func statement(rows: Int) throws -> Statement {
-        if rows == batchSize, let full { return full }
-        let statement = try db.prepare(prefix + Array(repeating: rowPlaceholders, count: rows).joined(separator: ", "))
-        if rows == batchSize { full = statement }
-        return statement
+        if let s = statements[rows] { return s }
+        let s = try db.prepare(prefix + Array(repeating: rowPlaceholders, count: rows).joined(separator: ", "))
+        statements[rows] = s
+        return s
     }
 }

@@ -38,7 +38,6 @@ public final class CSVReader {
     private var end = 0
     private var finished = false
     private var checkedBOM = false
-    private var scratch: [UInt8] = []
     /// Records returned so far: the number of the last one.
     public private(set) var recordNumber = 0
     /// The line (1-based) the reader is on; a quoted field with line ends spans several.
@@ -62,10 +61,19 @@ public final class CSVReader {
 
     /// The next record's fields, or `nil` at the end of the input.
     public func next() throws(Failure) -> [String]? {
+        guard try next(into: &record) else { return nil }
+        return (0..<record.count).map { record.string($0) }
+    }
+
+    private var record = CSVRecord()
+
+    /// Reads the next record into `record` (its earlier contents are replaced, its storage reused):
+    /// `false` at the end of the input. Every field has been checked to be UTF-8.
+    public func next(into record: inout CSVRecord) throws(Failure) -> Bool {
         if !checkedBOM { try skipBOM() }
         // Blank lines between records are not records.
         while true {
-            guard let b = try peek() else { return nil }
+            guard let b = try peek() else { return false }
             if b == Self.lf { start += 1; line += 1; continue }
             if b == Self.cr {
                 start += 1
@@ -76,24 +84,68 @@ public final class CSVReader {
             break
         }
         recordNumber += 1
-        var fields: [String] = []
-        fields.reserveCapacity(expectedFieldCount ?? 16)
+        record.removeAll()
+        if !wholeLineInBuffer(into: &record) {
+            try readFields(into: &record)
+        }
+        if let n = expectedFieldCount {
+            guard record.count == n else {
+                throw Failure(record: recordNumber, reason: "has \(record.count) field\(record.count == 1 ? "" : "s"); the header has \(n)")
+            }
+        } else {
+            expectedFieldCount = record.count
+        }
+        return true
+    }
+
+    /// The common record in one pass over the buffer: no quotes, ASCII, and its line end already
+    /// read. `false` (nothing consumed, `record` left empty) for any other: `readFields` reads it.
+    private func wholeLineInBuffer(into record: inout CSVRecord) -> Bool {
+        let first = start, stop = end
+        let consumed = buffer.withUnsafeBufferPointer { p -> Int? in
+            var i = first
+            var high: UInt8 = 0
+            while i < stop {
+                let c = p[i]
+                if c <= Self.comma {
+                    if c == Self.comma {
+                        record.markSeparator(at: i - first)
+                    } else if c == Self.lf || c == Self.cr {
+                        break
+                    } else if c == Self.quote {
+                        record.removeAll()
+                        return nil
+                    }
+                }
+                high |= c
+                i += 1
+            }
+            // A CR as the buffer's last byte may be the first half of a CRLF.
+            guard i < stop, high < 0x80, p[i] == Self.lf || i + 1 < stop else {
+                record.removeAll()
+                return nil
+            }
+            record.endLine(UnsafeBufferPointer(rebasing: p[first..<i]))
+            return p[i] == Self.cr && p[i + 1] == Self.lf ? i + 2 - first : i + 1 - first
+        }
+        guard let consumed else { return false }
+        start += consumed
+        line += 1
+        return true
+    }
+
+    /// Any record, byte by byte, refilling the buffer as needed.
+    private func readFields(into record: inout CSVRecord) throws(Failure) {
         while true {
-            scratch.removeAll(keepingCapacity: true)
-            let text: String?
+            let fieldStart = record.bytes.count
             if try peek() == Self.quote {
-                try readQuoted()
-                text = scratch.withUnsafeBufferPointer { Self.decode($0) }
-            } else if let direct = unquotedInBuffer() {
-                text = direct
-            } else {
-                try readUnquoted()
-                text = scratch.withUnsafeBufferPointer { Self.decode($0) }
+                try readQuoted(into: &record.bytes)
+            } else if !unquotedInBuffer(into: &record.bytes) {
+                try readUnquoted(into: &record.bytes)
             }
-            guard let text else {
-                throw Failure(record: recordNumber, reason: "field \(fields.count + 1) is not valid UTF-8")
+            if !record.endField(from: fieldStart) {
+                throw Failure(record: recordNumber, reason: "field \(record.count) is not valid UTF-8")
             }
-            fields.append(text)
             guard let t = try peek() else { break }
             start += 1
             if t == Self.comma { continue }
@@ -101,46 +153,31 @@ public final class CSVReader {
             line += 1
             break
         }
-        if let n = expectedFieldCount {
-            guard fields.count == n else {
-                throw Failure(record: recordNumber, reason: "has \(fields.count) field\(fields.count == 1 ? "" : "s"); the header has \(n)")
-            }
-        } else {
-            expectedFieldCount = fields.count
-        }
-        return fields
     }
 
     private static let comma: UInt8 = 0x2C, quote: UInt8 = 0x22, cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
 
-    /// The common case without a copy: an unquoted field whose end is already in the buffer.
-    /// `nil` (nothing consumed) when the field runs past the buffer.
-    private func unquotedInBuffer() -> String?? {
-        var i = start
+    /// The common case: an unquoted field whose end is already in the buffer, appended to `out`.
+    /// `false` (nothing consumed) when the field runs past the buffer.
+    private func unquotedInBuffer(into out: inout [UInt8]) -> Bool {
         let stop = end
-        return buffer.withUnsafeBufferPointer { p -> String?? in
+        return buffer.withUnsafeBufferPointer { p -> Bool in
+            var i = start
             while i < stop {
                 let c = p[i]
                 if c == Self.comma || c == Self.cr || c == Self.lf { break }
                 i += 1
             }
-            guard i < stop else { return nil }
-            let text = Self.decode(UnsafeBufferPointer(rebasing: p[start..<i]))
+            guard i < stop else { return false }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[start..<i]))
             start = i
-            return .some(text)
+            return true
         }
     }
 
-    /// UTF-8 to `String`, or `nil` when the bytes are not UTF-8. ASCII (most CSV fields) skips validation.
-    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        var ascii = true
-        for b in bytes where b >= 0x80 { ascii = false; break }
-        if ascii { return String(decoding: bytes, as: UTF8.self) }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
     /// An unquoted field: everything up to `,`, CR, LF or the end, scanned a chunk at a time.
-    private func readUnquoted() throws(Failure) {
+    private func readUnquoted(into scratch: inout [UInt8]) throws(Failure) {
+        let fieldStart = scratch.count
         while true {
             if start == end, !(try refill()) { return }
             var i = start
@@ -153,13 +190,14 @@ public final class CSVReader {
             }
             scratch.append(contentsOf: buffer[start..<i])
             start = i
-            try checkFieldSize()
+            try checkFieldSize(scratch.count - fieldStart)
             if i < end { return }
         }
     }
 
     /// A quoted field, from its opening quote to its closing one; `""` inside is one quote.
-    private func readQuoted() throws(Failure) {
+    private func readQuoted(into scratch: inout [UInt8]) throws(Failure) {
+        let fieldStart = scratch.count
         let openedOn = line
         start += 1
         while true {
@@ -177,7 +215,7 @@ public final class CSVReader {
             }
             if c == Self.lf { line += 1 } else if c == Self.cr, try peek() != Self.lf { line += 1 }
             scratch.append(c)
-            if scratch.count & 0xFFF == 0 { try checkFieldSize() }
+            if (scratch.count - fieldStart) & 0xFFF == 0 { try checkFieldSize(scratch.count - fieldStart) }
         }
         if let after = try peek(), after != Self.comma, after != Self.cr, after != Self.lf {
             throw Failure(record: recordNumber,
@@ -185,8 +223,8 @@ public final class CSVReader {
         }
     }
 
-    private func checkFieldSize() throws(Failure) {
-        if scratch.count > Self.maxFieldBytes {
+    private func checkFieldSize(_ bytes: Int) throws(Failure) {
+        if bytes > Self.maxFieldBytes {
             throw Failure(record: recordNumber, reason: "has a field longer than \(Self.maxFieldBytes) bytes")
         }
     }
@@ -248,5 +286,53 @@ public final class CSVReader {
         }
         end += n
         return true
+    }
+}
+
+/// One CSV record as bytes, quotes removed: the fields back to back, each followed by one
+/// separator byte; field `i` ends at `ends[i]` and starts one byte after the end of field `i - 1`.
+/// Reused record after record, so reading allocates nothing once it has grown.
+public struct CSVRecord {
+    public internal(set) var bytes: [UInt8] = []
+    private var ends: [Int] = []
+
+    public init() {}
+
+    public var count: Int { ends.count }
+
+    /// The byte range of field `i`.
+    @inline(__always)
+    public func range(_ i: Int) -> Range<Int> { (i == 0 ? 0 : ends[i - 1] + 1) ..< ends[i] }
+
+    /// Field `i` as a `String` (its bytes were checked to be UTF-8 when it was read).
+    public func string(_ i: Int) -> String {
+        bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range(i)]), as: UTF8.self) }
+    }
+
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+    }
+
+    /// Ends the field whose bytes were appended from `start` on; `false` when they are not UTF-8.
+    /// ASCII (most CSV fields) skips validation.
+    mutating func endField(from start: Int) -> Bool {
+        ends.append(bytes.count)
+        bytes.append(0x2C)
+        return bytes.withUnsafeBufferPointer { p in
+            let field = UnsafeBufferPointer(rebasing: p[start ..< p.count - 1])
+            for b in field where b >= 0x80 { return String(validating: field, as: UTF8.self) != nil }
+            return true
+        }
+    }
+
+    /// For a whole line read at once (`endLine`): a separator at `offset` in the line.
+    @inline(__always)
+    mutating func markSeparator(at offset: Int) { ends.append(offset) }
+
+    /// The whole line, its separators marked: the record's bytes are the line itself.
+    mutating func endLine(_ line: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: line)
+        ends.append(line.count)
     }
 }

@@ -8,7 +8,8 @@ import TripCore
 /// Rows read, validated and keyed, ready to insert: each row's `PurchaseRow.insertColumns` values
 /// followed by its import key, `width` values per row, rows in file order.
 struct ParsedBatch {
-    var values: [SQLValue] = []
+    static let width = PurchaseRow.columnCount + 1
+    var values = PackedValues()
     var keys: [UInt64] = []
 }
 

@@ -19,11 +19,11 @@ struct ExportRowImporter: RowImporter {
     let rounding: RoundingMode
     let tipOnTaxed: Bool
     /// The header position of each `PurchaseCSV` column (by `ExportColumn.rawValue`), -1 when absent.
-    private let at: [Int]
+    let at: [Int]
     // Parsed cell texts. Rows of one file repeat a handful of trips, currencies, specs and rates,
     // so each is parsed once and later recognised by comparing its text (see `TextCache`).
-    private var trips = TextCache<Trip?>()
-    private var current: Trip?
+    var trips = TextCache<Trip?>()
+    var current: Trip?
     private var currencies = TextCache<Currency>()
     private var specs = TextCache<AdjustmentSpec>()
     private var presets = TextCache<String>()
@@ -32,12 +32,16 @@ struct ExportRowImporter: RowImporter {
     private var labels = TextCache<String>()
     /// The conversion factor of a rate text between two currencies' minor units, exactly as
     /// `Conversion.make` derives it (rate × 10^(home digits − currency digits)).
-    private var factors: [FactorKey: Rational] = [:]
+    var factors: [FactorKey: Rational] = [:]
     private var fields: [String] = []
     private var number = 0
     /// When set, trip names and the current trip come from here instead of the database, so rows
     /// can be read on another thread than the connection's (see `ImportPipeline`).
     var directory: TripDirectory?
+    /// What `append`'s fast path has parsed so far (see `ExportRowFastPath.swift`).
+    var parsed = ParsedCells()
+    /// Off: every row takes `row`'s path (tests compare the two).
+    var fastPathEnabled = true
 
     init(ledger: Ledger, header: [String], trip: String?) throws {
         let known = Set(PurchaseCSV.columns)
@@ -415,9 +419,11 @@ func roundedQuotient<T: FixedWidthInteger & SignedInteger>(_ n: T, _ d: T, _ mod
 }
 
 /// Strict `YYYY-MM-DD` (exactly `CivilDate.description`'s form) without an intermediate array.
-func isoDate(_ text: String) -> CivilDate? {
+func isoDate(_ text: String) -> CivilDate? { isoDate(utf8: text.utf8) }
+
+func isoDate<Bytes: Sequence<UInt8>>(utf8 bytes: Bytes) -> CivilDate? {
     var y = 0, m = 0, d = 0, i = 0
-    for b in text.utf8 {
+    for b in bytes {
         switch i {
         case 4, 7: guard b == UInt8(ascii: "-") else { return nil }
         case 0...9:
@@ -440,11 +446,13 @@ func trimmed(_ text: String) -> String {
 }
 
 /// `"3240"`, `"21.71"`: digits with at most `minorUnits` decimals, as minor units; `nil` for anything else.
-func plainMinorUnits(_ text: String, minorUnits: Int) -> Int64? {
+func plainMinorUnits(_ text: String, minorUnits: Int) -> Int64? { plainMinorUnits(utf8: text.utf8, minorUnits: minorUnits) }
+
+func plainMinorUnits<Bytes: Sequence<UInt8>>(utf8 bytes: Bytes, minorUnits: Int) -> Int64? {
     var value: Int64 = 0
     var decimals = -1
     var digits = 0
-    for b in text.utf8 {
+    for b in bytes {
         if b == UInt8(ascii: ".") {
             guard decimals < 0 else { return nil }
             decimals = 0

@@ -12,6 +12,8 @@ public struct ImportOptions: Sendable {
     public var trip: String?
     /// `nil`: the file is in the export format (`PurchaseCSV.columns`).
     public var statement: StatementMapping?
+    /// Off: every export-format row is read by `ExportRowImporter.row` (tests compare the two paths).
+    var fastPath = true
 
     public init(trip: String? = nil, statement: StatementMapping? = nil) {
         self.trip = trip
@@ -140,6 +142,7 @@ extension Ledger {
             if ImportPipeline.isAvailable, var export = importer as? ExportRowImporter {
                 // The reading thread resolves trip names from this snapshot, never from the database.
                 export.directory = try TripDirectory(ledger: self)
+                export.fastPathEnabled = options.fastPath
                 summary = try ImportPipeline.run(produce: { deliver in
                     try Self.parseRows(reader, &export, now: now, batchRows: ImportPipeline.rowsPerBatch, deliver: deliver)
                 }, consume: { try sink.take($0, progress: progress) })
@@ -175,27 +178,30 @@ extension Ledger {
         var summary = ParseSummary()
         var keys = ImportKeys()
         var batch = ParsedBatch()
+        var record = CSVRecord()
+        var lastTrip: Int64?
+        let textBytes = batchRows * 256
+        batch.values.reserve(cells: batchRows * ParsedBatch.width, textBytes: textBytes)
         while true {
-            let fields: [String]
             do {
-                guard let f = try reader.next() else { break }
-                fields = f
+                guard try reader.next(into: &record) else { break }
             } catch let f as CSVReader.Failure {
                 throw TripError.badText(field: "import", reason: "row \(f.record - 1): \(f.reason)")
             }
             summary.rows += 1
-            let (row, trip, baseKey) = try importer.row(fields, number: summary.rows)
+            let (trip, baseKey) = try importer.append(record, number: summary.rows, to: &batch.values, now: now)
             let key = keys.key(for: baseKey)
-            batch.values.append(contentsOf: row.values(now: now, createdAt: now))
-            batch.values.append(.integer(Int64(bitPattern: key)))
+            batch.values.appendInteger(Int64(bitPattern: key))
             batch.keys.append(key)
-            if summary.trips.last != trip.name, !summary.trips.contains(trip.name) { summary.trips.append(trip.name) }
-            summary.tripIDs.insert(trip.id)
+            if lastTrip != trip.id {
+                lastTrip = trip.id
+                if !summary.trips.contains(trip.name) { summary.trips.append(trip.name) }
+                summary.tripIDs.insert(trip.id)
+            }
             if batch.keys.count >= batchRows {
                 guard try deliver(batch) else { return summary }
-                let capacity = batch.values.count
                 batch = ParsedBatch()
-                batch.values.reserveCapacity(capacity)
+                batch.values.reserve(cells: batchRows * ParsedBatch.width, textBytes: textBytes)
                 batch.keys.reserveCapacity(batchRows)
             }
         }
@@ -255,16 +261,14 @@ final class ImportSink {
 
     /// Inserts the new rows of `batch`; `progress` gets the rows taken so far every `progressEvery`.
     func take(_ batch: ParsedBatch, progress: (Int) -> Void) throws {
-        guard !batch.keys.isEmpty else { return }
-        let width = batch.values.count / batch.keys.count
-        // New rows are handed to `insert` in runs, so that whole batches go in without a copy.
-        var runStart = 0, runCount = 0
+        let width = ParsedBatch.width
+        // New rows are inserted in runs, straight from the batch.
+        var runStart = 0
         for (i, key) in batch.keys.enumerated() {
             rows += 1
             if bulk == nil && rows > bulkAfter {
-                try insert.add(rows: batch.values[runStart * width ..< (runStart + runCount) * width], count: runCount)
-                runCount = 0
-                try insert.flush()
+                try insert.insert(batch.values, width: width, rows: runStart ..< i)
+                runStart = i
                 bulk = try BulkIndexes.suspend(db)
                 fileKeys = []
             }
@@ -275,21 +279,17 @@ final class ImportSink {
                 let stored = try storedKeys?.first([.integer(Int64(bitPattern: key))], { _ in true }) ?? false
                 isNew = fileKeys.insert(key).inserted && !stored
             }
-            if isNew {
-                if runCount == 0 { runStart = i }
-                runCount += 1
-            } else if runCount > 0 {
-                try insert.add(rows: batch.values[runStart * width ..< (runStart + runCount) * width], count: runCount)
-                runCount = 0
+            if !isNew {
+                try insert.insert(batch.values, width: width, rows: runStart ..< i)
+                runStart = i + 1
             }
             if rows % progressEvery == 0 { progress(rows) }
         }
-        try insert.add(rows: batch.values[runStart * width ..< (runStart + runCount) * width], count: runCount)
+        try insert.insert(batch.values, width: width, rows: runStart ..< batch.keys.count)
     }
 
-    /// Inserts what is pending and rebuilds the indexes bulk mode dropped.
+    /// Rebuilds the indexes bulk mode dropped.
     func finish() throws {
-        try insert.flush()
         try bulk?.restore(db)
     }
 }
@@ -348,6 +348,17 @@ extension String {
 /// Turns one data row into a purchase row, its trip, and the key that recognises it again.
 protocol RowImporter {
     mutating func row(_ fields: [String], number: Int) throws -> (PurchaseRow, Trip, UInt64)
+    /// `row`, with the row's `PurchaseRow.insertColumns` values appended to `values` (`now` is the
+    /// created and updated time); nothing is appended when it throws.
+    mutating func append(_ record: CSVRecord, number: Int, to values: inout PackedValues, now: String) throws -> (Trip, UInt64)
+}
+
+extension RowImporter {
+    mutating func append(_ record: CSVRecord, number: Int, to values: inout PackedValues, now: String) throws -> (Trip, UInt64) {
+        let (row, trip, key) = try row((0..<record.count).map { record.string($0) }, number: number)
+        for v in row.values(now: now, createdAt: now) { values.append(v) }
+        return (trip, key)
+    }
 }
 
 /// The import keys of one file: the row's own key combined with how many times that key has

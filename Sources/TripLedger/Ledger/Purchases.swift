@@ -201,7 +201,9 @@ struct PurchaseRow {
         home_tax_minor, home_tip_minor, rate, rate_date, rate_source, rate_provider, rate_fetched_at, provisional, \
         created_at, updated_at
         """
-    static let placeholders = Array(repeating: "?", count: 36).joined(separator: ", ")
+    /// The number of `insertColumns`.
+    static let columnCount = 36
+    static let placeholders = Array(repeating: "?", count: columnCount).joined(separator: ", ")
 
     func values(now: String, createdAt: String) -> [SQLValue] {
         let b = breakdown, c = conversion, q = conversion.quote

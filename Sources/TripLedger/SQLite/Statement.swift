@@ -45,27 +45,23 @@ public final class Statement {
         while try step() {}
     }
 
-    /// Runs to completion like `run(_:)`, but copies every text into `arena` and has SQLite read it
-    /// there instead of making its own copy of each (a large multi-row INSERT binds thousands).
-    /// Resets the statement afterwards, so that nothing refers to `arena` once this returns.
-    func run(_ values: ArraySlice<SQLValue>, arena: TextArena) throws(SQLiteError) {
-        SQLiteBoundary.reset(handle)
-        defer { SQLiteBoundary.reset(handle) }
-        var bytes = 0
-        for case .text(let t) in values { bytes += t.utf8.count }
-        let base = arena.reserve(bytes)
-        var offset = 0
+    /// Runs to completion with `cells` bound to `?1…?n`, texts read in place from `text` (see
+    /// `PackedValues`). Resets the statement afterwards, so nothing refers to the buffers once this
+    /// returns.
+    ///
+    /// Bindings are not cleared (each run binds every parameter again): the statement may keep
+    /// pointers to the old buffers, but it reads them only in `step`, after the next run's binds.
+    /// So it must not be used other than through this method.
+    func run(_ cells: UnsafeBufferPointer<PackedValues.Cell>, text: UnsafeRawPointer) throws(SQLiteError) {
+        SQLiteBoundary.resetKeepingBindings(handle)
+        defer { SQLiteBoundary.resetKeepingBindings(handle) }
         var index: Int32 = 1
-        for v in values {
-            if case .text(var t) = v {
-                let start = offset
-                t.withUTF8 { utf8 in
-                    if let p = utf8.baseAddress { (base + offset).copyMemory(from: p, byteCount: utf8.count) }
-                    offset += utf8.count
-                }
-                try SQLiteBoundary.bindTextInPlace(connection, handle, index, base + start, count: offset - start, sql: sql)
-            } else {
-                try SQLiteBoundary.bind(connection, handle, index, v, sql: sql)
+        for cell in cells {
+            switch cell.length {
+            case PackedValues.Cell.integer: try SQLiteBoundary.bindInt64(connection, handle, index, cell.payload, sql: sql)
+            case PackedValues.Cell.null: try SQLiteBoundary.bind(connection, handle, index, .null, sql: sql)
+            default:
+                try SQLiteBoundary.bindTextInPlace(connection, handle, index, text + Int(cell.payload), count: Int(cell.length), sql: sql)
             }
             index += 1
         }
@@ -87,29 +83,4 @@ public final class Statement {
     public func text(_ i: Int32) -> String { SQLiteBoundary.columnText(handle, i) ?? "" }
     public func optionalText(_ i: Int32) -> String? { SQLiteBoundary.columnIsNull(handle, i) ? nil : text(i) }
     public func isNull(_ i: Int32) -> Bool { SQLiteBoundary.columnIsNull(handle, i) }
-}
-
-/// Bytes that bound texts are read from in place (`Statement.run(_:arena:)`): one allocation reused
-/// batch after batch, grown when a batch needs more.
-final class TextArena {
-    private var base: UnsafeMutableRawPointer
-    private var capacity: Int
-
-    init(capacity: Int = 1 << 16) {
-        self.capacity = max(capacity, 16)
-        base = .allocate(byteCount: self.capacity, alignment: 16)
-    }
-
-    deinit { base.deallocate() }
-
-    /// At least `bytes` bytes; earlier contents are not kept. Only between statement runs: a
-    /// statement still bound to the old bytes must be reset first.
-    func reserve(_ bytes: Int) -> UnsafeMutableRawPointer {
-        if bytes > capacity {
-            base.deallocate()
-            capacity = max(bytes, capacity * 2)
-            base = .allocate(byteCount: capacity, alignment: 16)
-        }
-        return base
-    }
 }

@@ -1,0 +1,379 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TripCore
+
+/// The common export row, read straight from its bytes.
+///
+/// `trip import` of a file `trip export --format csv` wrote spends its time on rows that are all
+/// alike: plain amounts, the expression equal to the price, a rate from a provider or the fallback
+/// table, printable ASCII notes. For such a row this path does what `row` does, with the same
+/// checks in the same terms, but on the cells' bytes: no `String` per cell, and each distinct
+/// trip, currency, spec, rate, label and date text parsed once per file (`ByteMemo`).
+///
+/// It never reports an error. Any row it does not recognise as that common case (an expression,
+/// a charged amount, no rate, a cell that does not parse, an amount that does not add up, any
+/// non-ASCII note…) goes to `row`, which accepts it or names the row, column and value exactly as
+/// before. So the fast path can only accept rows `row` accepts, with the same values and import
+/// key: `ImportFastPathTests` checks both on every row of its files.
+extension ExportRowImporter {
+    mutating func append(_ record: CSVRecord, number: Int, to values: inout PackedValues, now: String) throws -> (Trip, UInt64) {
+        if fastPathEnabled {
+            if parsed.nowText != now {
+                parsed.nowText = now
+                parsed.now = Array(now.utf8)
+            }
+            let done = record.bytes.withUnsafeBufferPointer { fastAppend($0, record, to: &values) }
+            if let done { return done }
+        }
+        let (row, trip, key) = try row((0..<record.count).map { record.string($0) }, number: number)
+        for v in row.values(now: now, createdAt: now) { values.append(v) }
+        return (trip, key)
+    }
+
+    /// The row appended to `values` with its trip and import key, or `nil` (nothing appended) when
+    /// it is not the common case.
+    private mutating func fastAppend(_ p: UnsafeBufferPointer<UInt8>, _ record: CSVRecord,
+                                     to values: inout PackedValues) -> (Trip, UInt64)? {
+        let at = self.at
+        func cell(_ c: ExportColumn) -> UnsafeBufferPointer<UInt8> {
+            let i = at[c.rawValue]
+            return i < 0 ? UnsafeBufferPointer(start: nil, count: 0) : UnsafeBufferPointer(rebasing: p[record.range(i)])
+        }
+        func has(_ c: ExportColumn) -> Bool { at[c.rawValue] >= 0 }
+
+        guard let trip = fastTrip(cell(.trip)) else { return nil }
+        let dateCell = cell(.date)
+        guard let date = parsed.dates.text(of: dateCell) else { return nil }
+        guard let (currency, code) = fastCurrency(cell(.currency)) else { return nil }
+        let minor = currency.minorUnits
+
+        let roundingCell = cell(.rounding)
+        let rowRounding: RoundingMode, roundingText: [UInt8]
+        if roundingCell.isEmpty {
+            if parsed.defaultRounding.isEmpty { parsed.defaultRounding = Array(rounding.rawValue.utf8) }
+            (rowRounding, roundingText) = (rounding, parsed.defaultRounding)
+        } else if let r = parsed.roundings.find(roundingCell) {
+            (rowRounding, roundingText) = r
+        } else {
+            guard let m = RoundingMode(userText: String(decoding: roundingCell, as: UTF8.self)) else { return nil }
+            parsed.roundings.insert(roundingCell, (m, Array(m.rawValue.utf8)))
+            (rowRounding, roundingText) = (m, Array(m.rawValue.utf8))
+        }
+
+        // The price as the export writes it, and no other expression: `row` evaluates anything else.
+        let priceCell = cell(.price)
+        guard let price = plainMinorUnits(utf8: priceCell, minorUnits: minor) else { return nil }
+        let expressionCell = cell(.expression)
+        guard expressionCell.isEmpty || sameBytes(expressionCell, priceCell) else { return nil }
+
+        guard let taxIncluded = Self.bool(cell(.taxIncluded), default: false) else { return nil }
+        guard let discount = fastSpec(cell(.discountSpec), .discountSpec), let service = fastSpec(cell(.serviceSpec), .serviceSpec),
+              let tax = fastSpec(cell(.taxSpec), .taxSpec), let tip = fastSpec(cell(.tipSpec), .tipSpec) else { return nil }
+        if taxIncluded && tax.spec == nil { return nil }
+        let inputs = AdjustmentInputs(discount: discount.spec, service: service.spec, tax: tax.spec, taxIncluded: taxIncluded,
+                                      tip: tip.spec, rounding: rowRounding, tipOnTaxed: tipOnTaxed)
+        guard let b = try? Breakdown.compute(price: price, currency: currency, inputs: inputs) else { return nil }
+        func matches(_ c: ExportColumn, _ value: Int64) -> Bool {
+            guard has(c) else { return true }
+            let text = cell(c)
+            return (text.isEmpty ? 0 : plainMinorUnits(utf8: text, minorUnits: minor)) == value
+        }
+        guard matches(.discount, b.discount), matches(.service, b.service), matches(.tax, b.tax), matches(.tip, b.tip),
+              matches(.total, b.total) else { return nil }
+
+        // The conversion: a rate without a charged amount (`row` handles charged and unconverted rows).
+        let home = trip.homeCurrency
+        if parsed.homeTrip != trip.id {
+            parsed.homeTrip = trip.id
+            parsed.homeCode = Array(home.code.utf8)
+        }
+        guard sameBytes(cell(.homeCurrency), parsed.homeCode) else { return nil }
+        guard let (source, sourceText) = fastSource(cell(.rateSource)), cell(.charged).isEmpty else { return nil }
+        if source == .identity && currency != home { return nil }
+        guard let (rate, rateText) = fastRate(cell(.rate)) else { return nil }
+        let rateDateCell = cell(.rateDate)
+        var rateDate: [UInt8]?
+        if !rateDateCell.isEmpty {
+            guard let d = parsed.rateDates.text(of: rateDateCell) else { return nil }
+            rateDate = d
+        }
+        guard let provisional = Self.bool(cell(.provisional), default: source == .fallback) else { return nil }
+        let exponent = home.minorUnits - minor
+        let factor: Rational
+        if let last = parsed.lastFactor, last.exponent == exponent, sameBytes(cell(.rate), last.cell) {
+            factor = last.factor
+        } else {
+            let key = FactorKey(rate: rate, exponent: exponent)
+            if let f = factors[key] { factor = f } else {
+                guard let r = Rational(decimalText: rate), let f = try? r.scaled(byPowerOfTen: exponent) else { return nil }
+                factors[key] = f
+                factor = f
+            }
+            parsed.lastFactor = (Array(cell(.rate)), exponent, factor)
+        }
+        let rounding = self.rounding
+        func convert(_ v: Int64) -> Int64? {
+            v == 0 ? 0 : multipliedRounded(v, by: factor.numerator, over: factor.denominator, rounding)
+        }
+        guard let homeTotal = convert(b.total), let homeDiscount = convert(b.discount), let homeService = convert(b.service),
+              let homeTax = convert(b.tax), let homeTip = convert(b.tip) else { return nil }
+        guard plainMinorUnits(utf8: cell(.homeTotal), minorUnits: home.minorUnits) == homeTotal else { return nil }
+
+        guard let preset = fastPreset(cell(.preset)) else { return nil }
+        let note = cell(.note)
+        guard note.count <= TextField.noteMaxBytes, note.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
+        guard let category = fastLabel(cell(.category), .category), let paidWith = fastLabel(cell(.paidWith), .paidWith) else {
+            return nil
+        }
+
+        // `PurchaseRow.values`, in its order.
+        values.appendInteger(trip.id)
+        values.appendText(date)
+        values.appendText(note)
+        Self.appendOptional(category, to: &values)
+        Self.appendOptional(paidWith, to: &values)
+        values.appendText(code)
+        values.appendText(priceCell)
+        values.appendInteger(price)
+        Self.appendOptional(discount.text, to: &values)
+        values.appendInteger(b.discount)
+        Self.appendOptional(service.text, to: &values)
+        values.appendInteger(b.service)
+        Self.appendOptional(tax.text, to: &values)
+        values.appendInteger(taxIncluded ? 1 : 0)
+        values.appendInteger(b.tax)
+        Self.appendOptional(tip.text, to: &values)
+        values.appendInteger(b.tip)
+        values.appendInteger(b.total)
+        values.appendText(roundingText)
+        Self.appendOptional(preset, to: &values)
+        values.appendNull()  // purchase_rate
+        values.appendNull()  // charged_minor
+        values.appendText(parsed.homeCode)
+        values.appendInteger(homeTotal)
+        values.appendInteger(homeDiscount)
+        values.appendInteger(homeService)
+        values.appendInteger(homeTax)
+        values.appendInteger(homeTip)
+        values.appendText(rateText)
+        Self.appendOptional(rateDate, to: &values)
+        values.appendText(sourceText)
+        let provider = cell(.rateProvider), fetchedAt = cell(.rateFetchedAt)
+        if provider.isEmpty { values.appendNull() } else { values.appendText(provider) }
+        if fetchedAt.isEmpty { values.appendNull() } else { values.appendText(fetchedAt) }
+        values.appendInteger(provisional ? 1 : 0)
+        values.appendText(parsed.now)
+        values.appendText(parsed.now)
+
+        parsed.fastRows += 1
+        // The same key as `row`'s, fed the same bytes.
+        var h = ParsedCells.purchaseKeySeed
+        h.add(trip.id)
+        h.add(bytes: dateCell)
+        h.add(bytes: code)
+        h.add(price)
+        h.add(bytes: priceCell)
+        h.add(bytes: discount.text ?? [])
+        h.add(bytes: service.text ?? [])
+        h.add(bytes: tax.text ?? [])
+        h.add(bytes: tip.text ?? [])
+        h.add(taxIncluded ? "1" : "0")
+        h.add(bytes: roundingText)
+        h.add(bytes: preset ?? [])
+        h.add(bytes: note)
+        h.add(bytes: category ?? [])
+        h.add(bytes: paidWith ?? [])
+        h.add("")  // no charged amount
+        return (trip, h.value)
+    }
+
+    private static func appendOptional(_ text: [UInt8]?, to values: inout PackedValues) {
+        if let text { values.appendText(text) } else { values.appendNull() }
+    }
+
+    /// `""`: the default, `true`, `false`; `nil` for anything else.
+    private static func bool(_ cell: UnsafeBufferPointer<UInt8>, default value: Bool) -> Bool? {
+        switch cell.count {
+        case 0: return value
+        case 4 where cell[0] == UInt8(ascii: "t") && cell[1] == UInt8(ascii: "r") && cell[2] == UInt8(ascii: "u")
+            && cell[3] == UInt8(ascii: "e"): return true
+        case 5 where cell[0] == UInt8(ascii: "f") && cell[1] == UInt8(ascii: "a") && cell[2] == UInt8(ascii: "l")
+            && cell[3] == UInt8(ascii: "s") && cell[4] == UInt8(ascii: "e"): return false
+        default: return nil
+        }
+    }
+
+    /// `targetTrip` for a row read on the reading thread (from `directory`).
+    private mutating func fastTrip(_ name: UnsafeBufferPointer<UInt8>) -> Trip? {
+        if let forcedTrip { return forcedTrip }
+        guard let directory else { return nil }
+        if !name.isEmpty {
+            if let known = parsed.trips.find(name) {
+                if let known { return known }
+            } else {
+                let t = directory.trip(named: trimmed(String(decoding: name, as: UTF8.self)))
+                parsed.trips.insert(name, t)
+                if let t { return t }
+            }
+        }
+        if let current { return current }
+        guard let t = directory.current else { return nil }
+        current = t
+        return t
+    }
+
+    private mutating func fastCurrency(_ cell: UnsafeBufferPointer<UInt8>) -> (Currency, [UInt8])? {
+        if let c = parsed.currencies.find(cell) { return c }
+        guard let c = try? CurrencyTable.shared.currency(for: String(decoding: cell, as: UTF8.self)) else { return nil }
+        parsed.currencies.insert(cell, (c, Array(c.code.utf8)))
+        return (c, Array(c.code.utf8))
+    }
+
+    /// The spec and its stored text; both `nil` for an empty cell; `nil` when it does not parse.
+    private mutating func fastSpec(_ cell: UnsafeBufferPointer<UInt8>, _ column: ExportColumn)
+        -> (spec: AdjustmentSpec?, text: [UInt8]?)? {
+        if cell.isEmpty { return (nil, nil) }
+        if let s = parsed.specs.find(cell) { return (s.0, s.1) }
+        guard let s = try? AdjustmentSpec.parse(String(decoding: cell, as: UTF8.self), field: column.name) else { return nil }
+        parsed.specs.insert(cell, (s, Array(s.description.utf8)))
+        return (s, Array(s.description.utf8))
+    }
+
+    private mutating func fastSource(_ cell: UnsafeBufferPointer<UInt8>) -> (RateSource, [UInt8])? {
+        if let s = parsed.sources.find(cell) { return s }
+        guard let s = RateSource(rawValue: String(decoding: cell, as: UTF8.self)),
+              s == .provider || s == .fallback || s == .manual || s == .identity else { return nil }
+        parsed.sources.insert(cell, (s, Array(s.rawValue.utf8)))
+        return (s, Array(s.rawValue.utf8))
+    }
+
+    private mutating func fastRate(_ cell: UnsafeBufferPointer<UInt8>) -> (String, [UInt8])? {
+        if let r = parsed.rates.find(cell) { return r }
+        guard let r = try? Ledger.validateRate(String(decoding: cell, as: UTF8.self), field: "rate") else { return nil }
+        parsed.rates.insert(cell, (r, Array(r.utf8)))
+        return (r, Array(r.utf8))
+    }
+
+    /// The preset's name, `.some(nil)` for none, `nil` when it is not a preset.
+    private mutating func fastPreset(_ cell: UnsafeBufferPointer<UInt8>) -> [UInt8]?? {
+        if cell.isEmpty { return .some(nil) }
+        if let p = parsed.presets.find(cell) { return p }
+        let t = trimmed(String(decoding: cell, as: UTF8.self))
+        let name: [UInt8]?
+        if t.isEmpty { name = nil } else {
+            guard let p = try? ledger.settings.preset(named: t) else { return nil }
+            name = Array(p.name.utf8)
+        }
+        parsed.presets.insert(cell, name)
+        return .some(name)
+    }
+
+    /// A category or paid_with label as `row` stores it (lowercased); `.some(nil)` for an empty cell.
+    private mutating func fastLabel(_ cell: UnsafeBufferPointer<UInt8>, _ column: ExportColumn) -> [UInt8]?? {
+        if cell.isEmpty { return .some(nil) }
+        if let l = parsed.labels.find(cell) { return l }
+        guard let l = try? Ledger.checkText(String(decoding: cell, as: UTF8.self).lowercased(), field: column.name, maxBytes: 100)
+        else { return nil }
+        parsed.labels.insert(cell, Array(l.utf8))
+        return .some(Array(l.utf8))
+    }
+}
+
+/// The fast path's memory of the cell texts it has parsed in one file.
+struct ParsedCells {
+    var trips = ByteMemo<Trip?>()
+    var currencies = ByteMemo<(Currency, [UInt8])>()
+    var roundings = ByteMemo<(RoundingMode, [UInt8])>()
+    var specs = ByteMemo<(AdjustmentSpec, [UInt8])>()
+    var sources = ByteMemo<(RateSource, [UInt8])>()
+    var rates = ByteMemo<(String, [UInt8])>()
+    var presets = ByteMemo<[UInt8]?>()
+    var labels = ByteMemo<[UInt8]>()
+    var dates = DateMemo()
+    var rateDates = DateMemo()
+    var defaultRounding: [UInt8] = []
+    /// The last row's trip and its home currency code.
+    var homeTrip: Int64 = -1
+    var homeCode: [UInt8] = []
+    var nowText = ""
+    /// The last rate cell, its exponent (home minus currency minor units) and conversion factor.
+    var lastFactor: (cell: [UInt8], exponent: Int, factor: Rational)?
+    /// Rows this path took.
+    var fastRows = 0
+    var now: [UInt8] = []
+
+    /// FNV-1a after `add("purchase")`, where every purchase key starts.
+    static let purchaseKeySeed: FNV1a = {
+        var h = FNV1a()
+        h.add("purchase")
+        return h
+    }()
+}
+
+/// The last date cell seen and its `CivilDate.description` bytes (equal to the cell, which
+/// `isoDate` accepts only in that exact form): a file's rows come day by day.
+struct DateMemo {
+    private var cell: [UInt8] = []
+    private var description: [UInt8] = []
+
+    /// The date's stored text, or `nil` when the cell is not a valid `YYYY-MM-DD` date.
+    mutating func text(of bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        if !cell.isEmpty && sameBytes(bytes, cell) { return description }
+        guard let d = isoDate(utf8: bytes) else { return nil }
+        cell = Array(bytes)
+        description = Array(d.description.utf8)
+        return description
+    }
+}
+
+/// Values found again by the bytes of the cell they were parsed from. The last hit and the first
+/// 16 texts are compared directly; any more go to a dictionary.
+struct ByteMemo<Value> {
+    private var keys: [[UInt8]] = []
+    private var values: [Value] = []
+    private var more: [[UInt8]: Int] = [:]
+    private var last = -1
+
+    mutating func find(_ key: UnsafeBufferPointer<UInt8>) -> Value? {
+        if last >= 0 && sameBytes(key, keys[last]) { return values[last] }
+        for i in 0..<min(keys.count, 16) where sameBytes(key, keys[i]) {
+            last = i
+            return values[i]
+        }
+        guard keys.count > 16, let i = more[Array(key)] else { return nil }
+        last = i
+        return values[i]
+    }
+
+    mutating func insert(_ key: UnsafeBufferPointer<UInt8>, _ value: Value) {
+        last = keys.count
+        keys.append(Array(key))
+        values.append(value)
+        if last >= 16 { more[keys[last]] = last }
+    }
+}
+
+extension FNV1a {
+    /// The same as `add(_: String)` of the string with these UTF-8 bytes.
+    mutating func add<Bytes: Sequence<UInt8>>(bytes: Bytes) {
+        for b in bytes { addByte(b) }
+        addByte(0x1F)
+    }
+}
+
+/// Whether two byte strings are equal.
+@inline(__always)
+func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard a.count == b.count else { return false }
+    guard a.count > 0 else { return true }
+    return memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+}
+
+@inline(__always)
+func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Bool {
+    guard a.count == b.count else { return false }
+    return b.withUnsafeBufferPointer { sameBytes(a, $0) }
+}

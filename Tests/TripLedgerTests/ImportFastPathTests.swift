@@ -1,0 +1,147 @@
+import FoundationEssentials
+import Testing
+import TestSupport
+import TripCore
+@testable import TripLedger
+
+/// `ExportRowImporter`'s byte-level fast path (`ExportRowFastPath.swift`) must give, for every row
+/// it takes, exactly what `row` gives: the same 36 values and the same import key. Every row it
+/// does not take goes to `row`, so errors are `row`'s. Both run here side by side on the same
+/// records, one importer each (so each keeps its parse memos across rows, as in an import).
+@Suite("trip import: the fast path and the general path agree")
+struct ImportFastPathTests {
+    /// Purchases of every kind the ledger makes, exported, then edited cell by cell into the
+    /// spellings a person or a spreadsheet writes, valid and not.
+    func rows() throws -> (header: [String], rows: [[String]], ledger: TestLedger) {
+        let t = try ImportTests().sourceLedger()
+        _ = try t.ledger.createTrip(NewTrip(name: "Kuwait", localCurrency: "KWD", homeCurrency: "EUR"))
+        _ = try t.ledger.setManualRate(currency: "KWD", rate: "2.98", in: "EUR", date: "2026-02-01")
+        let more = [
+            PurchaseDraft(amount: "12.345", note: "souq, \"gold\"", category: "Shopping", tax: "5%", tip: "0.5"),
+            PurchaseDraft(amount: "7.5", currency: "EUR", note: "café crème", service: "12.5%", tip: "10%"),
+            PurchaseDraft(amount: "100", note: "hotel", category: "lodging", paidWith: "card", tax: "8%", taxIncluded: true,
+                          rounding: "floor"),
+            PurchaseDraft(amount: "20", note: "dinner", rate: "2.9", trip: "Kuwait"),
+            PurchaseDraft(amount: "0", note: "free museum"),
+            PurchaseDraft(amount: "3.333", note: "tea\twith mint", discount: "100%", rounding: "ceiling"),
+        ]
+        for d in more { _ = try t.ledger.addPurchase(d) }
+        let purchases = try t.ledger.purchases(PurchaseFilter(trip: "Japan 2026")).purchases
+            + t.ledger.purchases(PurchaseFilter(trip: "Kuwait")).purchases
+        var rows = purchases.map { PurchaseCSV.fields($0) }
+        let header = PurchaseCSV.columns
+        func col(_ name: String) -> Int { header.firstIndex(of: name)! }
+
+        // A provider rate with its date, provider and fetch time, as a synced ledger exports it.
+        let base = rows.first { $0[col("rate_source")] == "manual" }!
+        var provider = base
+        provider[col("rate_source")] = "provider"
+        provider[col("rate_provider")] = "ecb"
+        provider[col("rate_fetched_at")] = "2026-03-01T16:00:00Z"
+        provider[col("rate_date")] = "2026-03-01"
+        provider[col("provisional")] = "false"
+        rows.append(provider)
+
+        let edits: [(String, String)] = [
+            ("rate", ".0067"), ("rate", " 0.0067"), ("rate", "0.00670"), ("rate", "-0.0067"), ("rate", "0"), ("rate", ""),
+            ("rounding", "HALF_UP"), ("rounding", ""), ("rounding", "half-even"), ("rounding", "sideways"),
+            ("tax_included", ""), ("tax_included", "TRUE"), ("provisional", ""), ("provisional", "yes"),
+            ("expression", ""), ("expression", " 3600 "), ("expression", "2*1800"), ("expression", "3601"),
+            ("price", " 3600"), ("price", "3600.0"), ("price", "3,600"), ("price", "03600"),
+            ("category", "FOOD"), ("category", "Food "), ("category", String(repeating: "c", count: 101)), ("category", "a\u{1B}b"),
+            ("paid_with", "Cash"), ("note", "tab\there"), ("note", "é"), ("note", "a\u{7F}"), ("note", ""),
+            ("note", String(repeating: "n", count: 4097)), ("note", "line\nbreak"),
+            ("trip", " japan 2026 "), ("trip", "JAPAN 2026"), ("trip", "Nowhere"), ("trip", ""), ("trip", "Kuwait"),
+            ("home_total", "0.01"), ("home_total", ""), ("home_total", "24.12 "), ("total", "1"), ("total", ""), ("discount", ""),
+            ("discount", "x"), ("home_currency", "usd"), ("home_currency", "EUR"), ("currency", "jpy"), ("currency", "XXX"),
+            ("date", "2026-3-04"), ("date", "2026-02-30"), ("date", " 2026-03-01"), ("rate_date", "2026-13-01"),
+            ("rate_date", ""), ("preset", "jp"), ("preset", " "), ("preset", "XX"), ("discount_spec", "10 %"),
+            ("discount_spec", "10,5%"), ("discount_spec", "150%"), ("tax_spec", ""), ("tip_spec", "-5%"),
+            ("rate_source", "identity"), ("rate_source", "none"), ("rate_source", "charged"), ("rate_source", "Provider"),
+            ("charged", "24.12"), ("charged", " "), ("rate_provider", ""), ("rate_fetched_at", "yesterday"),
+        ]
+        for source in [base, provider] + rows.prefix(4) {
+            for (name, value) in edits {
+                var r = source
+                r[col(name)] = value
+                rows.append(r)
+            }
+        }
+        return (header, rows, t)
+    }
+
+    @Test func everyRowGivesTheSameValuesKeyOrError() throws {
+        let (header, rows, t) = try rows()
+        var text = PurchaseCSV.record(header)
+        for r in rows { text += PurchaseCSV.record(r) }
+        let reader = CSVReader(bytes: Array(text.utf8), chunkSize: 1 << 10)
+        var record = CSVRecord()
+        #expect(try reader.next(into: &record))
+
+        var fast = try ExportRowImporter(ledger: t.ledger, header: header, trip: nil)
+        fast.directory = try TripDirectory(ledger: t.ledger)
+        var general = fast
+        general.fastPathEnabled = false
+        let now = "2026-03-02T12:00:00Z"
+        var number = 0, accepted = 0, rejected = 0
+        while try reader.next(into: &record) {
+            number += 1
+            var a = PackedValues(), b = PackedValues()
+            let ra = Result { try fast.append(record, number: number, to: &a, now: now) }
+            let rb = Result { try general.append(record, number: number, to: &b, now: now) }
+            switch (ra, rb) {
+            case let (.success(x), .success(y)):
+                accepted += 1
+                #expect(x.0.id == y.0.id, "row \(number)")
+                #expect(x.1 == y.1, "row \(number): import key")
+                #expect(a.sqlValues(0 ..< a.count) == b.sqlValues(0 ..< b.count), "row \(number)")
+                #expect(a.count == PurchaseRow.columnCount)
+            case let (.failure(x), .failure(y)):
+                rejected += 1
+                #expect("\(x)" == "\(y)", "row \(number)")
+                #expect(a.isEmpty && b.isEmpty)
+            default:
+                Issue.record("row \(number): fast path \(ra), general path \(rb)")
+            }
+        }
+        #expect(number == rows.count)
+        // The comparison means something only if both kinds of row occur, and the fast path took
+        // a good share of the valid ones (the rest are its deliberate hand-overs).
+        #expect(accepted > 100 && rejected > 50, "\(accepted) accepted, \(rejected) rejected")
+        #expect(fast.parsed.fastRows > accepted / 5, "fast path took \(fast.parsed.fastRows) of \(accepted)")
+        #expect(general.parsed.fastRows == 0)
+    }
+
+    /// End to end: the same file imported with and without the fast path fills identical tables.
+    @Test func importsWithAndWithoutTheFastPathAreIdentical() throws {
+        let (header, rows, source) = try rows()
+        // Only rows the general path accepts, several times over so that batches fill up.
+        var good: [[String]] = []
+        var probe = try ExportRowImporter(ledger: source.ledger, header: header, trip: nil)
+        probe.fastPathEnabled = false
+        for (i, r) in rows.enumerated() where (try? probe.row(r, number: i + 1)) != nil { good.append(r) }
+        var text = PurchaseCSV.record(header)
+        for copy in 0..<20 {
+            for r in good {
+                var r = r
+                r[header.firstIndex(of: "note")!] += " #\(copy)"
+                text += PurchaseCSV.record(r)
+            }
+        }
+        let path = source.folder.file("all.csv")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+
+        var dumps: [String] = []
+        for fastPath in [true, false] {
+            let t = try TestLedger()
+            _ = try t.ledger.createTrip(NewTrip(name: "Japan 2026", localCurrency: "JPY", homeCurrency: "USD"))
+            _ = try t.ledger.createTrip(NewTrip(name: "Kuwait", localCurrency: "KWD", homeCurrency: "EUR"))
+            var options = ImportOptions()
+            options.fastPath = fastPath
+            let result = try t.ledger.importPurchases(path: path, options: options, bulkThreshold: 500)
+            #expect(result.imported == good.count * 20)
+            dumps.append(try dumpLedger(t.path))
+        }
+        #expect(dumps[0] == dumps[1])
+    }
+}
