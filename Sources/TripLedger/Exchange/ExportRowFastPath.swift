@@ -38,11 +38,11 @@ extension ExportRowImporter {
     private mutating func fastAppend(_ p: UnsafeBufferPointer<UInt8>, _ record: CSVRecord,
                                      to values: inout PackedValues) -> (Trip, UInt64)? {
         let at = self.at
-        func cell(_ c: ExportColumn) -> UnsafeBufferPointer<UInt8> {
+        @inline(__always) func cell(_ c: ExportColumn) -> UnsafeBufferPointer<UInt8> {
             let i = at[c.rawValue]
             return i < 0 ? UnsafeBufferPointer(start: nil, count: 0) : UnsafeBufferPointer(rebasing: p[record.range(i)])
         }
-        func has(_ c: ExportColumn) -> Bool { at[c.rawValue] >= 0 }
+        @inline(__always) func has(_ c: ExportColumn) -> Bool { at[c.rawValue] >= 0 }
 
         guard let trip = fastTrip(cell(.trip)) else { return nil }
         let dateCell = cell(.date)
@@ -368,7 +368,11 @@ extension FNV1a {
 @inline(__always)
 func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
-    guard a.count > 0 else { return true }
+    // Cells are short: a loop beats a call into memcmp.
+    if a.count <= 16 {
+        for i in 0..<a.count where a[i] != b[i] { return false }
+        return true
+    }
     return memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
 }
 

@@ -242,7 +242,7 @@ final class ImportSink {
     // Duplicates are recognised here, not by `ON CONFLICT … DO NOTHING`: SQLite's upsert
     // path costs several times a plain insert. A key is new when no earlier row of this
     // file had it and the ledger does not hold it (looked up only if it holds any key).
-    private var fileKeys: Set<UInt64> = []
+    private var fileKeys = KeyTable()
     private var bulk: BulkIndexes?
     private var rows = 0
     var added: Int { insert.added }
@@ -270,14 +270,14 @@ final class ImportSink {
                 try insert.insert(batch.values, width: width, rows: runStart ..< i)
                 runStart = i
                 bulk = try BulkIndexes.suspend(db)
-                fileKeys = []
+                fileKeys = KeyTable()
             }
             let isNew: Bool
             if bulk != nil {
-                isNew = bulk!.known.insert(key).inserted
+                isNew = bulk!.known.insert(key)
             } else {
                 let stored = try storedKeys?.first([.integer(Int64(bitPattern: key))], { _ in true }) ?? false
-                isNew = fileKeys.insert(key).inserted && !stored
+                isNew = fileKeys.insert(key) && !stored
             }
             if !isNew {
                 try insert.insert(batch.values, width: width, rows: runStart ..< i)
@@ -301,13 +301,13 @@ final class ImportSink {
 /// duplicate keys in memory), and recreates each index from its stored `CREATE INDEX` text before
 /// the commit. All of it is inside the import's transaction: an error restores the indexes too.
 struct BulkIndexes {
-    var known: Set<UInt64> = []
+    var known = KeyTable()
     private(set) var indexes: [(name: String, sql: String)] = []
 
     static func suspend(_ db: Database) throws -> BulkIndexes {
         var b = BulkIndexes()
         try db.prepare("SELECT import_key FROM purchases WHERE import_key IS NOT NULL").forEach {
-            b.known.insert(UInt64(bitPattern: $0.int(0)))
+            _ = b.known.insert(UInt64(bitPattern: $0.int(0)))
         }
         try db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'purchases' AND sql IS NOT NULL")
             .forEach { b.indexes.append(($0.text(0), $0.text(1))) }
@@ -365,11 +365,10 @@ extension RowImporter {
 /// already occurred in this file, so two identical purchases (the same coffee twice a day) are
 /// both imported and a second import of the file skips both.
 struct ImportKeys {
-    private var occurrences: [UInt64: UInt32] = [:]
+    private var occurrences = KeyTable()
 
     mutating func key(for base: UInt64) -> UInt64 {
-        let n = occurrences[base, default: 0]
-        occurrences[base] = n + 1
+        let n = occurrences.increment(base)
         var h = FNV1a()
         h.add(base)
         h.add(UInt64(n))
@@ -431,3 +430,4 @@ extension TripError {
         }
     }
 }
+

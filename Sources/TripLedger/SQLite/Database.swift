@@ -29,11 +29,13 @@ public final class Database {
     /// Switches to the WAL journal with `synchronous=NORMAL` (durable at each checkpoint, never
     /// corrupt). Separate from `init` so that a ledger can be inspected before anything is written.
     public func enableWAL() throws(SQLiteError) {
-        // 16 KiB pages for a new ledger (a no-op once the file has content: an existing ledger keeps
+        // 8 KiB pages for a new ledger (a no-op once the file has content: an existing ledger keeps
         // its size). Every page SQLite moves between its cache, the WAL and the file is a system
-        // call; with 4 KiB pages a 1,000,000-row `trip import` made about 790,000 of them, and its
-        // commit (the WAL checkpoint) took 2.2 s instead of 0.8 s.
-        try execute("PRAGMA page_size = 16384")
+        // call: with 4 KiB pages the commit of a 1,000,000-row `trip import` (its WAL checkpoint)
+        // took 2.2 s, with 8 KiB about 1 s. 16 KiB saved little more there, but every command
+        // starts by reading the WAL written since the last checkpoint, and `trip add` writes about
+        // five pages: with 16 KiB pages that made each add 1.6 ms slower.
+        try execute("PRAGMA page_size = 8192")
         // Reads through a memory map instead of a pread per page: reports scan thousands of pages.
         try execute("PRAGMA mmap_size = 268435456")
         let mode = try switchToWAL()
