@@ -139,10 +139,14 @@ extension Ledger {
             let sink = try ImportSink(db: db, bulkThreshold: bulkThreshold, progressEvery: progressEvery)
             let now = clock.now
             let summary: ParseSummary
-            if ImportPipeline.isAvailable, var export = importer as? ExportRowImporter {
-                // The reading thread resolves trip names from this snapshot, never from the database.
+            if var export = importer as? ExportRowImporter {
+                // Trip names resolve from this snapshot, never from the database: the reading
+                // thread must not touch the connection, and the fast path needs it in any case.
                 export.directory = try TripDirectory(ledger: self)
                 export.fastPathEnabled = options.fastPath
+                importer = export
+            }
+            if ImportPipeline.isAvailable, var export = importer as? ExportRowImporter {
                 summary = try ImportPipeline.run(produce: { deliver in
                     try Self.parseRows(reader, &export, now: now, batchRows: ImportPipeline.rowsPerBatch, deliver: deliver)
                 }, consume: { try sink.take($0, progress: progress) })

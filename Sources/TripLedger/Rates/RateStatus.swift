@@ -26,6 +26,8 @@ extension Ledger {
             if latest[code].map({ $0.0 < date }) ?? true { latest[code] = (date, s.text(2)) }
         }
         var provisional: [String: Int] = [:]
+        // A scan of the covering index purchases_report: no index serves only this count (see
+        // m0004_rate_source_check.sql).
         try db.prepare("SELECT currency, count(*) FROM purchases WHERE provisional = 1 GROUP BY currency").forEach { s in
             provisional[s.text(0)] = Int(s.int(1))
         }
