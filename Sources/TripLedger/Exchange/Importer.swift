@@ -248,6 +248,9 @@ final class ImportSink {
     // file had it and the ledger does not hold it (looked up only if it holds any key).
     private var fileKeys = KeyTable()
     private var bulk: BulkIndexes?
+    /// In bulk mode: the WAL, which the table's pages spill into, flushed to disk in the background
+    /// so that the commit's checkpoint finds it already written.
+    private var writeback: WALWriteback?
     private var rows = 0
     var added: Int { insert.added }
     /// Whether bulk mode was used.
@@ -274,6 +277,7 @@ final class ImportSink {
                 try insert.insert(batch.values, width: width, rows: runStart ..< i)
                 runStart = i
                 bulk = try BulkIndexes.suspend(db)
+                writeback = WALWriteback(databasePath: db.path)
                 fileKeys = KeyTable()
             }
             let isNew: Bool
@@ -295,7 +299,10 @@ final class ImportSink {
     /// Rebuilds the indexes bulk mode dropped.
     func finish() throws {
         try bulk?.restore(db)
+        writeback?.stop()
     }
+
+    deinit { writeback?.stop() }
 }
 
 /// Bulk mode of a large import. Inserting into the indexes of `purchases` row by row costs more than
