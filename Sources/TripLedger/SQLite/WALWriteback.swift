@@ -32,7 +32,11 @@ final class WALWriteback: @unchecked Sendable {
             pthread_mutex_lock(lock)
             while !stopped {
                 pthread_mutex_unlock(lock)
+#if canImport(Glibc)
                 _ = fdatasync(fd)
+#else
+                _ = fsync(fd)
+#endif
                 pthread_mutex_lock(lock)
                 if stopped { break }
                 var now = timespec()
