@@ -218,12 +218,23 @@ private final class State: @unchecked Sendable {
     var isStopped: Bool { withLock { $0.stopped } }
 
     func stop() {
-        let (wasStopped, connections) = withLock { state -> (Bool, Set<Int32>) in
+        // Open connections are shut down while the lock is held: their handler threads close
+        // them only under the same lock (below), so every descriptor shut down here is still this
+        // server's. Shutting one down after its handler closed it could hit whatever socket reused
+        // the number: another test's client ("broken pipe") or another server's listener.
+        let wasStopped = withLock { state -> Bool in
             defer { state.stopped = true }
-            return (state.stopped, state.openConnections)
+            guard !state.stopped else { return true }
+            // Stop listening now, not when the accept loop next wakes: on Linux, shutting down a
+            // listening socket takes it out of the listen state at once (a connection attempt from
+            // here on is refused) and wakes an accept() that is waiting. Without it, a test that
+            // connected right after stop() could still be queued by the kernel on the old socket
+            // and then reset when the loop closed it ("connection reset by peer", not "refused").
+            shutdown(listenFD, Int32(SHUT_RDWR))
+            for fd in state.openConnections { shutdown(fd, Int32(SHUT_RDWR)) }
+            return false
         }
         guard !wasStopped else { return }
-        for fd in connections { shutdown(fd, Int32(SHUT_RDWR)) }
         _ = acceptLoopEnded.wait(timeout: .now() + 2)
     }
 
@@ -245,8 +256,10 @@ private final class State: @unchecked Sendable {
             guard accepted else { close(connection); return }
             Thread.detachNewThread { [self] in
                 serve(connection)
-                withLock { _ = $0.openConnections.remove(connection) }
-                close(connection)
+                withLock { state in
+                    state.openConnections.remove(connection)
+                    close(connection)
+                }
             }
         }
     }

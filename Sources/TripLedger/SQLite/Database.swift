@@ -18,9 +18,14 @@ public final class Database {
     /// Opens `path`, creating it (mode 0600) when `create` is true.
     public init(path: String, create: Bool = true) throws(SQLiteError) {
         self.path = path
-        // Files SQLite creates (the database, -wal, -shm) are private to the user.
-        let old = umask(0o077)
-        defer { umask(old) }
+        // The ledger is private to the user: a new file is created here with mode 0600, and SQLite
+        // gives its -wal and -shm files the database file's mode. (Not by setting the umask around
+        // the open: the umask is process-wide, so two threads opening ledgers at once could restore
+        // each other's and create a file readable by everyone.) EEXIST: it is there already.
+        if create && path != ":memory:" {
+            let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 { close(fd) }
+        }
         connection = try SQLiteBoundary.open(path: path, create: create)
         SQLiteBoundary.busyTimeout(connection, milliseconds: Database.busyTimeoutMilliseconds)
         try execute("PRAGMA foreign_keys = ON")
