@@ -51,6 +51,77 @@ struct MigrationTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: t.path)) == before)
     }
 
+    /// m0004 rebuilds `purchases`: a ledger at version 3 with purchases in it keeps every row and
+    /// column (ids and import keys included), gets the other indexes back without
+    /// purchases_provisional, and its rate_source CHECK accepts exactly the six sources.
+    @Test func rateSourceCheckRebuildKeepsEveryRow() throws {
+        let t = try TestLedger()
+        _ = try t.ledger.createTrip(NewTrip(name: "Japan", localCurrency: "JPY", homeCurrency: "USD"))
+        _ = try t.ledger.setManualRate(currency: "JPY", rate: "0.0067", in: nil, date: "2026-03-01")
+        for d in [PurchaseDraft(amount: "3*1200", note: "ramen", category: "food", discount: "10%"),
+                  PurchaseDraft(amount: "25", currency: "SGD", note: "crab", tip: "10%"),
+                  PurchaseDraft(amount: "35000", currency: "MNT", note: "ger camp"),
+                  PurchaseDraft(amount: "180", currency: "SGD", note: "hotel", charged: "134.12")] {
+            _ = try t.ledger.addPurchase(d)
+        }
+        let db = t.ledger.db
+        try db.execute("UPDATE purchases SET import_key = id * 1000003")
+        func rows() throws -> [[String]] {
+            var out: [[String]] = []
+            try db.prepare("SELECT * FROM purchases ORDER BY id").forEach { r in
+                out.append((0..<r.columnCount).map { r.isNull($0) ? "NULL" : r.text($0) })
+            }
+            return out
+        }
+        let before = try rows()
+        #expect(Set(before.map { $0[31] }) == ["manual", "fallback", "none", "charged"])
+
+        // Back to version 3: the table as m0001 made it (with m0003's column), its four indexes.
+        let columns = "id, " + PurchaseRow.insertColumns + ", import_key"
+        try db.execute("""
+            CREATE TABLE old AS SELECT \(columns) FROM purchases;
+            DROP TABLE purchases;
+            """)
+        let m0001 = String(decoding: Embedded.migrations[0].sql, as: UTF8.self)
+        let table = m0001[m0001.range(of: "CREATE TABLE purchases (")!.lowerBound...]
+        let create = String(table[..<table.range(of: ");")!.upperBound])
+        try db.execute(create)
+        try db.execute("ALTER TABLE purchases ADD COLUMN import_key INTEGER")
+        try db.execute("""
+            CREATE INDEX purchases_by_trip_date ON purchases (trip_id, date, home_minor);
+            CREATE INDEX purchases_report ON purchases (
+                trip_id, category, currency, rate_source, provisional, tax_included,
+                home_minor, home_discount_minor, home_service_minor, home_tax_minor, home_tip_minor, total_minor, date);
+            CREATE INDEX purchases_provisional ON purchases (provisional, currency) WHERE provisional = 1;
+            CREATE UNIQUE INDEX purchases_import_key ON purchases (import_key) WHERE import_key IS NOT NULL;
+            INSERT INTO purchases (\(columns)) SELECT \(columns) FROM old;
+            DROP TABLE old;
+            DELETE FROM schema_migrations WHERE version = 4;
+            PRAGMA user_version = 3;
+            """)
+        #expect(try rows() == before)
+
+        let reopened = try Ledger(path: t.path, settings: t.ledger.settings, clock: t.ledger.clock)
+        #expect(try Migrator.version(of: reopened.db) == 4)
+        #expect(try rows() == before)
+        var indexes: [String] = []
+        try reopened.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'purchases' ORDER BY name")
+            .forEach { indexes.append($0.text(0)) }
+        #expect(indexes == ["purchases_by_trip_date", "purchases_import_key", "purchases_report"])
+        #expect(try reopened.db.scalarText("PRAGMA integrity_check") == "ok")
+        for source in RateSource.allCases {
+            try reopened.db.execute("SAVEPOINT s")
+            try reopened.db.run("UPDATE purchases SET rate_source = ? WHERE id = 1", [.text(source.rawValue)])
+            try reopened.db.execute("ROLLBACK TO s")
+            try reopened.db.execute("RELEASE s")
+        }
+        for bad in ["Provider", "", "cash"] {
+            #expect(throws: SQLiteError.self) {
+                try reopened.db.run("UPDATE purchases SET rate_source = ? WHERE id = 1", [.text(bad)])
+            }
+        }
+    }
+
     @Test func ledgerFileIsPrivate() throws {
         let t = try TestLedger()
         let attrs = try FileManager.default.attributesOfItem(atPath: t.path)

@@ -59,8 +59,8 @@ extension ExportRowImporter {
             (rowRounding, roundingText) = r
         } else {
             guard let m = RoundingMode(userText: String(decoding: roundingCell, as: UTF8.self)) else { return nil }
-            parsed.roundings.insert(roundingCell, (m, Array(m.rawValue.utf8)))
             (rowRounding, roundingText) = (m, Array(m.rawValue.utf8))
+            parsed.roundings.insert(roundingCell, (rowRounding, roundingText))
         }
 
         // The price as the export writes it, and no other expression: `row` evaluates anything else.
@@ -106,21 +106,12 @@ extension ExportRowImporter {
         if let last = parsed.lastFactor, last.exponent == exponent, sameBytes(cell(.rate), last.cell) {
             factor = last.factor
         } else {
-            let key = FactorKey(rate: rate, exponent: exponent)
-            if let f = factors[key] { factor = f } else {
-                guard let r = Rational(decimalText: rate), let f = try? r.scaled(byPowerOfTen: exponent) else { return nil }
-                factors[key] = f
-                factor = f
-            }
-            parsed.lastFactor = (Array(cell(.rate)), exponent, factor)
+            guard let f = conversionFactor(rate: rate, exponent: exponent) else { return nil }
+            parsed.lastFactor = (Array(cell(.rate)), exponent, f)
+            factor = f
         }
-        let rounding = self.rounding
-        func convert(_ v: Int64) -> Int64? {
-            v == 0 ? 0 : multipliedRounded(v, by: factor.numerator, over: factor.denominator, rounding)
-        }
-        guard let homeTotal = convert(b.total), let homeDiscount = convert(b.discount), let homeService = convert(b.service),
-              let homeTax = convert(b.tax), let homeTip = convert(b.tip) else { return nil }
-        guard plainMinorUnits(utf8: cell(.homeTotal), minorUnits: home.minorUnits) == homeTotal else { return nil }
+        guard let converted = homeAmounts(b, factor: factor) else { return nil }
+        guard plainMinorUnits(utf8: cell(.homeTotal), minorUnits: home.minorUnits) == converted.total else { return nil }
 
         guard let preset = fastPreset(cell(.preset)) else { return nil }
         let note = cell(.note)
@@ -153,11 +144,11 @@ extension ExportRowImporter {
         values.appendNull()  // purchase_rate
         values.appendNull()  // charged_minor
         values.appendText(parsed.homeCode)
-        values.appendInteger(homeTotal)
-        values.appendInteger(homeDiscount)
-        values.appendInteger(homeService)
-        values.appendInteger(homeTax)
-        values.appendInteger(homeTip)
+        values.appendInteger(converted.total)
+        values.appendInteger(converted.discount)
+        values.appendInteger(converted.service)
+        values.appendInteger(converted.tax)
+        values.appendInteger(converted.tip)
         values.appendText(rateText)
         Self.appendOptional(rateDate, to: &values)
         values.appendText(sourceText)
@@ -228,8 +219,9 @@ extension ExportRowImporter {
     private mutating func fastCurrency(_ cell: UnsafeBufferPointer<UInt8>) -> (Currency, [UInt8])? {
         if let c = parsed.currencies.find(cell) { return c }
         guard let c = try? CurrencyTable.shared.currency(for: String(decoding: cell, as: UTF8.self)) else { return nil }
-        parsed.currencies.insert(cell, (c, Array(c.code.utf8)))
-        return (c, Array(c.code.utf8))
+        let found = (c, Array(c.code.utf8))
+        parsed.currencies.insert(cell, found)
+        return found
     }
 
     /// The spec and its stored text; both `nil` for an empty cell; `nil` when it does not parse.
@@ -238,23 +230,26 @@ extension ExportRowImporter {
         if cell.isEmpty { return (nil, nil) }
         if let s = parsed.specs.find(cell) { return (s.0, s.1) }
         guard let s = try? AdjustmentSpec.parse(String(decoding: cell, as: UTF8.self), field: column.name) else { return nil }
-        parsed.specs.insert(cell, (s, Array(s.description.utf8)))
-        return (s, Array(s.description.utf8))
+        let text = Array(s.description.utf8)
+        parsed.specs.insert(cell, (s, text))
+        return (s, text)
     }
 
     private mutating func fastSource(_ cell: UnsafeBufferPointer<UInt8>) -> (RateSource, [UInt8])? {
         if let s = parsed.sources.find(cell) { return s }
         guard let s = RateSource(rawValue: String(decoding: cell, as: UTF8.self)),
               s == .provider || s == .fallback || s == .manual || s == .identity else { return nil }
-        parsed.sources.insert(cell, (s, Array(s.rawValue.utf8)))
-        return (s, Array(s.rawValue.utf8))
+        let found = (s, Array(s.rawValue.utf8))
+        parsed.sources.insert(cell, found)
+        return found
     }
 
     private mutating func fastRate(_ cell: UnsafeBufferPointer<UInt8>) -> (String, [UInt8])? {
         if let r = parsed.rates.find(cell) { return r }
         guard let r = try? Ledger.validateRate(String(decoding: cell, as: UTF8.self), field: "rate") else { return nil }
-        parsed.rates.insert(cell, (r, Array(r.utf8)))
-        return (r, Array(r.utf8))
+        let found = (r, Array(r.utf8))
+        parsed.rates.insert(cell, found)
+        return found
     }
 
     /// The preset's name, `.some(nil)` for none, `nil` when it is not a preset.
@@ -277,8 +272,9 @@ extension ExportRowImporter {
         if let l = parsed.labels.find(cell) { return l }
         guard let l = try? Ledger.checkText(String(decoding: cell, as: UTF8.self).lowercased(), field: column.name, maxBytes: 100)
         else { return nil }
-        parsed.labels.insert(cell, Array(l.utf8))
-        return .some(Array(l.utf8))
+        let label = Array(l.utf8)
+        parsed.labels.insert(cell, label)
+        return .some(label)
     }
 }
 

@@ -32,7 +32,7 @@ struct ExportRowImporter: RowImporter {
     private var labels = TextCache<String>()
     /// The conversion factor of a rate text between two currencies' minor units, exactly as
     /// `Conversion.make` derives it (rate × 10^(home digits − currency digits)).
-    var factors: [FactorKey: Rational] = [:]
+    private var factors: [FactorKey: Rational] = [:]
     private var fields: [String] = []
     private var number = 0
     /// When set, trip names and the current trip come from here instead of the database, so rows
@@ -229,23 +229,32 @@ struct ExportRowImporter: RowImporter {
     /// `(Rational(v) × factor).roundedToInt64(rounding)` without reducing fractions per row. `nil` when anything would throw: the caller then calls
     /// `Conversion.make`, whose error names the problem.
     private mutating func quickConversion(_ b: Breakdown, currency: Currency, home: Currency, quote: RateQuote) -> Conversion? {
-        let key = FactorKey(rate: quote.rate, exponent: home.minorUnits - currency.minorUnits)
-        let factor: Rational
-        if let f = factors[key] { factor = f } else {
-            guard let r = Rational(decimalText: quote.rate), let f = try? r.scaled(byPowerOfTen: key.exponent) else { return nil }
-            factors[key] = f
-            factor = f
-        }
-        let p = factor.numerator, q = factor.denominator
-        let rounding = rounding
-        func convert(_ v: Int64) -> Int64? {
-            if v == 0 { return 0 }
-            return multipliedRounded(v, by: p, over: q, rounding)
-        }
+        guard let factor = conversionFactor(rate: quote.rate, exponent: home.minorUnits - currency.minorUnits),
+              let h = homeAmounts(b, factor: factor) else { return nil }
+        return Conversion(homeCurrency: home, home: h.total, homeDiscount: h.discount, homeService: h.service, homeTax: h.tax,
+                          homeTip: h.tip, quote: quote)
+    }
+
+    /// The factor from a currency's minor units to the home currency's at `rate`: rate ×
+    /// 10^`exponent` (home digits − currency digits), as `Conversion.make` derives it. Parsed once
+    /// per rate text and exponent in a file; `nil` when the rate does not parse or overflows.
+    mutating func conversionFactor(rate: String, exponent: Int) -> Rational? {
+        let key = FactorKey(rate: rate, exponent: exponent)
+        if let f = factors[key] { return f }
+        guard let r = Rational(decimalText: rate), let f = try? r.scaled(byPowerOfTen: exponent) else { return nil }
+        factors[key] = f
+        return f
+    }
+
+    /// `b`'s total and each adjustment at `factor`, each rounded on its own with the ledger's
+    /// rounding from the exact product (`multipliedRounded`), as `Conversion.make` rounds them;
+    /// `nil` when one does not fit.
+    func homeAmounts(_ b: Breakdown, factor: Rational) -> HomeAmounts? {
+        let p = factor.numerator, q = factor.denominator, rounding = rounding
+        func convert(_ v: Int64) -> Int64? { v == 0 ? 0 : multipliedRounded(v, by: p, over: q, rounding) }
         guard let total = convert(b.total), let discount = convert(b.discount), let service = convert(b.service),
               let tax = convert(b.tax), let tip = convert(b.tip) else { return nil }
-        return Conversion(homeCurrency: home, home: total, homeDiscount: discount, homeService: service, homeTax: tax,
-                          homeTip: tip, quote: quote)
+        return HomeAmounts(total: total, discount: discount, service: service, tax: tax, tip: tip)
     }
 
     private mutating func targetTrip() throws -> Trip {
@@ -358,6 +367,11 @@ enum ExportColumn: Int, CaseIterable {
     case homeCurrency, homeTotal, charged
 
     var name: String { PurchaseCSV.columns[rawValue] }
+}
+
+/// A breakdown's amounts in minor units of the home currency.
+struct HomeAmounts {
+    let total, discount, service, tax, tip: Int64
 }
 
 struct FactorKey: Hashable {

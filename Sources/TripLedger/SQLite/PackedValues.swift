@@ -31,11 +31,6 @@ struct PackedValues {
     mutating func appendInteger(_ v: Int64) { cells.append(Cell(payload: v, length: Cell.integer)) }
 
     @inline(__always)
-    mutating func appendInteger(_ v: Int64?) {
-        if let v { appendInteger(v) } else { appendNull() }
-    }
-
-    @inline(__always)
     mutating func appendNull() { cells.append(Cell(payload: 0, length: Cell.null)) }
 
     @inline(__always)
@@ -73,12 +68,6 @@ struct PackedValues {
                 return .text(String(decoding: text[Int(c.payload) ..< Int(c.payload) + Int(c.length)], as: UTF8.self))
             }
         }
-    }
-
-    /// Drops every cell from `cellCount` on, and their text from `textCount` on: undoes appends.
-    mutating func truncate(cells cellCount: Int, text textCount: Int) {
-        cells.removeSubrange(cellCount...)
-        text.removeSubrange(textCount...)
     }
 
     /// Calls `body` with the cells and the text buffer (never a nil base address, so that an empty

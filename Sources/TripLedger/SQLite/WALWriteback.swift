@@ -22,11 +22,11 @@ final class WALWriteback: @unchecked Sendable {
 
     /// Starts flushing `databasePath`'s WAL; `nil` when there is none to open or no thread to run on.
     init?(databasePath: String, intervalMilliseconds: Int = 200) {
-        guard ImportPipeline.isAvailable else { return nil }
-        fd = open(databasePath + "-wal", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        // The lock first: a failed init still runs `deinit`, which stops (and so locks).
         pthread_mutex_init(lock, nil)
         pthread_cond_init(wake, nil)
+        fd = ImportPipeline.isAvailable ? open(databasePath + "-wal", O_RDONLY | O_CLOEXEC) : -1
+        guard fd >= 0 else { return nil }
         let interval = intervalMilliseconds
         thread = try? WorkerThread { [self] in
             pthread_mutex_lock(lock)
@@ -47,10 +47,7 @@ final class WALWriteback: @unchecked Sendable {
             }
             pthread_mutex_unlock(lock)
         }
-        if thread == nil {
-            close(fd)
-            return nil
-        }
+        if thread == nil { return nil }
     }
 
     /// Stops the flushing and waits for the thread. Safe to call more than once.
@@ -62,7 +59,7 @@ final class WALWriteback: @unchecked Sendable {
         pthread_mutex_unlock(lock)
         guard first else { return }
         thread?.join()
-        close(fd)
+        if fd >= 0 { close(fd) }
     }
 
     deinit {

@@ -88,13 +88,10 @@ struct ConcurrencyTests {
 
     @Test func ratesSyncWhileAddingLosesNeitherWrite() throws {
         let adds = HardeningScale.pick(short: 60, long: 300)
-        let server = try FXTestServer()
-        server.route("/eurofxref-hist-90d.xml", .file(Array(CrashSafetyTests.ecbXML.utf8), contentType: "text/xml"))
         let folder = TemporaryFolder("trip-concurrent-sync")
-        let config = folder.file("config.toml")
-        try "[rates]\nchain = \"ecb\"\necb_history = \"90d\"\ntotal_timeout = 30\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"), today: "2017-03-10",
-                               extra: ["TRIP_CONFIG": config, "TRIP_RATES_URL": server.baseURL, "no_proxy": "*"])
+        let mirror = try ECBMirror(folder: folder)
+        defer { withExtendedLifetime(mirror) {} }  // the server serves until the test ends
+        let trip = mirror.trip(folder.file("ledger.sqlite"))
         try #require(trip.run("new", "Xmas", "--currency", "JPY", "--home", "USD").exitCode == 0)
         let seed = folder.file("seed.csv")
         try CrashSafetyTests.unconvertedJPYCSV(rows: 2_000).write(toFile: seed, atomically: false, encoding: .utf8)

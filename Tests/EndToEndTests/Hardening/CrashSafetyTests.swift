@@ -131,11 +131,6 @@ struct CrashSafetyTests {
 
     // MARK: rates sync
 
-    static let ecbXML: String = {
-        let url = Bundle.module.url(forResource: "Fixtures/ecb_hist_90d.xml", withExtension: nil)!
-        return try! String(contentsOf: url, encoding: .utf8)
-    }()
-
     /// `count` unconverted JPY purchases (rate_source none) spread over the days the ECB file covers.
     static func unconvertedJPYCSV(rows count: Int) -> String {
         var text = header + "\r\n"
@@ -156,14 +151,10 @@ struct CrashSafetyTests {
     @Test func killedSyncCachesEachResponseWholeAndReratesAllOrNone() throws {
         let purchases = HardeningScale.pick(short: 5_000, long: 40_000)
         let kills = HardeningScale.pick(short: 5, long: 50)
-        let server = try FXTestServer()
-        server.route("/eurofxref-hist-90d.xml", .file(Array(Self.ecbXML.utf8), contentType: "text/xml"))
         let folder = TemporaryFolder("trip-crash-sync")
-        let config = folder.file("config.toml")
-        try "[rates]\nchain = \"ecb\"\necb_history = \"90d\"\ntotal_timeout = 30\n".write(toFile: config, atomically: true, encoding: .utf8)
-        func trip(_ path: String) -> TripProcess {
-            TripProcess(ledgerPath: path, today: "2017-03-10", extra: ["TRIP_CONFIG": config, "TRIP_RATES_URL": server.baseURL, "no_proxy": "*"])
-        }
+        let mirror = try ECBMirror(folder: folder)
+        defer { withExtendedLifetime(mirror) {} }  // the server serves until the test ends
+        let trip = mirror.trip
         let template = folder.file("template.sqlite")
         try #require(trip(template).run("new", "Xmas", "--currency", "JPY", "--home", "USD").exitCode == 0)
         let csv = folder.file("ramen.csv")

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import TripLedger
+
+@Suite("WALWriteback")
+struct WALWritebackTests {
+    /// Descriptors of this process open on the file at `path` (same inode; only this test's files,
+    /// as tests run in parallel).
+    static func descriptors(on path: String) throws -> Int {
+        var target = stat()
+        try #require(stat(path, &target) == 0)
+        return try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").filter { fd in
+            var s = stat()
+            return stat("/proc/self/fd/" + fd, &s) == 0 && s.st_dev == target.st_dev && s.st_ino == target.st_ino
+        }.count
+    }
+
+    /// It flushes while running, and `stop()` ends its thread and closes its descriptor, even when
+    /// called twice; a ledger without a WAL file gets none.
+    @Test(.enabled(if: ImportPipeline.isAvailable))
+    func stopsAndClosesItsDescriptor() throws {
+        let t = try TestLedger()
+        _ = try t.ledger.createTrip(NewTrip(name: "X", localCurrency: "JPY", homeCurrency: "USD"))
+        #expect(FileManager.default.fileExists(atPath: t.path + "-wal"))
+        let wal = t.path + "-wal"
+        let before = try Self.descriptors(on: wal)
+        let writeback = try #require(WALWriteback(databasePath: t.path, intervalMilliseconds: 5))
+        #expect(try Self.descriptors(on: wal) == before + 1)
+        usleep(30_000)
+        writeback.stop()
+        writeback.stop()
+        #expect(try Self.descriptors(on: wal) == before)
+        #expect(WALWriteback(databasePath: t.folder.file("no-such-ledger.sqlite")) == nil)
+    }
+}
