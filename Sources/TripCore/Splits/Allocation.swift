@@ -1,0 +1,66 @@
+/// Divides an amount of minor units among weighted participants so that the parts add up to it
+/// exactly: the rule every split, every share of a home amount and every multi-payer purchase
+/// follows (README, "Splits: the contract").
+public enum Allocation {
+    /// Why an allocation cannot be made.
+    public enum Failure: Error, Equatable, Sendable {
+        /// No participant, or every weight is zero: there is nobody to give the amount to.
+        case noWeight
+        /// A weight below zero.
+        case negativeWeight(index: Int)
+        /// The weights' common denominator or a product left 128 bits.
+        case overflow
+    }
+
+    /// The largest-remainder method (Hamilton's): participant `i` gets
+    /// `floor(|total| × w_i / W)` units, where `W` is the sum of the weights; the units still
+    /// missing go one each to the largest remainders, ties to the earlier participant. A negative
+    /// `total` (a refund) is divided as its magnitude and every part negated, so a refund of a
+    /// purchase gives back exactly what each participant's share took.
+    ///
+    /// Weights are exact rationals (equal shares are all 1; shares, percentages and item portions
+    /// are their own values). A participant with weight 0 gets 0.
+    public static func largestRemainder(_ total: Int64, weights: [Rational]) throws(Failure) -> [Int64] {
+        guard !weights.isEmpty else { throw .noWeight }
+        if let i = weights.firstIndex(where: { $0.isNegative }) { throw .negativeWeight(index: i) }
+        // Bring the weights to integers over one common denominator, so every comparison below
+        // is between integers and no remainder is ever rounded.
+        var common: Int128 = 1
+        for w in weights {
+            let g = Int128(Rational.gcd(common.magnitude, w.denominator.magnitude))
+            let (l, o) = (common / g).multipliedReportingOverflow(by: w.denominator)
+            guard !o else { throw .overflow }
+            common = l
+        }
+        var units: [Int128] = []
+        units.reserveCapacity(weights.count)
+        var sum: Int128 = 0
+        for w in weights {
+            let (u, o1) = w.numerator.multipliedReportingOverflow(by: common / w.denominator)
+            guard !o1 else { throw .overflow }
+            let (s, o2) = sum.addingReportingOverflow(u)
+            guard !o2 else { throw .overflow }
+            units.append(u)
+            sum = s
+        }
+        guard sum > 0 else { throw .noWeight }
+        let magnitude = Int128(total.magnitude)
+        var parts = [Int128](repeating: 0, count: weights.count)
+        var remainders = [Int128](repeating: 0, count: weights.count)
+        var given: Int128 = 0
+        for (i, u) in units.enumerated() {
+            let (p, o) = magnitude.multipliedReportingOverflow(by: u)
+            guard !o else { throw .overflow }
+            parts[i] = p / sum
+            remainders[i] = p % sum
+            given += parts[i]
+        }
+        // Fewer units are left than participants with a non-zero remainder, so a weight of zero
+        // (remainder zero) never receives one.
+        let order = remainders.indices.sorted { a, b in
+            remainders[a] != remainders[b] ? remainders[a] > remainders[b] : a < b
+        }
+        for i in order.prefix(Int(magnitude - given)) { parts[i] += 1 }
+        return parts.map { total < 0 ? -Int64($0) : Int64($0) }
+    }
+}
