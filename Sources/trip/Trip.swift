@@ -18,7 +18,8 @@ struct Trip: ParsableCommand {
         version: version,
         subcommands: [Init.self, New.self, Trips.self, Use.self, Show.self, Rename.self, Close.self, Reopen.self, Delete.self,
                       Add.self, List.self, Edit.self, Remove.self, Convert.self, Rates.self, Report.self,
-                      Config.self, Demo.self, Export.self, Import.self]
+                      Config.self, Demo.self, Export.self, Import.self,
+                      MemberGroup.self, Members.self, WhoAmI.self, Balances.self, Settle.self, RecordTransfer.self]
     )
 
     /// Runs a command and turns every failure into one line on stderr and a sysexits code.

@@ -2,7 +2,7 @@ import TripCore
 
 extension Ledger {
     /// `trip add`: validates everything, then inserts the purchase in one transaction.
-    public func addPurchase(_ draft: PurchaseDraft) throws -> Purchase {
+    public func addPurchase(_ draft: PurchaseDraft, split: SplitDraft = SplitDraft()) throws -> Purchase {
         guard let amount = draft.amount else { throw TripError.usage("amount: missing; e.g. trip add 1200 JPY ramen") }
         let trip = try resolveTrip(draft.trip)
         try requireOpen(trip)
@@ -10,13 +10,15 @@ extension Ledger {
         return try db.transaction {
             try db.run("INSERT INTO purchases (\(PurchaseRow.insertColumns)) VALUES (\(PurchaseRow.placeholders))",
                        row.values(now: clock.now, createdAt: clock.now))
-            return try purchase(id: db.lastInsertRowID)
+            let added = try purchase(id: db.lastInsertRowID)
+            try storeSplit(split, purchase: added, isNew: true)
+            return added
         }
     }
 
     /// `trip edit ID`: the draft's non-nil fields replace the stored ones; percentages are
     /// recomputed against the new price and the conversion is chosen again.
-    public func editPurchase(_ idText: String, _ draft: PurchaseDraft) throws -> Purchase {
+    public func editPurchase(_ idText: String, _ draft: PurchaseDraft, split: SplitDraft = SplitDraft()) throws -> Purchase {
         let id = try Ledger.parseID(idText)
         return try db.transaction {
             let old = try purchase(id: id)
@@ -33,7 +35,9 @@ extension Ledger {
             if let importKey {
                 try db.run("UPDATE purchases SET import_key = ? WHERE id = ?", [.integer(importKey), .integer(id)])
             }
-            return try purchase(id: id)
+            let edited = try purchase(id: id)
+            try storeSplit(split, purchase: edited, isNew: false)
+            return edited
         }
     }
 

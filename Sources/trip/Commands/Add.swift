@@ -21,9 +21,11 @@ extension Trip {
         func run() throws {
             let (currency, note) = try Add.split(words)
             let ledger = try global.openLedger()
-            let p = try ledger.addPurchase(purchase.draft(amount: amount, currency: currency, noteWords: note))
+            let p = try ledger.addPurchase(purchase.draft(amount: amount, currency: currency, noteWords: note),
+                                           split: purchase.splitDraft)
             StartupTrace.lap("add purchase")
-            emit(global.format, json: p.json, text: TextFormat.purchase(p, verb: "Added"))
+            let split = try ledger.split(ofPurchase: p.id)
+            emit(global.format, json: p.json(split: split), text: TextFormat.purchase(p, verb: "Added", split: split))
         }
 
         /// The currency is the first word when it is a known code in any case, or any three capital

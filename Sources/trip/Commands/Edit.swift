@@ -16,8 +16,10 @@ extension Trip {
 
         func run() throws {
             let ledger = try global.openLedger()
-            let p = try ledger.editPurchase(id, purchase.draft(amount: amount, currency: currency, noteWords: []))
-            emit(global.format, json: p.json, text: TextFormat.purchase(p, verb: "Updated"))
+            let p = try ledger.editPurchase(id, purchase.draft(amount: amount, currency: currency, noteWords: []),
+                                            split: purchase.splitDraft)
+            let split = try ledger.split(ofPurchase: p.id)
+            emit(global.format, json: p.json(split: split), text: TextFormat.purchase(p, verb: "Updated", split: split))
         }
     }
 }

@@ -19,6 +19,14 @@ struct PurchaseOptions: ParsableArguments {
     @Option(help: "What the card charged, in the home currency. Wins over any rate.") var charged: String?
     @Option(help: "How it was paid: cash, card, …") var paidWith: String?
     @Option(help: "The trip (default: the current trip).") var trip: String?
+    @Option(help: "Group trips: who paid, NAME or NAME=AMOUNT,…,NAME=rest. Default: `trip whoami`, else the first member.")
+    var paidBy: String?
+    @Option(help: "Group trips: who shares it: all (default), ana,ben, ana=2,ben=1 (shares) or ana=60%,ben=40%.")
+    var split: String?
+    @Option(help: "Group trips: an itemised bill, NAME=AMOUNT,… (a name may repeat; one NAME=rest) adding up to the price.")
+    var items: String?
+
+    var splitDraft: SplitDraft { SplitDraft(paidBy: paidBy, split: split, items: items) }
 
     func draft(amount: String?, currency: String?, noteWords: [String]) -> PurchaseDraft {
         var fullNote = note

@@ -1,0 +1,228 @@
+/// `--split` and `--items` as typed, parsed and checked against a trip's members.
+///
+/// The result of `resolve` is one weight per participant, in the order the members joined; the
+/// amounts themselves are divided later by `Allocation.largestRemainder`, so a purchase stores
+/// weights and every share adds up exactly to whatever it divides (its total, its home amount).
+public enum SplitSpec: Equatable, Sendable {
+    /// Equally among every member of the trip at the time the purchase is logged.
+    case all
+    /// Equally among the named members.
+    case equal([String])
+    /// By shares, plain numbers: `ana=2,ben=1` (decimals allowed).
+    case shares([(String, Rational)])
+    /// By percentages adding up to exactly 100: `ana=60%,ben=40%`.
+    case percentages([(String, Rational)])
+    /// An itemised bill: each name's portions of the price (`rest` at most once), adding up to the
+    /// price. Discount, service, tax and tip follow each person's items in proportion.
+    case items([(String, String)])
+
+    public static func == (l: SplitSpec, r: SplitSpec) -> Bool {
+        switch (l, r) {
+        case (.all, .all): true
+        case let (.equal(a), .equal(b)): a == b
+        case let (.shares(a), .shares(b)), let (.percentages(a), .percentages(b)):
+            a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1)
+        case let (.items(a), .items(b)): a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1)
+        default: false
+        }
+    }
+
+    /// Parses `--split`: `all`, `ana,ben`, `ana=2,ben=1` or `ana=60%,ben=40%`.
+    public static func parse(split text: String) throws(TripError) -> SplitSpec {
+        let t = text.trimmingSpaces
+        if t.lowercased() == "all" { return .all }
+        let parts = try pieces(t, field: "split")
+        if parts.allSatisfy({ $0.value == nil }) { return .equal(parts.map(\.name)) }
+        guard parts.allSatisfy({ $0.value != nil }) else {
+            throw .badAmount(field: "split", value: text, reason: "mixes names with and without =; give every name a share or none")
+        }
+        let percent = parts.allSatisfy { $0.value!.hasSuffix("%") }
+        guard percent || parts.allSatisfy({ !$0.value!.hasSuffix("%") }) else {
+            throw .badAmount(field: "split", value: text, reason: "mixes shares and percentages; use one kind")
+        }
+        var weights: [(String, Rational)] = []
+        for p in parts {
+            let number = percent ? String(p.value!.dropLast()).trimmingSpaces : p.value!
+            guard let w = Rational(decimalText: number), !number.hasPrefix("-"), !number.hasPrefix("+") else {
+                throw .badAmount(field: "split", value: "\(p.name)=\(p.value!)",
+                                 reason: "is not a share; write a number of 0 or more (2, 1.5) or a percentage (60%)")
+            }
+            weights.append((p.name, w))
+        }
+        if percent {
+            var sum = Rational.zero
+            for (_, w) in weights { sum = (try? sum + w) ?? sum }
+            guard sum == Rational(100) else {
+                throw .badAmount(field: "split", value: text,
+                                 reason: "adds up to \(sum.exactDecimalText() ?? sum.description)%, not 100%")
+            }
+        } else if !weights.contains(where: { !$0.1.isZero }) {
+            throw .badAmount(field: "split", value: text, reason: "gives nobody a share")
+        }
+        return percent ? .percentages(weights) : .shares(weights)
+    }
+
+    /// Parses `--items ana=12.50,ben=8,ana=3,ben=rest`: amounts are kept as typed, read in the
+    /// purchase's currency by `resolve`.
+    public static func parse(items text: String) throws(TripError) -> SplitSpec {
+        let parts = try pieces(text.trimmingSpaces, field: "items", namesMayRepeat: true)
+        guard parts.allSatisfy({ $0.value != nil }) else {
+            throw .badAmount(field: "items", value: text, reason: "needs NAME=AMOUNT for every item, e.g. ana=12.50,ben=rest")
+        }
+        guard parts.filter({ $0.value!.lowercased() == "rest" }).count <= 1 else {
+            throw .badAmount(field: "items", value: text, reason: "has rest more than once")
+        }
+        return .items(parts.map { ($0.name, $0.value!) })
+    }
+
+    /// One weight per member (in `members`' order, which is join order); members not taking part
+    /// have weight 0. `price` is the purchase's price before adjustments (for `--items`).
+    public func resolve(members: [String], price: Int64, currency: Currency,
+                        rounding: RoundingMode) throws(TripError) -> [Rational] {
+        func index(_ name: String, _ field: String) throws(TripError) -> Int {
+            guard let i = SplitSpec.memberIndex(name, in: members) else {
+                throw .badAmount(field: field, value: name,
+                                 reason: "is not a member of this trip; members: \(members.joined(separator: ", "))")
+            }
+            return i
+        }
+        var weights = [Rational](repeating: .zero, count: members.count)
+        switch self {
+        case .all:
+            weights = [Rational](repeating: .one, count: members.count)
+        case .equal(let names):
+            for n in names { weights[try index(n, "split")] = .one }
+        case .shares(let named), .percentages(let named):
+            for (n, w) in named { weights[try index(n, "split")] = w }
+        case .items(let named):
+            var restIndex: Int?
+            var sum: Int64 = 0
+            var portions = [Int64](repeating: 0, count: members.count)
+            for (n, v) in named {
+                let i = try index(n, "items")
+                if v.lowercased() == "rest" { restIndex = i; continue }
+                let amount = try AmountExpression.evaluate(v, field: "items", minorUnits: currency.minorUnits, rounding: rounding)
+                portions[i] += amount
+                sum += amount
+            }
+            let price = Money(minorUnits: price, currency: currency)
+            if let r = restIndex {
+                guard sum <= price.minorUnits else {
+                    throw .badAmount(field: "items", value: Money(minorUnits: sum, currency: currency).plainText,
+                                     reason: "is more than the price \(price.plainText); nothing is left for rest")
+                }
+                portions[r] += price.minorUnits - sum
+            } else if sum != price.minorUnits {
+                throw .badAmount(field: "items", value: Money(minorUnits: sum, currency: currency).plainText,
+                                 reason: "does not add up to the price \(price.plainText); add the missing items or one NAME=rest")
+            }
+            weights = portions.map { Rational($0) }
+        }
+        guard weights.contains(where: { !$0.isZero }) else {
+            throw .badAmount(field: "split", value: "", reason: "gives nobody a share")
+        }
+        return weights
+    }
+
+    /// Members are matched by name, case-insensitively.
+    public static func memberIndex(_ name: String, in members: [String]) -> Int? {
+        let key = name.lowercased()
+        return members.firstIndex { $0.lowercased() == key }
+    }
+
+    struct Piece {
+        let name: String
+        let value: String?
+    }
+
+    static func pieces(_ text: String, field: String, namesMayRepeat: Bool = false) throws(TripError) -> [Piece] {
+        var out: [Piece] = []
+        for raw in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let item = String(raw).trimmingSpaces
+            guard !item.isEmpty else { throw .badAmount(field: field, value: text, reason: "has an empty entry") }
+            let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(pair[0]).trimmingSpaces
+            guard !name.isEmpty else { throw .badAmount(field: field, value: item, reason: "has no member name") }
+            let value = pair.count > 1 ? String(pair[1]).trimmingSpaces : nil
+            if value?.isEmpty == true { throw .badAmount(field: field, value: item, reason: "has no value after =") }
+            if !namesMayRepeat, out.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+                throw .badAmount(field: field, value: name, reason: "is named twice")
+            }
+            out.append(Piece(name: name, value: value))
+        }
+        return out
+    }
+}
+
+/// `--paid-by NAME` or `--paid-by ana=30,ben=rest`: who paid how much of the total.
+public enum PayerSpec: Equatable, Sendable {
+    case one(String)
+    case amounts([(String, String)])
+
+    public static func == (l: PayerSpec, r: PayerSpec) -> Bool {
+        switch (l, r) {
+        case let (.one(a), .one(b)): a == b
+        case let (.amounts(a), .amounts(b)): a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1)
+        default: false
+        }
+    }
+
+    /// The payers named, in the order given.
+    public var names: [String] {
+        switch self {
+        case .one(let name): [name]
+        case .amounts(let named): named.map(\.0)
+        }
+    }
+
+    public static func parse(_ text: String) throws(TripError) -> PayerSpec {
+        let parts = try SplitSpec.pieces(text.trimmingSpaces, field: "paid-by")
+        if parts.count == 1, parts[0].value == nil { return .one(parts[0].name) }
+        guard parts.allSatisfy({ $0.value != nil }) else {
+            throw .badAmount(field: "paid-by", value: text, reason: "needs NAME=AMOUNT for every payer, e.g. ana=30,ben=rest")
+        }
+        guard parts.filter({ $0.value!.lowercased() == "rest" }).count <= 1 else {
+            throw .badAmount(field: "paid-by", value: text, reason: "has rest more than once")
+        }
+        return .amounts(parts.map { ($0.name, $0.value!) })
+    }
+
+    /// What each member paid of `total`, in minor units, in `members`' order; they add up to `total`.
+    public func resolve(members: [String], total: Int64, currency: Currency,
+                        rounding: RoundingMode) throws(TripError) -> [Int64] {
+        var paid = [Int64](repeating: 0, count: members.count)
+        func index(_ name: String) throws(TripError) -> Int {
+            guard let i = SplitSpec.memberIndex(name, in: members) else {
+                throw .badAmount(field: "paid-by", value: name,
+                                 reason: "is not a member of this trip; members: \(members.joined(separator: ", "))")
+            }
+            return i
+        }
+        switch self {
+        case .one(let name):
+            paid[try index(name)] = total
+        case .amounts(let named):
+            var restIndex: Int?
+            var sum: Int64 = 0
+            for (n, v) in named {
+                let i = try index(n)
+                if v.lowercased() == "rest" { restIndex = i; continue }
+                let amount = try AmountExpression.evaluate(v, field: "paid-by", minorUnits: currency.minorUnits, rounding: rounding)
+                paid[i] = amount
+                sum += amount
+            }
+            let t = Money(minorUnits: total, currency: currency).plainText
+            if let r = restIndex {
+                guard sum <= total else {
+                    throw .badAmount(field: "paid-by", value: Money(minorUnits: sum, currency: currency).plainText,
+                                     reason: "is more than the total \(t); nothing is left for rest")
+                }
+                paid[r] = total - sum
+            } else if sum != total {
+                throw .badAmount(field: "paid-by", value: Money(minorUnits: sum, currency: currency).plainText,
+                                 reason: "does not add up to the total \(t); give the missing amount or one NAME=rest")
+            }
+        }
+        return paid
+    }
+}

@@ -1,0 +1,148 @@
+import TripCore
+
+/// `trip balances`: per member, in the trip's home currency, what they paid, their share,
+/// transfers sent and received, and the balance (paid − share + sent − received). The balances
+/// add up to exactly zero, because every purchase's home amount is divided exactly twice (among
+/// its payers and among its sharers) and every transfer adds to one member what it takes from
+/// another.
+public struct GroupBalances: Sendable {
+    public struct Row: Sendable, Equatable {
+        public let member: Member
+        public var paid: Int64 = 0
+        public var share: Int64 = 0
+        public var sent: Int64 = 0
+        public var received: Int64 = 0
+        public var balance: Int64 { paid - share + sent - received }
+    }
+
+    /// Purchases or transfers with no rate, per currency: never converted 1:1, so they are in no
+    /// balance above; the amounts are in their own currency.
+    public struct Unconverted: Sendable, Equatable {
+        public let currency: Currency
+        public var purchases = 0
+        public var transfers = 0
+        public var amount: Int64 = 0
+    }
+
+    public let trip: Trip
+    /// In the trip's home currency, or in `currency` for one currency of `--by-currency`.
+    public let currency: Currency
+    public var rows: [Row]
+    public var unconverted: [Unconverted]
+    /// Purchases with no split (logged before the trip had members): in no balance.
+    public var unsplit: Int
+
+    /// The settle-up: transfers that bring every balance to zero, fewest first (see `SettleUp`).
+    public var settlement: [(from: Member, to: Member, amount: Int64)] {
+        SettleUp.plan(balances: rows.map(\.balance)).map { (rows[$0.from].member, rows[$0.to].member, $0.amount) }
+    }
+}
+
+extension Ledger {
+    /// `trip balances [--trip T]`, in the home currency.
+    public func balances(trip name: String?) throws -> GroupBalances {
+        let trip = try resolveTrip(name)
+        return try balances(of: trip, members: try requireMembers(trip), inCurrency: nil)
+    }
+
+    /// `trip balances --by-currency`: one table per currency paid, with no conversion at all.
+    public func balancesByCurrency(trip name: String?) throws -> [GroupBalances] {
+        let trip = try resolveTrip(name)
+        let members = try requireMembers(trip)
+        var codes: [String] = []
+        try db.prepare("""
+            SELECT currency FROM purchases WHERE trip_id = ?1 UNION SELECT currency FROM transfers WHERE trip_id = ?1
+            ORDER BY 1
+            """).forEach([.integer(trip.id)]) { codes.append($0.text(0)) }
+        return try codes.map { try balances(of: trip, members: members, inCurrency: Currency.stored($0)) }
+    }
+
+    func requireMembers(_ trip: Trip) throws -> [Member] {
+        let members = try members(of: trip)
+        guard !members.isEmpty else {
+            throw TripError.usage("balances: \(quoted(trip.name)) has no members; add them with `trip member add NAME…`")
+        }
+        return members
+    }
+
+    /// One pass over the trip's split rows (purchase order, then member order) and one over its
+    /// transfers. With `inCurrency`, only that currency's purchases and transfers, in it.
+    func balances(of trip: Trip, members: [Member], inCurrency: Currency?) throws -> GroupBalances {
+        let index = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.id, $0) })
+        var result = GroupBalances(trip: trip, currency: inCurrency ?? trip.homeCurrency,
+                                   rows: members.map { GroupBalances.Row(member: $0) }, unconverted: [], unsplit: 0)
+        var unconverted: [String: GroupBalances.Unconverted] = [:]
+        var weightCache: [String: Rational] = [:]
+        func weight(_ text: String) -> Rational {
+            if let w = weightCache[text] { return w }
+            let w = Rational(decimalText: text) ?? .zero
+            weightCache[text] = w
+            return w
+        }
+
+        var current: Int64 = -1
+        var amount: Int64? = nil
+        var payers: [(Int, Rational)] = [], sharers: [(Int, Rational)] = []
+        func flush() {
+            guard current >= 0, let amount else { return }
+            if !payers.isEmpty, let paid = try? Allocation.largestRemainder(amount, weights: payers.map(\.1)) {
+                for (k, p) in payers.enumerated() { result.rows[p.0].paid += paid[k] }
+            }
+            if !sharers.isEmpty, let shares = try? Allocation.largestRemainder(amount, weights: sharers.map(\.1)) {
+                for (k, s) in sharers.enumerated() { result.rows[s.0].share += shares[k] }
+            }
+        }
+        var values: [SQLValue] = [.integer(trip.id)]
+        if let c = inCurrency { values.append(.text(c.code)) }
+        let purchaseRows = inCurrency == nil
+            ? """
+              SELECT p.id, p.currency, p.total_minor, p.home_minor, pm.role, pm.member_id, pm.weight
+              FROM purchases p LEFT JOIN purchase_members pm ON pm.purchase_id = p.id
+              WHERE p.trip_id = ?1 ORDER BY p.id, pm.role, pm.member_id
+              """
+            : """
+              SELECT p.id, p.currency, p.total_minor, p.home_minor, pm.role, pm.member_id, pm.weight
+              FROM purchases p LEFT JOIN purchase_members pm ON pm.purchase_id = p.id
+              WHERE p.trip_id = ?1 AND p.currency = ?2 ORDER BY p.id, pm.role, pm.member_id
+              """
+        try db.prepare(purchaseRows).forEach(values) { s in
+            let id = s.int(0)
+            if id != current {
+                flush()
+                current = id
+                payers.removeAll(keepingCapacity: true)
+                sharers.removeAll(keepingCapacity: true)
+                amount = inCurrency == nil ? s.optionalInt(3) : s.int(2)
+                if amount == nil {
+                    let code = s.text(1)
+                    unconverted[code, default: .init(currency: .stored(code))].purchases += 1
+                    unconverted[code]!.amount += s.int(2)
+                }
+                if s.optionalText(4) == nil { result.unsplit += 1 }
+            }
+            guard let role = s.optionalText(4), let i = index[s.int(5)] else { return }
+            if role == "payer" { payers.append((i, weight(s.text(6)))) } else { sharers.append((i, weight(s.text(6)))) }
+        }
+        flush()
+
+        let transferRows = inCurrency == nil
+            ? "SELECT from_member, to_member, currency, amount_minor, home_minor FROM transfers WHERE trip_id = ?1 ORDER BY id"
+            : """
+              SELECT from_member, to_member, currency, amount_minor, home_minor FROM transfers
+              WHERE trip_id = ?1 AND currency = ?2 ORDER BY id
+              """
+        try db.prepare(transferRows).forEach(values) { s in
+            guard let from = index[s.int(0)], let to = index[s.int(1)] else { return }
+            guard let value = inCurrency == nil ? s.optionalInt(4) : s.int(3) else {
+                let code = s.text(2)
+                unconverted[code, default: .init(currency: .stored(code))].transfers += 1
+                unconverted[code]!.amount += s.int(3)
+                return
+            }
+            result.rows[from].sent += value
+            result.rows[to].received += value
+        }
+        result.unconverted = unconverted.keys.sorted().map { unconverted[$0]! }
+        return result
+    }
+}

@@ -1,0 +1,137 @@
+import TripCore
+
+/// A member of a group trip. Members keep the order in which they joined (their id order), and
+/// that order breaks every tie of a split or a settle-up.
+public struct Member: Sendable, Equatable {
+    public let id: Int64
+    public let tripID: Int64
+    public let name: String
+    public let joinedAt: String
+
+    static let columns = "id, trip_id, name, joined_at"
+
+    init(row s: Statement) {
+        id = s.int(0)
+        tripID = s.int(1)
+        name = s.text(2)
+        joinedAt = s.text(3)
+    }
+}
+
+/// The `members` table's SQL: the only code that reads or writes it.
+extension Ledger {
+    /// A trip's members in join order.
+    public func members(of trip: Trip) throws -> [Member] {
+        var out: [Member] = []
+        try db.prepare("SELECT \(Member.columns) FROM members WHERE trip_id = ? ORDER BY id").forEach([.integer(trip.id)]) {
+            out.append(Member(row: $0))
+        }
+        return out
+    }
+
+    /// `trip members [--trip T]`.
+    public func members(trip name: String?) throws -> (trip: Trip, members: [Member]) {
+        let trip = try resolveTrip(name)
+        return (trip, try members(of: trip))
+    }
+
+    /// `trip member add NAME… [--trip T]`: in the order given. A name already in the trip (in any
+    /// case) is refused, and then nobody is added.
+    public func addMembers(_ names: [String], trip name: String?) throws -> (trip: Trip, added: [Member]) {
+        let trip = try resolveTrip(name)
+        try requireOpen(trip)
+        let existing = try members(of: trip)
+        var clean: [String] = []
+        for n in names {
+            let c = try Ledger.memberName(n)
+            if let same = existing.first(where: { $0.name.lowercased() == c.lowercased() }) {
+                throw TripError.badTextValue(field: "member", value: n, reason: "is already a member of \(quoted(trip.name)) as \(quoted(same.name))")
+            }
+            if clean.contains(where: { $0.lowercased() == c.lowercased() }) {
+                throw TripError.badTextValue(field: "member", value: n, reason: "is named twice")
+            }
+            clean.append(c)
+        }
+        return try db.transaction {
+            for c in clean {
+                try db.run("INSERT INTO members (trip_id, name, joined_at) VALUES (?, ?, ?)",
+                           [.integer(trip.id), .text(c), .text(clock.now)])
+            }
+            let all = try members(of: trip)
+            return (trip, Array(all.suffix(clean.count)))
+        }
+    }
+
+    /// `trip member rename OLD NEW`: splits refer to members by id, so nothing else changes.
+    public func renameMember(_ old: String, to new: String, trip name: String?) throws -> Member {
+        let trip = try resolveTrip(name)
+        let newName = try Ledger.memberName(new)
+        return try db.transaction {
+            let all = try members(of: trip)
+            let m = try Ledger.member(old, in: all, trip: trip)
+            if let other = all.first(where: { $0.name.lowercased() == newName.lowercased() }), other.id != m.id {
+                throw TripError.badTextValue(field: "member", value: new, reason: "is already a member of \(quoted(trip.name))")
+            }
+            try db.run("UPDATE members SET name = ? WHERE id = ?", [.text(newName), .integer(m.id)])
+            return try members(of: trip).first { $0.id == m.id }!
+        }
+    }
+
+    /// `trip member rm NAME`: refused, naming the purchases and transfers, while anything refers to
+    /// the member.
+    public func removeMember(_ name: String, trip tripName: String?) throws -> Member {
+        let trip = try resolveTrip(tripName)
+        try requireOpen(trip)
+        return try db.transaction {
+            let m = try Ledger.member(name, in: try members(of: trip), trip: trip)
+            var purchases: [String] = []
+            try db.prepare("""
+                SELECT DISTINCT pm.purchase_id FROM purchase_members pm JOIN purchases p ON p.id = pm.purchase_id
+                WHERE pm.member_id = ? ORDER BY pm.purchase_id
+                """).forEach([.integer(m.id)]) { purchases.append("#\($0.int(0))") }
+            let transfers = try db.scalarInt("SELECT count(*) FROM transfers WHERE from_member = ?1 OR to_member = ?1",
+                                             [.integer(m.id)]) ?? 0
+            if !purchases.isEmpty || transfers > 0 {
+                var what: [String] = []
+                if !purchases.isEmpty {
+                    let shown = purchases.prefix(10).joined(separator: ", ") + (purchases.count > 10 ? ", …" : "")
+                    what.append("purchases \(shown)")
+                }
+                if transfers > 0 { what.append("\(transfers) transfer\(transfers == 1 ? "" : "s")") }
+                throw TripError.badTextValue(field: "member", value: m.name,
+                                             reason: "still has \(what.joined(separator: " and ")); change their splits first")
+            }
+            try db.run("DELETE FROM purchase_members WHERE member_id = ?", [.integer(m.id)])
+            try db.run("DELETE FROM members WHERE id = ?", [.integer(m.id)])
+            return m
+        }
+    }
+
+    /// `trip whoami [NAME]`: the member this ledger's user is, in every trip (a setting of this
+    /// ledger, never shared). `nil` reads it; `""` clears it.
+    public func whoami(set name: String?) throws -> String? {
+        guard let name else { return try ledgerSetting("whoami") }
+        let clean = name.isEmpty ? nil : try Ledger.memberName(name)
+        try db.transaction { try setLedgerSetting("whoami", clean) }
+        return clean
+    }
+
+    static func memberName(_ text: String) throws(TripError) -> String {
+        let name = try checkText(text.trimmingSpaces, field: "member", maxBytes: 100, allowEmpty: false)
+        if name.contains(",") || name.contains("=") || name.contains(" ") && name.split(separator: " ").isEmpty {
+            throw .badTextValue(field: "member", value: text, reason: "cannot contain , or = (they separate --split entries)")
+        }
+        if ["all", "rest"].contains(name.lowercased()) {
+            throw .badTextValue(field: "member", value: text, reason: "is a reserved word of --split and --paid-by")
+        }
+        return name
+    }
+
+    static func member(_ name: String, in members: [Member], trip: Trip) throws(TripError) -> Member {
+        guard let i = SplitSpec.memberIndex(name, in: members.map(\.name)) else {
+            let known = members.isEmpty ? "it has no members yet" : "members: " + members.map(\.name).joined(separator: ", ")
+            throw .badTextValue(field: "member", value: name, reason: "is not a member of \(quoted(trip.name)); \(known)")
+        }
+        return members[i]
+    }
+}

@@ -1,0 +1,69 @@
+import TripCore
+
+/// A payment between two members of a group trip (Ben pays Ana back), converted into the trip's
+/// home currency like a purchase, with the same provenance.
+public struct Transfer: Sendable, Equatable {
+    public let id: Int64
+    public let tripName: String
+    public let from: String
+    public let to: String
+    public let date: CivilDate
+    public let amount: Money
+    public let conversion: Conversion
+    public let note: String
+}
+
+/// The `transfers` table's SQL: the only code that reads or writes it.
+extension Ledger {
+    /// `trip transfer FROM TO AMOUNT [CUR] [--date D] [--trip T]`.
+    public func addTransfer(from: String, to: String, amount: String, currency: String?, date: String?,
+                            note: String?, trip name: String?) throws -> Transfer {
+        let trip = try resolveTrip(name)
+        try requireOpen(trip)
+        let members = try requireMembers(trip)
+        let payer = try Ledger.member(from, in: members, trip: trip)
+        let payee = try Ledger.member(to, in: members, trip: trip)
+        guard payer.id != payee.id else {
+            throw TripError.badTextValue(field: "to", value: to, reason: "is the member who pays; a transfer is between two members")
+        }
+        let cur = try currency.map { c throws(TripError) in try CurrencyTable.shared.currency(for: c) } ?? trip.homeCurrency
+        let minor = try AmountExpression.evaluate(amount, field: "amount", minorUnits: cur.minorUnits, rounding: settings.rounding.value)
+        guard minor > 0 else { throw TripError.badAmount(field: "amount", value: amount, reason: "must be more than zero") }
+        let day = try date.map { d throws(TripError) in try clock.date(d, field: "date") } ?? clock.today
+        let text = try Ledger.checkText(note ?? "", field: "note")
+        return try db.transaction {
+            try insertTransfer(trip: trip, from: payer, to: payee, amount: minor, currency: cur, date: day, note: text)
+        }
+    }
+
+    /// `trip settle --record`: the settle-up's transfers, in the home currency, dated today.
+    public func recordSettlement(trip name: String?) throws -> (balances: GroupBalances, recorded: [Transfer]) {
+        let trip = try resolveTrip(name)
+        try requireOpen(trip)
+        return try db.transaction {
+            let b = try balances(of: trip, members: try requireMembers(trip), inCurrency: nil)
+            let recorded = try b.settlement.map { t in
+                try insertTransfer(trip: trip, from: t.from, to: t.to, amount: t.amount, currency: trip.homeCurrency,
+                                   date: clock.today, note: "settle-up")
+            }
+            return (b, recorded)
+        }
+    }
+
+    func insertTransfer(trip: Trip, from: Member, to: Member, amount: Int64, currency: Currency, date: CivilDate,
+                        note: String) throws -> Transfer {
+        let b = Breakdown(price: amount, discount: 0, subtotal: amount, service: 0, tax: 0, taxIncluded: false, tip: 0, total: amount)
+        let conversion = try convert(b, currency: currency, home: trip.homeCurrency, date: date, purchaseRate: nil, charged: nil)
+        let q = conversion.quote
+        try db.run("""
+            INSERT INTO transfers (trip_id, from_member, to_member, date, currency, amount_minor, home_currency, home_minor,
+                                   rate, rate_date, rate_source, rate_provider, provisional, note, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.integer(trip.id), .integer(from.id), .integer(to.id), .text(date.description), .text(currency.code),
+                  .integer(amount), .text(trip.homeCurrency.code), SQLValue(conversion.home), SQLValue(q?.rate),
+                  SQLValue(q?.date?.description), .text(conversion.source.rawValue), SQLValue(q?.provider),
+                  SQLValue(conversion.provisional), .text(note), .text(clock.now)])
+        return Transfer(id: db.lastInsertRowID, tripName: trip.name, from: from.name, to: to.name, date: date,
+                        amount: Money(minorUnits: amount, currency: currency), conversion: conversion, note: note)
+    }
+}

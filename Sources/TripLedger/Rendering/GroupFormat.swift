@@ -1,0 +1,154 @@
+import TripCore
+
+// Text and `--format json` of group trips: members, splits, balances, settle-up, transfers.
+// The JSON keys are part of the contract in README.md ("JSON output").
+
+extension TextFormat {
+    /// `trip add` / `trip edit` on a group trip: the breakdown, then who paid and who shares it.
+    public static func purchase(_ p: Purchase, verb: String, split: PurchaseSplit?) -> String {
+        var text = purchase(p, verb: verb)
+        guard let split else { return text }
+        let (paid, shares) = split.amounts(total: p.breakdown.total, home: p.conversion.home)
+        func list(_ parts: [PurchaseSplit.Amounts]) -> String {
+            parts.map { "\(safe($0.member.name)) \(Money.group(Money(minorUnits: $0.amount, currency: p.currency).plainText))" }
+                .joined(separator: ", ")
+        }
+        text += "\n  paid by  \(list(paid))"
+        text += "\n  split    \(list(shares))"
+        return text
+    }
+
+    /// `trip members`.
+    public static func members(_ trip: Trip, _ members: [Member], whoami: String?) -> String {
+        guard !members.isEmpty else {
+            return "\(safe(trip.name)) has no members. Add them with `trip member add NAME…`."
+        }
+        let me = whoami.flatMap { SplitSpec.memberIndex($0, in: members.map(\.name)) }
+        return "Members of \(safe(trip.name)), in the order they joined:\n" + members.enumerated().map { i, m in
+            "  \(safe(m.name))\(i == me ? " (you)" : "")"
+        }.joined(separator: "\n")
+    }
+
+    /// `trip balances`.
+    public static func balances(_ b: GroupBalances) -> String {
+        let c = b.currency
+        var rows: [[String]] = [["member", "paid", "share", "sent", "received", "balance"]]
+        for r in b.rows {
+            let balance = Money(minorUnits: r.balance, currency: c).plainText
+            rows.append([safe(r.member.name), Money.group(Money(minorUnits: r.paid, currency: c).plainText),
+                         Money.group(Money(minorUnits: r.share, currency: c).plainText),
+                         Money.group(Money(minorUnits: r.sent, currency: c).plainText),
+                         Money.group(Money(minorUnits: r.received, currency: c).plainText),
+                         (r.balance > 0 ? "+" : "") + Money.group(balance)])
+        }
+        let widths = (0..<6).map { i in rows.map { $0[i].count }.max() ?? 0 }
+        var out = ["Balances of \(safe(b.trip.name)) in \(c.code) (+ is owed, - owes):"]
+        for r in rows { out.append("  " + (0..<6).map { pad(r[$0], widths[$0], right: $0 > 0) }.joined(separator: "  ")) }
+        for u in b.unconverted {
+            var what: [String] = []
+            if u.purchases > 0 { what.append("\(u.purchases) purchase\(u.purchases == 1 ? "" : "s")") }
+            if u.transfers > 0 { what.append("\(u.transfers) transfer\(u.transfers == 1 ? "" : "s")") }
+            out.append("not in the balances: \(what.joined(separator: " and ")) in \(u.currency.code) with no rate "
+                + "(\(money(u.amount, u.currency))); set one with `trip rates set \(u.currency.code) RATE`")
+        }
+        if b.unsplit > 0 {
+            out.append("not in the balances: \(b.unsplit) purchase\(b.unsplit == 1 ? "" : "s") with no split "
+                + "(logged before the trip had members); `trip edit ID --split all` shares one")
+        }
+        return out.joined(separator: "\n")
+    }
+
+    /// `trip settle`.
+    public static func settlement(_ b: GroupBalances, recorded: Bool) -> String {
+        let plan = b.settlement
+        guard !plan.isEmpty else { return "\(safe(b.trip.name)) is settled: every balance is zero." }
+        var out = [recorded ? "Recorded \(plan.count) transfer\(plan.count == 1 ? "" : "s") that settle \(safe(b.trip.name)):"
+                            : "To settle \(safe(b.trip.name)) (\(plan.count) transfer\(plan.count == 1 ? "" : "s")):"]
+        for t in plan { out.append("  \(safe(t.from.name)) pays \(safe(t.to.name)) \(money(t.amount, b.currency))") }
+        if !recorded { out.append("`trip settle --record` records them as transfers dated today.") }
+        return out.joined(separator: "\n")
+    }
+
+    /// `trip transfer`.
+    public static func transfer(_ t: Transfer) -> String {
+        var line = "Recorded transfer #\(t.id) in \(safe(t.tripName)) · \(t.date): \(safe(t.from)) paid \(safe(t.to)) \(t.amount.formatted)"
+        let c = t.conversion
+        if let h = c.home, c.source != .identity {
+            line += " = \(money(h, c.homeCurrency)) \(provenance(c))"
+        } else if c.home == nil {
+            line += " (unconverted: no \(t.amount.currency.code)→\(c.homeCurrency.code) rate; not in the balances until one is set)"
+        }
+        return line
+    }
+}
+
+extension Member {
+    public var json: JSONValue { .object(["id": .int(id), "name": .string(name), "joined_at": .string(joinedAt)]) }
+}
+
+extension Purchase {
+    /// The purchase object with `paid_by` and `split` (null on a purchase with no split): each
+    /// participant's name, weight, amount in the purchase's currency and home amount.
+    public func json(split: PurchaseSplit?) -> JSONValue {
+        guard case .object(var o) = json else { return json }
+        guard let split else {
+            o["paid_by"] = .null
+            o["split"] = .null
+            return .object(o)
+        }
+        let (paid, shares) = split.amounts(total: breakdown.total, home: conversion.home)
+        func parts(_ list: [PurchaseSplit.Amounts], _ key: String) -> JSONValue {
+            .array(list.map { a in
+                .object(["name": .string(a.member.name), "weight": .string(a.weight.exactDecimalText() ?? a.weight.description),
+                         key: .string(Money(minorUnits: a.amount, currency: currency).plainText),
+                         "home_" + key: JSONValue(a.home.map { Money(minorUnits: $0, currency: conversion.homeCurrency).plainText })])
+            })
+        }
+        o["paid_by"] = parts(paid, "paid")
+        o["split"] = parts(shares, "share")
+        return .object(o)
+    }
+}
+
+extension GroupBalances {
+    public var json: JSONValue {
+        func money(_ v: Int64) -> JSONValue { .string(Money(minorUnits: v, currency: currency).plainText) }
+        return .object([
+            "trip": .string(trip.name), "currency": .string(currency.code),
+            "members": .array(rows.map { r in
+                .object(["name": .string(r.member.name), "paid": money(r.paid), "share": money(r.share),
+                         "sent": money(r.sent), "received": money(r.received), "balance": money(r.balance)])
+            }),
+            "unconverted": .array(unconverted.map { u in
+                .object(["currency": .string(u.currency.code), "purchases": .int(Int64(u.purchases)),
+                         "transfers": .int(Int64(u.transfers)),
+                         "amount": .string(Money(minorUnits: u.amount, currency: u.currency).plainText)])
+            }),
+            "unsplit_purchases": .int(Int64(unsplit)),
+        ])
+    }
+
+    public var settlementJSON: JSONValue {
+        .object([
+            "trip": .string(trip.name), "currency": .string(currency.code),
+            "transfers": .array(settlement.map { t in
+                .object(["from": .string(t.from.name), "to": .string(t.to.name),
+                         "amount": .string(Money(minorUnits: t.amount, currency: currency).plainText)])
+            }),
+        ])
+    }
+}
+
+extension Transfer {
+    public var json: JSONValue {
+        let c = conversion, q = conversion.quote
+        return .object([
+            "id": .int(id), "trip": .string(tripName), "from": .string(from), "to": .string(to),
+            "date": .string(date.description), "currency": .string(amount.currency.code), "amount": .string(amount.plainText),
+            "note": .string(note), "home_currency": .string(c.homeCurrency.code),
+            "home_amount": JSONValue(c.home.map { Money(minorUnits: $0, currency: c.homeCurrency).plainText }),
+            "rate": JSONValue(q?.rate), "rate_date": JSONValue(q?.date?.description), "rate_source": .string(c.source.rawValue),
+            "rate_provider": JSONValue(q?.provider), "provisional": .bool(c.provisional),
+        ])
+    }
+}

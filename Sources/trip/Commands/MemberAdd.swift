@@ -1,0 +1,22 @@
+import ArgumentParser
+import TripLedger
+
+extension Trip {
+    /// `trip member add NAME… [--trip T]`
+    struct MemberAdd: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Add members to a trip, in the order given (that order breaks the ties of splits).")
+
+        @Argument(help: "The members' names.") var names: [String]
+        @Option(help: "The trip (default: the current trip).") var trip: String?
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let ledger = try global.openLedger()
+            let (t, added) = try ledger.addMembers(names, trip: trip)
+            emit(global.format, json: .object(["trip": .string(t.name), "added": .array(added.map(\.json))]),
+                 text: "Added \(added.map(\.name).joined(separator: ", ")) to \(t.name).")
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+import TripLedger
+
+extension Trip {
+    /// `trip members [--trip T]`
+    struct Members: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a trip's members in the order they joined.")
+
+        @Option(help: "The trip (default: the current trip).") var trip: String?
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let ledger = try global.openLedger()
+            let (t, members) = try ledger.members(trip: trip)
+            let me = try ledger.whoami(set: nil)
+            emit(global.format,
+                 json: .object(["trip": .string(t.name), "members": .array(members.map(\.json)), "whoami": JSONValue(me)]),
+                 text: TextFormat.members(t, members, whoami: me))
+        }
+    }
+}
