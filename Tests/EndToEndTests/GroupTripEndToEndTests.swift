@@ -57,6 +57,23 @@ struct GroupTripEndToEndTests {
         #expect(rows.map { "\($0["name"]!) \($0["paid"]!) \($0["share"]!) \($0["balance"]!)" }
             == ["Ana 22.20 130.40 -108.20", "Ben 191.56 94.92 96.64", "Carla 50.00 38.44 11.56"])
 
+        // Each member's own report is built from their shares; together they make the trip's.
+        var nets: [String] = []
+        for name in ["Ana", "ben", "Carla"] {
+            let mine = try trip.run("report", "--member", name, "--format", "json")
+            #expect(mine.exitCode == 0, "\(mine.stderr)")
+            let totals = try #require(mine.json["totals"] as? [String: Any])
+            nets.append(totals["net"] as! String)
+            let groups = try #require(mine.json["by_category"] as? [[String: Any]])
+            #expect(groups.map { $0["home_amount"] as! String } == [totals["net"] as! String])
+        }
+        #expect(nets == ["130.40", "94.92", "38.44"])
+        let byMember = try trip.run("report", "--by", "member", "--format", "json").json
+        #expect((byMember["totals"] as? [String: Any])?["net"] as? String == "263.76")
+        #expect((byMember["groups"] as? [[String: Any]])?.map { "\($0["key"]!) \($0["home_amount"]!) \($0["paid"]!)" }
+            == ["Ana 130.40 22.20", "Ben 94.92 191.56", "Carla 38.44 50.00"])
+        #expect(try trip.run("report", "--member", "zoe").exitCode == 65)
+
         // Carla pays Ana back 10: the settle-up takes it into account.
         #expect(try trip.run("transfer", "Carla", "Ana", "10").exitCode == 0)
         let settle = try trip.run("settle", "--format", "json").json

@@ -65,73 +65,27 @@ extension Ledger {
         return members
     }
 
-    /// One pass over the trip's split rows (purchase order, then member order) and one over its
-    /// transfers. With `inCurrency`, only that currency's purchases and transfers, in it.
+    /// One pass over the trip's purchases with their splits and one over its transfers. With
+    /// `inCurrency`, only that currency's purchases and transfers, in it.
     func balances(of trip: Trip, members: [Member], inCurrency: Currency?) throws -> GroupBalances {
         let index = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.id, $0) })
         var result = GroupBalances(trip: trip, currency: inCurrency ?? trip.homeCurrency,
                                    rows: members.map { GroupBalances.Row(member: $0) }, unconverted: [], unsplit: 0)
         var unconverted: [String: GroupBalances.Unconverted] = [:]
-        var weightCache: [String: Rational] = [:]
-        func weight(_ text: String) -> Rational {
-            if let w = weightCache[text] { return w }
-            let w = Rational(decimalText: text) ?? .zero
-            weightCache[text] = w
-            return w
-        }
-
-        var current: Int64 = -1
-        var amount: Int64? = nil
-        var payers: [(Int, Rational)] = [], sharers: [(Int, Rational)] = []
-        func flush() {
-            guard current >= 0, let amount else { return }
-            if !payers.isEmpty, let paid = try? Allocation.largestRemainder(amount, weights: payers.map(\.1)) {
-                for (k, p) in payers.enumerated() { result.rows[p.0].paid += paid[k] }
+        try scanSplits(trip: trip, members: members, currency: inCurrency?.code) { p in
+            if p.payers.isEmpty && p.sharers.isEmpty { result.unsplit += 1 }
+            guard let amount = inCurrency == nil ? p.home : p.total else {
+                unconverted[p.currency, default: .init(currency: .stored(p.currency))].purchases += 1
+                unconverted[p.currency]!.amount += p.total
+                return
             }
-            if !sharers.isEmpty, let shares = try? Allocation.largestRemainder(amount, weights: sharers.map(\.1)) {
-                for (k, s) in sharers.enumerated() { result.rows[s.0].share += shares[k] }
-            }
+            for (k, part) in SplitRow.divide(amount, among: p.payers).enumerated() { result.rows[p.payers[k].index].paid += part }
+            for (k, part) in SplitRow.divide(amount, among: p.sharers).enumerated() { result.rows[p.sharers[k].index].share += part }
         }
-        var values: [SQLValue] = [.integer(trip.id)]
-        if let c = inCurrency { values.append(.text(c.code)) }
-        let purchaseRows = inCurrency == nil
-            ? """
-              SELECT p.id, p.currency, p.total_minor, p.home_minor, pm.role, pm.member_id, pm.weight
-              FROM purchases p LEFT JOIN purchase_members pm ON pm.purchase_id = p.id
-              WHERE p.trip_id = ?1 ORDER BY p.id, pm.role, pm.member_id
-              """
-            : """
-              SELECT p.id, p.currency, p.total_minor, p.home_minor, pm.role, pm.member_id, pm.weight
-              FROM purchases p LEFT JOIN purchase_members pm ON pm.purchase_id = p.id
-              WHERE p.trip_id = ?1 AND p.currency = ?2 ORDER BY p.id, pm.role, pm.member_id
-              """
-        try db.prepare(purchaseRows).forEach(values) { s in
-            let id = s.int(0)
-            if id != current {
-                flush()
-                current = id
-                payers.removeAll(keepingCapacity: true)
-                sharers.removeAll(keepingCapacity: true)
-                amount = inCurrency == nil ? s.optionalInt(3) : s.int(2)
-                if amount == nil {
-                    let code = s.text(1)
-                    unconverted[code, default: .init(currency: .stored(code))].purchases += 1
-                    unconverted[code]!.amount += s.int(2)
-                }
-                if s.optionalText(4) == nil { result.unsplit += 1 }
-            }
-            guard let role = s.optionalText(4), let i = index[s.int(5)] else { return }
-            if role == "payer" { payers.append((i, weight(s.text(6)))) } else { sharers.append((i, weight(s.text(6)))) }
-        }
-        flush()
-
-        let transferRows = inCurrency == nil
-            ? "SELECT from_member, to_member, currency, amount_minor, home_minor FROM transfers WHERE trip_id = ?1 ORDER BY id"
-            : """
-              SELECT from_member, to_member, currency, amount_minor, home_minor FROM transfers
-              WHERE trip_id = ?1 AND currency = ?2 ORDER BY id
-              """
-        try db.prepare(transferRows).forEach(values) { s in
+        try db.prepare("""
+            SELECT from_member, to_member, currency, amount_minor, home_minor FROM transfers
+            WHERE trip_id = ?1 AND (?2 IS NULL OR currency = ?2) ORDER BY id
+            """).forEach([.integer(trip.id), SQLValue(inCurrency?.code)]) { s in
             guard let from = index[s.int(0)], let to = index[s.int(1)] else { return }
             guard let value = inCurrency == nil ? s.optionalInt(4) : s.int(3) else {
                 let code = s.text(2)

@@ -49,12 +49,14 @@ extension TripReport {
             if let original = l.original, let c = CurrencyTable.shared.lookup(l.key) {
                 o["amount"] = .string(Money(minorUnits: original, currency: c).plainText)
             }
+            if let paid = l.paid { o["paid"] = money(paid) }
             return .object(o)
         }
         var o: [String: JSONValue] = [
             "trip": trip.json,
             "home_currency": .string(home.code),
             "reexpressed": .bool(reexpressed),
+            "member": JSONValue(member),
             "purchases": .int(Int64(purchaseCount)),
             "first_date": JSONValue(firstDate?.description), "last_date": JSONValue(lastDate?.description),
             "since": JSONValue(since?.description), "until": JSONValue(until?.description),

@@ -28,6 +28,7 @@ extension TripReport {
         case .day: "By day"
         case .currency: "By currency paid"
         case .payment: "By payment method"
+        case .member: "By member (share, then what they paid)"
         case .none: ""
         }
     }
@@ -72,6 +73,7 @@ extension TripReport {
     /// "2026-03-02 … 2026-03-08 · 12 purchases · closed 2026-03-10"
     var subtitle: String {
         var parts: [String] = ["\(purchaseCount) purchase\(purchaseCount == 1 ? "" : "s")"]
+        if let member { parts.insert("\(member)'s shares", at: 0) }
         if let f = firstDate, let l = lastDate { parts.append("\(f) … \(l)") }
         if since != nil || until != nil { parts.append("filtered \(since?.description ?? "…") to \(until?.description ?? "…")") }
         if let closed = trip.closedAt { parts.append("closed \(closed.prefix(10))") }

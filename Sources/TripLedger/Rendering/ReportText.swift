@@ -34,7 +34,8 @@ extension TextFormat {
                     let width = Int(Int128(max(0, l.home)) * 30 / Int128(top))
                     line += "  " + paint(pad(String(repeating: "█", count: width), 30), "36")
                 }
-                let extra = l.unconverted > 0 && l.unconverted < l.count ? ", \(l.unconverted) unconverted" : ""
+                var extra = l.unconverted > 0 && l.unconverted < l.count ? ", \(l.unconverted) unconverted" : ""
+                if let paid = l.paid { extra += ", paid \(r.money(paid))" }
                 out.append(line + "  (\(l.count)\(extra))")
             }
         }

@@ -26,6 +26,8 @@ public struct TripReport: Sendable {
         public let original: Int64?
         /// Purchases in this line with no rate (counted in `count`, not in `home`).
         public var unconverted = 0
+        /// `--by member`: what the member paid, in home minor units (their share is `home`).
+        public var paid: Int64?
         /// Every purchase of the line is unconverted (an empty line is not).
         public var isUnconverted: Bool { count > 0 && unconverted == count }
     }
@@ -52,6 +54,8 @@ public struct TripReport: Sendable {
 
     /// The currency every home amount is in: the trip's home, or `--home`.
     public var home: Currency = Currency(code: "USD", minorUnits: 2, name: "US Dollar")
+    /// `--member NAME`: the report is that member's shares only.
+    public var member: String?
     /// True when `--home` re-expressed the report in a currency other than the trip's home.
     public var reexpressed = false
     public var grouping: ReportGrouping = .category
@@ -86,7 +90,7 @@ public struct TripReport: Sendable {
 
 /// What `trip report` breaks totals down by.
 public enum ReportGrouping: String, Sendable, CaseIterable {
-    case category, day, currency, payment, none
+    case category, day, currency, payment, member, none
 }
 
 /// The options of `trip report`.
@@ -98,9 +102,12 @@ public struct ReportQuery: Sendable {
     /// Re-express in this currency with each purchase's own date's rates; stored data is unchanged.
     public var home: String?
     public var lines: Bool
+    /// `--member NAME`: that member's own report, built from their shares (group trips).
+    public var member: String?
 
     public init(trip: String? = nil, by: ReportGrouping = .category, since: String? = nil, until: String? = nil,
-                home: String? = nil, lines: Bool = false) {
+                home: String? = nil, lines: Bool = false, member: String? = nil) {
+        self.member = member
         self.trip = trip
         self.by = by
         self.since = since
@@ -180,7 +187,16 @@ extension Ledger {
         }
         for trip in trips {
             var r: TripReport
-            if let target, target != trip.homeCurrency {
+            if let member = q.member {
+                if target != nil && target != trip.homeCurrency {
+                    throw TripError.usage("report: --member and --home cannot be used together yet")
+                }
+                let rows = try memberRows(trip: trip, member: member, range: range)
+                r = TripReport.fold(trip: trip, rows: rows, home: trip.homeCurrency)
+                r.member = try Ledger.member(member, in: try members(of: trip), trip: trip).name
+                r.byDay = TripReport.lines(rows, key: { $0.date ?? "" }).sorted { $0.key < $1.key }
+                if q.by == .payment { r.groups = TripReport.lines(rows, key: { $0.payment ?? "unspecified" }) }
+            } else if let target, target != trip.homeCurrency {
                 let rows = try reexpressedRows(trip: trip, in: target, range: range)
                 r = TripReport.fold(trip: trip, rows: rows, home: target)
                 r.reexpressed = true
@@ -200,11 +216,12 @@ extension Ledger {
             case .currency: r.groups = r.byCurrency
             case .day: r.groups = r.byDay
             case .payment: break
+            case .member: r.groups = try memberLines(trip: trip, range: range)
             case .none: r.groups = []
             }
             r.days = TripReport.dayCount(trip: trip, first: r.firstDate, last: r.lastDate, today: clock.today)
             r.averagePerDay = r.days == 0 ? 0 : ((try? Rational(Int128(r.totals.net), Int128(r.days)))?.rounded(.halfUp)).flatMap { Int64(exactly: $0) } ?? 0
-            if let amount = trip.budgetMinor, !r.reexpressed {
+            if let amount = trip.budgetMinor, !r.reexpressed, r.member == nil {
                 r.budget = TripReport.budget(trip: trip, amount: amount, spent: r.totals.net, today: clock.today)
             }
             if q.lines {

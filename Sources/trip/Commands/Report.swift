@@ -19,7 +19,10 @@ extension Trip {
         @Argument(help: "The trip (default: the current trip).") var name: String?
         @Option(help: "The trip (same as NAME).") var trip: String?
         @Flag(help: "Every trip, each in its own home currency.") var all = false
-        @Option(help: "Break totals down by: category, day, currency, payment or none.") var by: ReportGrouping = .category
+        @Option(help: "Break totals down by: category, day, currency, payment, member (group trips) or none.")
+        var by: ReportGrouping = .category
+        @Option(help: "Group trips: this member's own report, from their shares (what an employer reimburses).")
+        var member: String?
         @Option(help: "Only purchases on or after this date.") var since: String?
         @Option(help: "Only purchases on or before this date.") var until: String?
         @Option(help: "Re-express in this currency at each purchase date's rate (stored data is unchanged).") var home: String?
@@ -28,12 +31,13 @@ extension Trip {
 
         func validate() throws {
             if all && (trip != nil || name != nil) { throw ValidationError("--all and a trip name cannot be used together") }
+            if all && member != nil { throw ValidationError("--all and --member cannot be used together; name the trip") }
         }
 
         func run() throws {
             let ledger = try global.openLedger()
             let query = ReportQuery(trip: trip ?? name, by: by, since: since, until: until, home: home,
-                                    lines: lines || global.format == .csv)
+                                    lines: lines || global.format == .csv, member: member)
             let reports = all ? try ledger.reportAll(query) : [try ledger.report(query)]
             StartupTrace.lap("report")
             switch global.format {
