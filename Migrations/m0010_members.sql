@@ -12,18 +12,20 @@ CREATE TABLE members (
     UNIQUE (trip_id, name)
 );
 
--- role 'payer': weight is what the member paid, in minor units of the purchase's currency.
--- role 'share': weight is an exact decimal (1 for equal shares, the share, the percentage, or the
--- member's item portions in minor units). Rows survive the purchase's removal, so a purchase
--- brought back from the trash is split as before.
-CREATE TABLE purchase_members (
+-- Who paid and who shares each purchase of a group trip: one row per purchase, so a balance over
+-- 20,000 purchases reads 20,000 rows. `payers` and `shares` list `MEMBER_ID=WEIGHT` in join order,
+-- comma-separated; a weight is an integer or an exact fraction `NUM/DEN` (1.5 is 3/2). A payer's
+-- weight is what they paid, in minor units of the purchase's currency; a sharer's is 1 for equal
+-- shares, the share, the percentage, or their item portions in minor units. The row survives the
+-- purchase's removal, so a purchase brought back from the trash is split as before.
+CREATE TABLE purchase_splits (
+    trip_id     INTEGER NOT NULL REFERENCES trips(id) ON DELETE CASCADE,
     purchase_id INTEGER NOT NULL,
-    role        TEXT    NOT NULL CHECK (role = 'payer' OR role = 'share'),
-    member_id   INTEGER NOT NULL REFERENCES members(id) ON DELETE CASCADE,
-    weight      TEXT    NOT NULL,
-    PRIMARY KEY (purchase_id, role, member_id)
+    payers      TEXT    NOT NULL,
+    shares      TEXT    NOT NULL,
+    -- A trip's splits are one range of the key, in purchase order.
+    PRIMARY KEY (trip_id, purchase_id)
 ) WITHOUT ROWID;
-CREATE INDEX purchase_members_by_member ON purchase_members (member_id);
 
 CREATE TABLE transfers (
     id              INTEGER PRIMARY KEY AUTOINCREMENT,

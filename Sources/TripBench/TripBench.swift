@@ -21,15 +21,20 @@ struct TripBench {
     static func main() throws {
         var args = CommandLine.arguments.dropFirst()
         var tripBinary = ".build/release/trip", dataDir = ".build-bench-data"
-        var profile = false, onlyRates = false
+        var profile = false, onlyRates = false, onlyGroups = false
         while let a = args.popFirst() {
             if a == "--trip", let v = args.popFirst() { tripBinary = v }
             if a == "--data", let v = args.popFirst() { dataDir = v }
             if a == "--startup-profile" { profile = true }
             if a == "--only-rates" { onlyRates = true }
+            if a == "--only-groups" { onlyGroups = true }
         }
         if profile { try startupProfile(dataDir: dataDir); return }
         mkdir(dataDir, 0o700)
+        if onlyGroups {
+            for (name, ms, _) in try groupRows(tripBinary: tripBinary, dataDir: dataDir) { print("\(name): \(format(ms))") }
+            return
+        }
         if onlyRates {
             for (name, ms, _) in try rateRows(tripBinary: tripBinary, dataDir: dataDir) { print("\(name): \(format(ms))") }
             return
@@ -55,6 +60,7 @@ struct TripBench {
         rows.append(("trip report (20,000-purchase trip)", median(20) { run(tripBinary, ["report", "--trip", "Trip 7"], env) }, 50))
         rows.append(("trip report --format json", median(20) { run(tripBinary, ["report", "--trip", "Trip 7", "--format", "json"], env) }, 50))
         rows.append(("trip report --all (50 trips, 1,000,000 purchases)", median(5) { run(tripBinary, ["report", "--all"], env) }, 1000))
+        rows.append(contentsOf: try groupRows(tripBinary: tripBinary, dataDir: dataDir))
         rows.append(contentsOf: try rateRows(tripBinary: tripBinary, dataDir: dataDir))
         rows.append(contentsOf: exchangeRows(tripBinary: tripBinary, dataDir: dataDir))
         rows.append(contentsOf: try importRows(tripBinary: tripBinary, dataDir: dataDir, ledgerPath: ledgerPath))

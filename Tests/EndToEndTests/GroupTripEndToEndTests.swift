@@ -113,7 +113,7 @@ struct GroupTripEndToEndTests {
         #expect(r.stderr.hasPrefix("trip: ") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
         #expect(r.stdout.isEmpty)
         #expect(try LedgerInspection.count(trip.ledgerPath, "SELECT count(*) FROM purchases") == 0)
-        #expect(try LedgerInspection.count(trip.ledgerPath, "SELECT count(*) FROM purchase_members") == 0)
+        #expect(try LedgerInspection.count(trip.ledgerPath, "SELECT count(*) FROM purchase_splits") == 0)
     }
 
     @Test func aTripWithoutMembersBehavesAsBeforeAndRefusesSplits() throws {

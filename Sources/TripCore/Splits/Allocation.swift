@@ -26,7 +26,7 @@ public enum Allocation {
         // Bring the weights to integers over one common denominator, so every comparison below
         // is between integers and no remainder is ever rounded.
         var common: Int128 = 1
-        for w in weights {
+        for w in weights where w.denominator != 1 {
             let g = Int128(Rational.gcd(common.magnitude, w.denominator.magnitude))
             let (l, o) = (common / g).multipliedReportingOverflow(by: w.denominator)
             guard !o else { throw .overflow }
@@ -44,6 +44,7 @@ public enum Allocation {
             sum = s
         }
         guard sum > 0 else { throw .noWeight }
+        if let fast = small(total, units: units, sum: sum) { return fast }
         let magnitude = Int128(total.magnitude)
         var parts = [Int128](repeating: 0, count: weights.count)
         var remainders = [Int128](repeating: 0, count: weights.count)
@@ -62,5 +63,57 @@ public enum Allocation {
         }
         for i in order.prefix(Int(magnitude - given)) { parts[i] += 1 }
         return parts.map { total < 0 ? -Int64($0) : Int64($0) }
+    }
+
+    /// The same computation in 64-bit arithmetic, when every product fits: the common case
+    /// (amounts of a purchase, small weights), where 128-bit division would dominate a balance.
+    static func small(_ total: Int64, units: [Int128], sum: Int128) -> [Int64]? {
+        guard units.allSatisfy({ Int64(exactly: $0) != nil }) else { return nil }
+        let whole = units.map { Int64($0) }
+        var parts = [Int64](repeating: 0, count: units.count)
+        let done = whole.withUnsafeBufferPointer { w in
+            parts.withUnsafeMutableBufferPointer { largestRemainder(total, wholeWeights: w, into: $0) }
+        }
+        return done ? parts : nil
+    }
+
+    /// `largestRemainder` for whole-number weights, written into `parts` (as many as weights)
+    /// without allocating: for loops over thousands of purchases. Returns false, writing nothing
+    /// useful, when the weights add up to zero or a product does not fit 64 bits; the general
+    /// function handles those.
+    public static func largestRemainder(_ total: Int64, wholeWeights w: UnsafeBufferPointer<Int64>,
+                                        into parts: UnsafeMutableBufferPointer<Int64>) -> Bool {
+        guard total != .min else { return false }
+        var sum: Int64 = 0
+        for x in w {
+            guard x >= 0 else { return false }
+            let (s, o) = sum.addingReportingOverflow(x)
+            if o { return false }
+            sum = s
+        }
+        guard sum > 0 else { return false }
+        let magnitude = total < 0 ? -total : total
+        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: w.count) { remainders in
+            var given: Int64 = 0
+            for i in 0..<w.count {
+                let (p, o) = magnitude.multipliedReportingOverflow(by: w[i])
+                if o { return false }
+                parts[i] = p / sum
+                remainders[i] = p % sum
+                given += parts[i]
+            }
+            // Fewer units are left than non-zero remainders: a zero weight never gets one.
+            var left = magnitude - given
+            while left > 0 {
+                // The largest remainder not yet given a unit; ties to the earlier participant.
+                var best = -1
+                for i in 0..<w.count where remainders[i] > 0 && (best < 0 || remainders[i] > remainders[best]) { best = i }
+                parts[best] += 1
+                remainders[best] = -1
+                left -= 1
+            }
+            if total < 0 { for i in 0..<w.count { parts[i] = -parts[i] } }
+            return true
+        }
     }
 }

@@ -72,16 +72,22 @@ extension Ledger {
         var result = GroupBalances(trip: trip, currency: inCurrency ?? trip.homeCurrency,
                                    rows: members.map { GroupBalances.Row(member: $0) }, unconverted: [], unsplit: 0)
         var unconverted: [String: GroupBalances.Unconverted] = [:]
-        try scanSplits(trip: trip, members: members, currency: inCurrency?.code) { p in
-            if p.payers.isEmpty && p.sharers.isEmpty { result.unsplit += 1 }
+        var broken = 0
+        let unsplit = try scanSplits(trip: trip, members: members, currency: inCurrency?.code) { p in
+            // Both lists or neither, so every purchase adds as much paid as shared.
+            guard !p.payers.isEmpty && !p.sharers.isEmpty else {
+                broken += 1
+                return
+            }
             guard let amount = inCurrency == nil ? p.home : p.total else {
                 unconverted[p.currency, default: .init(currency: .stored(p.currency))].purchases += 1
                 unconverted[p.currency]!.amount += p.total
                 return
             }
-            for (k, part) in SplitRow.divide(amount, among: p.payers).enumerated() { result.rows[p.payers[k].index].paid += part }
-            for (k, part) in SplitRow.divide(amount, among: p.sharers).enumerated() { result.rows[p.sharers[k].index].share += part }
+            SplitRow.divide(amount, among: p.payers) { k, part in result.rows[p.payers[k].index].paid += part }
+            SplitRow.divide(amount, among: p.sharers) { k, part in result.rows[p.sharers[k].index].share += part }
         }
+        result.unsplit = unsplit + broken
         try db.prepare("""
             SELECT from_member, to_member, currency, amount_minor, home_minor FROM transfers
             WHERE trip_id = ?1 AND (?2 IS NULL OR currency = ?2) ORDER BY id

@@ -10,7 +10,7 @@ extension Ledger {
         let member = try Ledger.member(name, in: members, trip: trip)
         let me = members.firstIndex { $0.id == member.id }!
         var rows: [ReportRow] = []
-        try scanSplits(trip: trip, members: members, from: range[0].textValue, to: range[1].textValue) { p in
+        try scanSplits(trip: trip, members: members, from: range[0].textValue, to: range[1].textValue, details: true) { p in
             guard let k = p.sharers.firstIndex(where: { $0.index == me }) else { return }
             func part(_ amount: Int64) -> Int64 { SplitRow.divide(amount, among: p.sharers)[k] }
             let converted = p.home != nil

@@ -86,9 +86,13 @@ extension Ledger {
             let m = try Ledger.member(name, in: try members(of: trip), trip: trip)
             var purchases: [String] = []
             try db.prepare("""
-                SELECT DISTINCT pm.purchase_id FROM purchase_members pm JOIN purchases p ON p.id = pm.purchase_id
-                WHERE pm.member_id = ? ORDER BY pm.purchase_id
-                """).forEach([.integer(m.id)]) { purchases.append("#\($0.int(0))") }
+                SELECT s.purchase_id, s.payers, s.shares, p.id IS NULL FROM purchase_splits s
+                LEFT JOIN purchases p ON p.id = s.purchase_id WHERE s.trip_id = ? ORDER BY s.purchase_id
+                """).forEach([.integer(trip.id)]) { s in
+                if (SplitWeights.memberIDs(s.text(1)) + SplitWeights.memberIDs(s.text(2))).contains(m.id) {
+                    purchases.append("#\(s.int(0))" + (s.int(3) == 1 ? " (removed)" : ""))
+                }
+            }
             let transfers = try db.scalarInt("SELECT count(*) FROM transfers WHERE from_member = ?1 OR to_member = ?1",
                                              [.integer(m.id)]) ?? 0
             if !purchases.isEmpty || transfers > 0 {
@@ -101,7 +105,6 @@ extension Ledger {
                 throw TripError.badTextValue(field: "member", value: m.name,
                                              reason: "still has \(what.joined(separator: " and ")); change their splits first")
             }
-            try db.run("DELETE FROM purchase_members WHERE member_id = ?", [.integer(m.id)])
             try db.run("DELETE FROM members WHERE id = ?", [.integer(m.id)])
             return m
         }

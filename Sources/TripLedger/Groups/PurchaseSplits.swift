@@ -47,15 +47,21 @@ public struct SplitDraft: Sendable {
     var isEmpty: Bool { paidBy == nil && split == nil && items == nil }
 }
 
-/// The `purchase_members` table's SQL: the only code that reads or writes it.
+/// The `purchase_splits` table's SQL: the only code that reads or writes it.
 extension Ledger {
-    /// Stores who paid and who shares a purchase just written (`isNew`) or edited. On a trip
+    /// Stores who paid and who shares a purchase just written or edited. On a trip
     /// without members a split is refused; on add, the defaults are the ledger's own member
     /// (`trip whoami`, else the first member) as payer and every member as sharers. On edit,
     /// what is not given is kept. Runs inside the command's transaction, so a bad split leaves
     /// nothing behind.
-    func storeSplit(_ draft: SplitDraft, purchase p: Purchase, isNew: Bool) throws {
+    /// `previousTrip` is the trip an edited purchase was in (nil for a new one).
+    func storeSplit(_ draft: SplitDraft, purchase p: Purchase, previousTrip: Int64?) throws {
         let trip = try self.trip(id: p.tripID)!
+        // An edit that moved the purchase to another trip: the old trip's members no longer apply.
+        if let previousTrip, previousTrip != p.tripID {
+            try db.run("DELETE FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?", [.integer(previousTrip), .integer(p.id)])
+        }
+        let isNew = previousTrip != p.tripID
         let members = try members(of: trip)
         guard !members.isEmpty else {
             if !draft.isEmpty {
@@ -89,30 +95,34 @@ extension Ledger {
             let me = try whoami(set: nil).flatMap { SplitSpec.memberIndex($0, in: names) } ?? 0
             payerWeights = names.indices.map { $0 == me ? .one : .zero }
         }
-        for (role, weights) in [("payer", payerWeights), ("share", shareWeights)] {
-            guard let weights else { continue }
-            try db.run("DELETE FROM purchase_members WHERE purchase_id = ? AND role = ?", [.integer(p.id), .text(role)])
-            for (i, w) in weights.enumerated() where !w.isZero {
-                try db.run("INSERT INTO purchase_members (purchase_id, role, member_id, weight) VALUES (?, ?, ?, ?)",
-                           [.integer(p.id), .text(role), .integer(members[i].id), .text(w.exactDecimalText() ?? w.description)])
-            }
+        let stored = try db.prepare("SELECT payers, shares FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?")
+            .first([.integer(p.tripID), .integer(p.id)]) { ($0.text(0), $0.text(1)) }
+        func text(_ weights: [Rational]?, _ kept: String?) throws -> String? {
+            guard let weights else { return kept }
+            return try SplitWeights.encode(weights.indices.filter { !weights[$0].isZero }.map { (members[$0].id, weights[$0]) })
         }
+        guard let payers = try text(payerWeights, stored?.0), let shares = try text(shareWeights, stored?.1) else { return }
+        try db.run("""
+            INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)
+            ON CONFLICT (trip_id, purchase_id) DO UPDATE SET payers = excluded.payers, shares = excluded.shares
+            """, [.integer(p.tripID), .integer(p.id), .text(payers), .text(shares)])
     }
 
-    /// Who paid and who shares purchase `id`; `nil` when it has no split (a trip without members,
+    /// Who paid and who shares a purchase; `nil` when it has no split (a trip without members,
     /// or a purchase logged before the trip had members).
-    public func split(ofPurchase id: Int64) throws -> PurchaseSplit? {
-        var payers: [PurchaseSplit.Part] = [], shares: [PurchaseSplit.Part] = []
-        try db.prepare("""
-            SELECT pm.role, pm.weight, m.id, m.trip_id, m.name, m.joined_at
-            FROM purchase_members pm JOIN members m ON m.id = pm.member_id
-            WHERE pm.purchase_id = ? ORDER BY m.id
-            """).forEach([.integer(id)]) { s in
-            let member = Member(id: s.int(2), tripID: s.int(3), name: s.text(4), joinedAt: s.text(5))
-            let part = PurchaseSplit.Part(member: member, weight: Rational(decimalText: s.text(1)) ?? .zero)
-            if s.text(0) == "payer" { payers.append(part) } else { shares.append(part) }
-        }
-        return payers.isEmpty && shares.isEmpty ? nil : PurchaseSplit(payers: payers, shares: shares)
+    public func split(of purchase: Purchase) throws -> PurchaseSplit? {
+        let trip = try self.trip(id: purchase.tripID)!
+        let members = try members(of: trip)
+        let index = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.id, $0) })
+        var cache: [Int64: Rational] = [:]
+        return try db.prepare("SELECT payers, shares FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?")
+            .first([.integer(purchase.tripID), .integer(purchase.id)]) { s in
+                var payers: [(index: Int, weight: Rational)] = [], shares: [(index: Int, weight: Rational)] = []
+                s.withBytes(0) { SplitWeights.decode($0, index: index, into: &payers, cache: &cache) }
+                s.withBytes(1) { SplitWeights.decode($0, index: index, into: &shares, cache: &cache) }
+                return PurchaseSplit(payers: payers.map { .init(member: members[$0.index], weight: $0.weight) },
+                                     shares: shares.map { .init(member: members[$0.index], weight: $0.weight) })
+            }
     }
 }
 

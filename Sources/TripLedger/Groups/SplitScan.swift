@@ -4,65 +4,99 @@ import TripCore
 /// (indices into the trip's members, in join order).
 struct SplitRow {
     var id: Int64 = 0
-    var category: String?
+    /// In `currency`'s minor units.
+    var total: Int64 = 0
+    /// Home minor units; `nil` when the purchase has no rate.
+    var home: Int64?
     var currency = ""
+    var payers: [(index: Int, weight: Rational)] = []
+    var sharers: [(index: Int, weight: Rational)] = []
+    /// With `details` only: what a member's own report needs.
+    var category: String?
     var source: RateSource = .none
     var provisional = false
     var taxIncluded = false
-    /// Home minor units; `nil` when the purchase has no rate.
-    var home: Int64?
     var homeDiscount: Int64 = 0, homeService: Int64 = 0, homeTax: Int64 = 0, homeTip: Int64 = 0
-    /// In `currency`'s minor units.
-    var total: Int64 = 0
     var date = ""
     var paidWith: String?
-    var payers: [(index: Int, weight: Rational)] = []
-    var sharers: [(index: Int, weight: Rational)] = []
 
     /// The part of `amount` that goes to each of `parts`, exactly (largest remainder).
     static func divide(_ amount: Int64, among parts: [(index: Int, weight: Rational)]) -> [Int64] {
-        guard !parts.isEmpty else { return [] }
-        return (try? Allocation.largestRemainder(amount, weights: parts.map(\.weight))) ?? parts.map { _ in 0 }
+        var out = [Int64](repeating: 0, count: parts.count)
+        divide(amount, among: parts) { out[$0] = $1 }
+        return out
+    }
+
+    /// The same, handing `each(k, part)` the part of `parts[k]`: with whole-number weights (equal
+    /// shares, shares, percentages, item portions, amounts paid) nothing is allocated, which is
+    /// most of the cost of a balance over 20,000 purchases.
+    static func divide(_ amount: Int64, among parts: [(index: Int, weight: Rational)], _ each: (Int, Int64) -> Void) {
+        guard !parts.isEmpty else { return }
+        let n = parts.count
+        let done = withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * n) { buffer -> Bool in
+            for k in 0..<n {
+                guard parts[k].weight.denominator == 1, let w = Int64(exactly: parts[k].weight.numerator) else { return false }
+                buffer[k] = w
+            }
+            let weights = UnsafeBufferPointer(rebasing: buffer[0..<n])
+            let out = UnsafeMutableBufferPointer(rebasing: buffer[n..<(2 * n)])
+            guard Allocation.largestRemainder(amount, wholeWeights: weights, into: out) else { return false }
+            for k in 0..<n { each(k, out[k]) }
+            return true
+        }
+        if done { return }
+        let general = (try? Allocation.largestRemainder(amount, weights: parts.map(\.weight))) ?? parts.map { _ in 0 }
+        for k in 0..<n { each(k, general[k]) }
     }
 }
 
 extension Ledger {
-    /// Calls `body` with each purchase of `trip` dated within `from…to` (and in `currency`, if
-    /// given), in id order, with its payers and sharers: one query, streamed. Purchases with no
-    /// split (logged before the trip had members) come with empty `payers` and `sharers`.
+    /// Calls `body` with each purchase of `trip` that has a split, dated within `from…to` (and in
+    /// `currency`, if given), in id order, with its payers and sharers; returns how many purchases
+    /// in that range have no split (logged before the trip had members). One streamed query: the
+    /// trip's splits are one range of `purchase_splits`' key, each joined to its purchase by rowid
+    /// and parsed from its bytes. `details` also reads what a member's report needs.
+    @discardableResult
     func scanSplits(trip: Trip, members: [Member], from: String = "0001-01-01", to: String = "9999-12-31",
-                    currency: String? = nil, _ body: (SplitRow) throws -> Void) throws {
+                    currency: String? = nil, details: Bool = false, _ body: (SplitRow) throws -> Void) throws -> Int {
         let index = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.id, $0) })
-        var weights: [String: Rational] = [:]
+        var cache: [Int64: Rational] = [:]
         var row = SplitRow()
-        var started = false
+        var split = 0
         try db.prepare("""
-            SELECT p.id, p.category, p.currency, p.rate_source, p.provisional, p.tax_included, p.home_minor,
-                   p.home_discount_minor, p.home_service_minor, p.home_tax_minor, p.home_tip_minor, p.total_minor,
-                   p.date, p.paid_with, pm.role, pm.member_id, pm.weight
-            FROM purchases p LEFT JOIN purchase_members pm ON pm.purchase_id = p.id
-            WHERE p.trip_id = ?1 AND p.date BETWEEN ?2 AND ?3 AND (?4 IS NULL OR p.currency = ?4)
-            ORDER BY p.id, pm.role, pm.member_id
+            SELECT s.purchase_id, s.payers, s.shares, p.total_minor, p.home_minor, p.currency, p.category, p.rate_source,
+                   p.provisional, p.tax_included, p.home_discount_minor, p.home_service_minor, p.home_tax_minor,
+                   p.home_tip_minor, p.date, p.paid_with
+            FROM purchase_splits s JOIN purchases p ON p.id = s.purchase_id
+            WHERE s.trip_id = ?1 AND p.date BETWEEN ?2 AND ?3 AND (?4 IS NULL OR p.currency = ?4)
+            ORDER BY s.purchase_id
             """).forEach([.integer(trip.id), .text(from), .text(to), SQLValue(currency)]) { s in
-            let id = s.int(0)
-            if !started || id != row.id {
-                if started { try body(row) }
-                started = true
-                row = SplitRow(id: id, category: s.optionalText(1), currency: s.text(2),
-                               source: RateSource(rawValue: s.text(3)) ?? .none, provisional: s.int(4) == 1,
-                               taxIncluded: s.int(5) == 1, home: s.optionalInt(6), homeDiscount: s.int(7),
-                               homeService: s.int(8), homeTax: s.int(9), homeTip: s.int(10), total: s.int(11),
-                               date: s.text(12), paidWith: s.optionalText(13))
+            split += 1
+            row.id = s.int(0)
+            row.payers.removeAll(keepingCapacity: true)
+            row.sharers.removeAll(keepingCapacity: true)
+            s.withBytes(1) { SplitWeights.decode($0, index: index, into: &row.payers, cache: &cache) }
+            s.withBytes(2) { SplitWeights.decode($0, index: index, into: &row.sharers, cache: &cache) }
+            row.total = s.int(3)
+            row.home = s.optionalInt(4)
+            if row.home == nil || currency != nil || details { row.currency = s.text(5) }
+            if details {
+                row.category = s.optionalText(6)
+                row.source = RateSource(rawValue: s.text(7)) ?? .none
+                row.provisional = s.int(8) == 1
+                row.taxIncluded = s.int(9) == 1
+                row.homeDiscount = s.int(10)
+                row.homeService = s.int(11)
+                row.homeTax = s.int(12)
+                row.homeTip = s.int(13)
+                row.date = s.text(14)
+                row.paidWith = s.optionalText(15)
             }
-            guard let role = s.optionalText(14), let i = index[s.int(15)] else { return }
-            let text = s.text(16)
-            let w: Rational
-            if let cached = weights[text] { w = cached } else {
-                w = Rational(decimalText: text) ?? .zero
-                weights[text] = w
-            }
-            if role == "payer" { row.payers.append((i, w)) } else { row.sharers.append((i, w)) }
+            try body(row)
         }
-        if started { try body(row) }
+        let all = try db.scalarInt("""
+            SELECT count(*) FROM purchases WHERE trip_id = ?1 AND date BETWEEN ?2 AND ?3 AND (?4 IS NULL OR currency = ?4)
+            """, [.integer(trip.id), .text(from), .text(to), SQLValue(currency)]) ?? 0
+        return Int(all) - split
     }
 }

@@ -11,7 +11,7 @@ extension Ledger {
             try db.run("INSERT INTO purchases (\(PurchaseRow.insertColumns)) VALUES (\(PurchaseRow.placeholders))",
                        row.values(now: clock.now, createdAt: clock.now))
             let added = try purchase(id: db.lastInsertRowID)
-            try storeSplit(split, purchase: added, isNew: true)
+            try storeSplit(split, purchase: added, previousTrip: nil)
             return added
         }
     }
@@ -36,7 +36,7 @@ extension Ledger {
                 try db.run("UPDATE purchases SET import_key = ? WHERE id = ?", [.integer(importKey), .integer(id)])
             }
             let edited = try purchase(id: id)
-            try storeSplit(split, purchase: edited, isNew: false)
+            try storeSplit(split, purchase: edited, previousTrip: old.tripID)
             return edited
         }
     }

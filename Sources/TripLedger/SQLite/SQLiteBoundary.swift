@@ -129,6 +129,13 @@ enum SQLiteBoundary {
         return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
     }
 
+    /// Column `i`'s text as bytes, valid only until the statement steps again: for a hot loop that
+    /// parses a column without making a `String` of it.
+    static func columnBytes(_ stmt: Handle, _ i: Int32) -> UnsafeBufferPointer<UInt8> {
+        guard let p = sqlite3_column_text(stmt, i) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, i)))
+    }
+
     static func changes(_ db: Connection) -> Int { Int(sqlite3_changes(db)) }
 
     static func lastInsertRowID(_ db: Connection) -> Int64 { sqlite3_last_insert_rowid(db) }

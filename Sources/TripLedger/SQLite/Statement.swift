@@ -83,4 +83,8 @@ public final class Statement {
     public func text(_ i: Int32) -> String { SQLiteBoundary.columnText(handle, i) ?? "" }
     public func optionalText(_ i: Int32) -> String? { SQLiteBoundary.columnIsNull(handle, i) ? nil : text(i) }
     public func isNull(_ i: Int32) -> Bool { SQLiteBoundary.columnIsNull(handle, i) }
+    /// Column `i`'s text as bytes, valid only inside `body` (until the next step).
+    func withBytes<T>(_ i: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        try body(SQLiteBoundary.columnBytes(handle, i))
+    }
 }

@@ -24,7 +24,7 @@ extension Trip {
             let p = try ledger.addPurchase(purchase.draft(amount: amount, currency: currency, noteWords: note),
                                            split: purchase.splitDraft)
             StartupTrace.lap("add purchase")
-            let split = try ledger.split(ofPurchase: p.id)
+            let split = try ledger.split(of: p)
             emit(global.format, json: p.json(split: split), text: TextFormat.purchase(p, verb: "Added", split: split))
         }
 

@@ -18,7 +18,7 @@ extension Trip {
             let ledger = try global.openLedger()
             let p = try ledger.editPurchase(id, purchase.draft(amount: amount, currency: currency, noteWords: []),
                                             split: purchase.splitDraft)
-            let split = try ledger.split(ofPurchase: p.id)
+            let split = try ledger.split(of: p)
             emit(global.format, json: p.json(split: split), text: TextFormat.purchase(p, verb: "Updated", split: split))
         }
     }
