@@ -100,6 +100,27 @@ struct GroupTripEndToEndTests {
         #expect(text == ["SGD: 60.00 -30.00 -30.00", "USD: -5.00 5.00 0.00"])
     }
 
+    /// A transfer in a currency with no rate yet is left out of the balances, never 1:1, and is
+    /// converted when a rate is set, like a purchase.
+    @Test func aTransferWithoutARateWaitsAndIsReRated() throws {
+        let (folder, trip) = try Self.singapore()
+        defer { withExtendedLifetime(folder) {} }
+        #expect(try trip.run("add", "30", "USD", "--paid-by", "ana").exitCode == 0)
+        // The Bangladeshi taka is not in the fallback table: no rate at all.
+        let t = try trip.run("transfer", "Ben", "Ana", "1500", "BDT", "--format", "json")
+        #expect(t.exitCode == 0, "\(t.stderr)")
+        #expect(t.json["rate_source"] as? String == "none")
+        let before = try trip.run("balances", "--format", "json").json
+        let waiting = try #require(before["unconverted"] as? [[String: Any]])
+        #expect(waiting.map { "\($0["currency"]!) \($0["transfers"]!) \($0["amount"]!)" } == ["BDT 1 1500.00"])
+        #expect((before["members"] as? [[String: Any]])?.map { $0["balance"] as! String } == ["20.00", "-10.00", "-10.00"])
+        #expect(try trip.run("rates", "set", "BDT", "0.031", "--in", "USD", "--date", "2026-03-01").exitCode == 0)
+        let after = try #require(try trip.run("balances", "--format", "json").json["members"] as? [[String: Any]])
+        // 1500 × 0.031 = 46.50: Ben sent it, Ana received it.
+        #expect(after.map { "\($0["name"]!) \($0["sent"]!) \($0["received"]!) \($0["balance"]!)" }
+            == ["Ana 0.00 46.50 -26.50", "Ben 46.50 0.00 36.50", "Carla 0.00 0.00 -10.00"])
+    }
+
     @Test("a bad split is one line, exit 65, and changes nothing", arguments: [
         ["--split", "ana=60%,ben=39%"], ["--split", "ana=60%,ben=41%"], ["--split", "zoe"], ["--paid-by", "zoe"],
         ["--items", "ana=5"], ["--items", "ana=5,ben=6"], ["--items", "ana=rest,ben=rest"], ["--paid-by", "ana=rest,ben=rest"],

@@ -66,4 +66,32 @@ extension Ledger {
         return Transfer(id: db.lastInsertRowID, tripName: trip.name, from: from.name, to: to.name, date: date,
                         amount: Money(minorUnits: amount, currency: currency), conversion: conversion, note: note)
     }
+
+    /// Converts again, like `rerate` does purchases, the transfers of open trips whose rate is
+    /// provisional, missing, manual or fallback: a transfer has the same provenance rules as a
+    /// purchase. Runs inside the caller's transaction.
+    func rerateTransfers(currencies: Set<String>?, tripID: Int64?) throws {
+        struct Row { let id: Int64; let currency: Currency; let home: Currency; let date: CivilDate; let amount: Int64 }
+        var rows: [Row] = []
+        try db.prepare("""
+            SELECT x.id, x.currency, x.home_currency, x.date, x.amount_minor FROM transfers x JOIN trips t ON t.id = x.trip_id
+            WHERE t.closed_at IS NULL AND (?1 IS NULL OR x.trip_id = ?1)
+              AND (x.provisional = 1 OR x.rate_source IN ('none', 'manual', 'fallback'))
+            """).forEach([SQLValue(tripID)]) { s in
+            guard let date = CivilDate(iso: s.text(3)) else { return }
+            rows.append(Row(id: s.int(0), currency: .stored(s.text(1)), home: .stored(s.text(2)), date: date, amount: s.int(4)))
+        }
+        for r in rows {
+            if let currencies, !currencies.contains(r.currency.code) && !currencies.contains(r.home.code) { continue }
+            let b = Breakdown(price: r.amount, discount: 0, subtotal: r.amount, service: 0, tax: 0, taxIncluded: false, tip: 0,
+                              total: r.amount)
+            let c = try convert(b, currency: r.currency, home: r.home, date: r.date, purchaseRate: nil, charged: nil)
+            let q = c.quote
+            try db.run("""
+                UPDATE transfers SET home_minor = ?, rate = ?, rate_date = ?, rate_source = ?, rate_provider = ?, provisional = ?
+                WHERE id = ?
+                """, [SQLValue(c.home), SQLValue(q?.rate), SQLValue(q?.date?.description), .text(c.source.rawValue),
+                      SQLValue(q?.provider), SQLValue(c.provisional), .integer(r.id)])
+        }
+    }
 }

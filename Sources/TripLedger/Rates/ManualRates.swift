@@ -128,6 +128,7 @@ extension Ledger {
                             SQLValue(c.homeTip), SQLValue(q?.rate), SQLValue(q?.date?.description), .text(c.source.rawValue),
                             SQLValue(q?.provider), SQLValue(q?.fetchedAt), SQLValue(c.provisional), .text(clock.now), .integer(p.id)])
         }
+        try rerateTransfers(currencies: currencies, tripID: tripID)
         return summary
     }
 
