@@ -82,6 +82,27 @@ extension TextFormat {
     }
 }
 
+extension TextFormat {
+    /// `trip import FILE --splitwise`.
+    public static func splitwiseImport(_ r: SplitwiseImportResult) -> String {
+        var line = "imported \(r.purchases) expense\(r.purchases == 1 ? "" : "s") and \(r.transfers) payment\(r.transfers == 1 ? "" : "s")"
+            + " from Splitwise into \(safe(r.trip))"
+        if !r.membersAdded.isEmpty { line += "; new members: \(r.membersAdded.map { safe($0) }.joined(separator: ", "))" }
+        if !r.checkedCurrencies.isEmpty {
+            line += "; balances equal Splitwise's totals (\(r.checkedCurrencies.joined(separator: ", ")))"
+        }
+        return line
+    }
+}
+
+extension SplitwiseImportResult {
+    public var json: JSONValue {
+        .object(["trip": .string(trip), "imported": .int(Int64(purchases)), "transfers": .int(Int64(transfers)),
+                 "members_added": .array(membersAdded.map { .string($0) }),
+                 "checked_currencies": .array(checkedCurrencies.map { .string($0) })])
+    }
+}
+
 extension Member {
     public var json: JSONValue { .object(["id": .int(id), "name": .string(name), "joined_at": .string(joinedAt)]) }
 }

@@ -30,10 +30,21 @@ extension Trip {
         @Option(help: "Card statement: the column with the amount charged in the home currency (wins over any rate).")
         var chargedColumn: String?
         @Option(help: "Card statement: YYYY-MM-DD (default), DD/MM/YYYY or MM/DD/YYYY.") var dateFormat: String?
+        @Flag(help: "A Splitwise group export: expenses with payers and shares, payments as transfers, members added as needed.")
+        var splitwise = false
+        @Flag(help: "With --splitwise: import expenses with several payers, each paying in proportion to their column.")
+        var payersByNet = false
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             try global.require([.text, .json], command: "import")
+            if splitwise {
+                let ledger = try global.openLedger()
+                let r = try ledger.importSplitwise(path: file, trip: trip, options: SplitwiseImport(payersByNet: payersByNet))
+                emit(global.format, json: r.json, text: TextFormat.splitwiseImport(r))
+                return
+            }
+            if payersByNet { throw ValidationError("--payers-by-net goes with --splitwise") }
             let statementOptions = [currencyColumn, noteColumn, categoryColumn, chargedColumn, dateFormat]
             var mapping: StatementMapping?
             if dateColumn != nil || amountColumn != nil || statementOptions.contains(where: { $0 != nil }) {
