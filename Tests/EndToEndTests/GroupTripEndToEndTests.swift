@@ -174,14 +174,23 @@ struct GroupTripEndToEndTests {
         #expect(Self.shares(kept) == ["Ana=10.00", "Benjamin=30.00"])
     }
 
-    /// Several hundred purchases with every kind of split, several payers and transfers, against
-    /// an independent calculation in this test: floor shares plus leftover cents to the largest
-    /// remainders, written out here again with plain integers.
+    /// Several hundred purchases in four currencies with every kind of split, several payers and
+    /// transfers, against an independent calculation in this test: the home amount rounded half-up
+    /// from the manual rate, then floor shares plus leftover cents to the largest remainders,
+    /// written out here again with plain integers.
     @Test func seededGroupTripMatchesAnIndependentCalculation() throws {
         let (folder, trip) = try Self.singapore()
         defer { withExtendedLifetime(folder) {} }
         #expect(try trip.run("member", "add", "Dan", "Eve").exitCode == 0)
+        for (code, rate) in [("JPY", "0.0067"), ("EUR", "1.085")] {
+            #expect(try trip.run("rates", "set", code, rate, "--in", "USD", "--date", "2026-03-01").exitCode == 0)
+        }
         let names = ["Ana", "Ben", "Carla", "Dan", "Eve"]
+        // Currency, minor digits, and the home cents of an amount in its minor units (half-up).
+        let currencies: [(String, Int, (Int64) -> Int64)] = [
+            ("SGD", 2, { ($0 * 74 + 50) / 100 }), ("USD", 2, { $0 }),
+            ("JPY", 0, { ($0 * 67 + 50) / 100 }), ("EUR", 2, { ($0 * 1085 + 500) / 1000 }),
+        ]
         var rng = SplitMix64(seed: 0x6_2026)
         var expected = [Int64](repeating: 0, count: 5)
 
@@ -193,47 +202,63 @@ struct GroupTripEndToEndTests {
             for i in order.prefix(Int(total - parts.reduce(0, +))) { parts[i] += 1 }
             return parts
         }
-        let count = HardeningScale.isLong ? 300 : 60
+        func text(_ minor: Int64, _ digits: Int) -> String {
+            digits == 0 ? "\(minor)" : "\(minor / 100).\(String(format: "%02d", minor % 100))"
+        }
+        let count = HardeningScale.isLong ? 400 : 200
         for n in 0..<count {
-            let cents = Int64.random(in: 1...50_000, using: &rng)
-            let amount = "\(cents / 100).\(String(format: "%02d", cents % 100))"
+            let (code, digits, toHome) = currencies[n % 4]
+            let minor = Int64.random(in: 1...50_000, using: &rng)
             var weights = names.map { _ in Int64.random(in: 0...3, using: &rng) }
             if weights.allSatisfy({ $0 == 0 }) { weights[n % 5] = 1 }
             let payer = Int.random(in: 0..<5, using: &rng)
-            let second = (payer + 1) % 5
-            let firstPays = Int64.random(in: 0...cents, using: &rng)
-            let usd = n % 3 == 0
-            var args = ["add", amount, usd ? "USD" : "SGD", "--paid-by",
-                        "\(names[payer])=\(firstPays / 100).\(String(format: "%02d", firstPays % 100)),\(names[second])=rest"]
-            switch n % 3 {
-            case 0: args += ["--split", names.indices.filter { weights[$0] > 0 }.map { names[$0] }.joined(separator: ",")]
-            default: args += ["--split", names.indices.map { "\(names[$0])=\(weights[$0])" }.joined(separator: ",")]
+            var args = ["add", text(minor, digits), code]
+            if n % 2 == 0 {
+                let second = (payer + 1) % 5
+                let firstPays = Int64.random(in: 0...minor, using: &rng)
+                args += ["--paid-by", "\(names[payer])=\(text(firstPays, digits)),\(names[second])=rest"]
+                let home = toHome(minor)
+                let paid = largestRemainder(home, [firstPays, minor - firstPays])
+                expected[payer] += paid[0]
+                expected[second] += paid[1]
+            } else {
+                args += ["--paid-by", names[payer]]
+                expected[payer] += toHome(minor)
             }
-            if n % 3 == 0 { weights = weights.map { $0 > 0 ? 1 : 0 } }
+            switch (n / 4) % 4 {
+            case 0:      // equally among those named
+                weights = weights.map { $0 > 0 ? 1 : 0 }
+                args += ["--split", names.indices.filter { weights[$0] > 0 }.map { names[$0] }.joined(separator: ",")]
+            case 1:      // shares
+                args += ["--split", names.indices.map { "\(names[$0])=\(weights[$0])" }.joined(separator: ",")]
+            case 2:      // percentages: 5 × weight (at most 60 in all), the last member taking what is left of 100
+                var pct = weights.map { $0 * 5 }
+                pct[4] = 100 - pct[0..<4].reduce(0, +)
+                weights = pct
+                args += ["--split", names.indices.map { "\(names[$0])=\(pct[$0])%" }.joined(separator: ",")]
+            default:     // items: portions of the price, the last member taking the rest
+                var portions = names.indices.map { _ in Int64.random(in: 0...(minor / 5), using: &rng) }
+                portions[4] = minor - portions[0..<4].reduce(0, +)
+                weights = portions
+                args += ["--items", names.indices.map { "\(names[$0])=\(text(portions[$0], digits))" }.joined(separator: ",")]
+            }
             let r = try trip.run(args)
             try #require(r.exitCode == 0, "\(args): \(r.stderr)")
-            // The home amount: round half-up of cents × 0.74 (SGD) or the amount itself (USD).
-            let home = usd ? cents : (cents * 74 + 50) / 100
-            let paid = largestRemainder(home, [firstPays, cents - firstPays])
-            expected[payer] += paid[0]
-            expected[second] += paid[1]
-            for (i, s) in largestRemainder(home, weights).enumerated() { expected[i] -= s }
+            for (i, s) in largestRemainder(toHome(minor), weights).enumerated() { expected[i] -= s }
             if n % 20 == 19 {
                 let from = Int.random(in: 0..<5, using: &rng), to = (from + 2) % 5
                 let t = Int64.random(in: 1...5_000, using: &rng)
-                #expect(try trip.run("transfer", names[from], names[to], "\(t / 100).\(String(format: "%02d", t % 100))",
-                                     "USD").exitCode == 0)
+                #expect(try trip.run("transfer", names[from], names[to], text(t, 2), "USD").exitCode == 0)
                 expected[from] += t
                 expected[to] -= t
             }
         }
         #expect(expected.reduce(0, +) == 0)
         let rows = try #require(try trip.run("balances", "--format", "json").json["members"] as? [[String: Any]])
-        let cents = rows.map { row -> Int64 in
-            let text = (row["balance"] as! String).replacingOccurrences(of: ".", with: "")
-            return Int64(text)!
-        }
+        let cents = rows.map { row -> Int64 in Int64((row["balance"] as! String).replacingOccurrences(of: ".", with: ""))! }
         #expect(cents == expected)
+        let plan = try #require(try trip.run("settle", "--format", "json").json["transfers"] as? [[String: Any]])
+        #expect(plan.count <= 4)
         #expect(try trip.run("settle", "--record").exitCode == 0)
         let after = try #require(try trip.run("balances", "--format", "json").json["members"] as? [[String: Any]])
         #expect(after.allSatisfy { $0["balance"] as? String == "0.00" })
