@@ -140,7 +140,9 @@ extension Ledger {
         let charged = try (d.charged.map { c throws(TripError) -> Int64? in
             c.isEmpty ? nil : try AmountExpression.evaluate(c, field: "charged", minorUnits: home.minorUnits, rounding: rounding)
         } ?? old?.chargedMinor)
+        try PurchaseBound.check(breakdown, currency: currency)
         let conversion = try convert(breakdown, currency: currency, home: home, date: date, purchaseRate: purchaseRate, charged: charged)
+        try PurchaseBound.check(conversion)
         return PurchaseRow(tripID: trip.id, date: date, note: note, category: category, paidWith: paidWith, currency: currency,
                            expression: amount.trimmingSpaces, inputs: inputs, breakdown: breakdown, preset: presetName,
                            purchaseRate: purchaseRate, charged: charged, conversion: conversion)

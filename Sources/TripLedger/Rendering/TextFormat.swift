@@ -98,6 +98,12 @@ public enum TextFormat {
         return lines.joined(separator: "\n")
     }
 
+    /// `trip rm`: which purchase went, its money formatted like every other output and its note.
+    public static func removed(_ p: Purchase) -> String {
+        let note = p.note.isEmpty ? "" : " · " + safe(p.note)
+        return "Removed #\(p.id) (\(money(p.breakdown.total, p.currency)) on \(p.date)\(note))."
+    }
+
     /// `trip list`.
     public static func list(_ trip: Trip, _ purchases: [Purchase]) -> String {
         guard !purchases.isEmpty else { return "No purchases in \(safe(trip.name))." }

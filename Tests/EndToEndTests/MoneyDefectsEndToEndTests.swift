@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 10, group 1: money that came out wrong, each checked through the built `trip` binary.
+@Suite("End to end: money that came out wrong")
+struct MoneyDefectsEndToEndTests {
+    static let header = """
+        id,trip,date,note,category,paid_with,currency,expression,price,discount,discount_spec,service,service_spec,\
+        tax,tax_spec,tax_included,tip,tip_spec,total,rounding,preset,rate,rate_date,rate_source,rate_provider,\
+        rate_fetched_at,provisional,home_currency,home_total,charged
+        """
+
+    func usdTrip() throws -> (TemporaryFolder, TripProcess) {
+        let folder = TemporaryFolder()
+        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
+        try #require(trip.run("init", "--home", "USD").exitCode == 0)
+        try #require(trip.run("new", "US", "--currency", "USD", "--home", "USD").exitCode == 0)
+        return (folder, trip)
+    }
+
+    // MARK: - One purchase can make every report fail
+
+    @Test func amountsBeyondThePurchaseBoundAreRejectedAndReportsStillSum() throws {
+        let (folder, trip) = try usdTrip()
+        let before = try dumpLedger(folder.file("ledger.sqlite"))
+        for amount in ["92233720368547758.07", "10000000000.00", "9999999999.99+0.01", "50000000000000000"] {
+            let r = try trip.run("add", amount, "USD")
+            #expect(r.exitCode == 65, "\(amount): \(r.stdout)")
+            #expect(r.stderr.hasPrefix("trip: amount: \""), "\(r.stderr)")
+            #expect(r.stderr.hasSuffix("is too large; one purchase holds at most USD 9,999,999,999.99\n"))
+        }
+        // The bound applies to the total after service, tax and tip too.
+        let tip = try trip.run("add", "9999999999.99", "USD", "--tip", "0.01")
+        #expect(tip.exitCode == 65)
+        #expect(tip.stderr == "trip: total: \"10000000000.00\" is too large; one purchase holds at most USD 9,999,999,999.99\n")
+        #expect(try dumpLedger(folder.file("ledger.sqlite")) == before)
+
+        // Exactly at the bound is accepted, and any number of such purchases still sum.
+        for _ in 0..<3 { try #require(trip.run("add", "9999999999.99", "USD", "big").exitCode == 0) }
+        let report = try trip.run("report", "--format", "json")
+        #expect(report.exitCode == 0, "\(report.stderr)")
+        #expect((report.json["totals"] as? [String: Any])?["net"] as? String == "29999999999.97")
+        #expect(try trip.run("show").exitCode == 0)
+        #expect(try trip.run("report", "--all").exitCode == 0)
+    }
+
+    @Test func editBeyondTheBoundChangesNothing() throws {
+        let (folder, trip) = try usdTrip()
+        try #require(trip.run("add", "20", "USD", "lunch").exitCode == 0)
+        let before = try dumpLedger(folder.file("ledger.sqlite"))
+        let r = try trip.run("edit", "1", "--amount", "50000000000000000")
+        #expect(r.exitCode == 65)
+        #expect(r.stderr == "trip: amount: \"50000000000000000.00\" is too large; one purchase holds at most USD 9,999,999,999.99\n")
+        #expect(try dumpLedger(folder.file("ledger.sqlite")) == before)
+        #expect(try trip.run("edit", "1", "--amount", "9999999999.99").exitCode == 0)
+    }
+
+    /// A rate can be up to 10^10, so a small price can still convert beyond the bound.
+    @Test func homeAmountBeyondTheBoundIsRejected() throws {
+        let (folder, trip) = try usdTrip()
+        try #require(trip.run("rates", "set", "JPY", "100000000").exitCode == 0)
+        let before = try dumpLedger(folder.file("ledger.sqlite"))
+        let r = try trip.run("add", "100", "JPY")
+        #expect(r.exitCode == 65)
+        #expect(r.stderr == "trip: home amount: \"10000000000.00\" is too large; one purchase holds at most USD 9,999,999,999.99\n")
+        #expect(try dumpLedger(folder.file("ledger.sqlite")) == before)
+        // 99 JPY × 10^8 = USD 9,900,000,000.00 is inside.
+        #expect(try trip.run("add", "99", "JPY").exitCode == 0)
+    }
+
+    @Test(arguments: ["9999999999.99", "10000000000.00"])
+    func exportImportHonoursTheBound(price: String) throws {
+        let (folder, trip) = try usdTrip()
+        let path = folder.file("in.csv")
+        let row = "1,US,2026-03-02,big,,,USD,\(price),\(price),0.00,,0.00,,0.00,,false,0.00,,\(price),half-up,,1,2026-03-02,"
+            + "identity,,,false,USD,\(price),"
+        try (Self.header + "\n" + row + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let before = try dumpLedger(folder.file("ledger.sqlite"))
+        let r = try trip.run("import", path)
+        if price == "9999999999.99" {
+            #expect(r.exitCode == 0, "\(r.stderr)")
+            #expect(try trip.run("report").exitCode == 0)
+        } else {
+            #expect(r.exitCode == 65)
+            #expect(r.stderr.contains("column price"), "\(r.stderr)")
+            #expect(r.stderr.contains("is too large; one purchase holds at most USD 9,999,999,999.99"))
+            #expect(try dumpLedger(folder.file("ledger.sqlite")) == before)
+        }
+    }
+
+    @Test func statementImportHonoursTheBound() throws {
+        let (folder, trip) = try usdTrip()
+        let path = folder.file("statement.csv")
+        try "Date,Amount\n2026-03-01,9999999999.99\n2026-03-02,50000000000000000\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let before = try dumpLedger(folder.file("ledger.sqlite"))
+        let r = try trip.run("import", path, "--date-column", "Date", "--amount-column", "Amount")
+        #expect(r.exitCode == 65)
+        #expect(r.stderr.contains("column Amount"), "\(r.stderr)")
+        #expect(try dumpLedger(folder.file("ledger.sqlite")) == before)
+    }
+
+    // MARK: - trip rm prints minor units
+
+    @Test func removeFormatsMoneyAndNamesTheNote() throws {
+        let (folder, trip) = try usdTrip()
+        defer { withExtendedLifetime(folder) {} }
+        try #require(trip.run("add", "20", "USD", "lunch").exitCode == 0)
+        try #require(trip.run("add", "890", "EUR", "insurance", "--rate", "1.1").exitCode == 0)
+        try #require(trip.run("add", "1200", "JPY", "--rate", "0.0067").exitCode == 0)
+        #expect(try trip.run("rm", "1").stdout == "Removed #1 (USD 20.00 on 2026-03-02 · lunch).\n")
+        #expect(try trip.run("rm", "2").stdout == "Removed #2 (EUR 890.00 on 2026-03-02 · insurance).\n")
+        #expect(try trip.run("rm", "3").stdout == "Removed #3 (JPY 1,200 on 2026-03-02).\n")
+    }
+}
