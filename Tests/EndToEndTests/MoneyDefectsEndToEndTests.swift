@@ -19,6 +19,73 @@ struct MoneyDefectsEndToEndTests {
         return (folder, trip)
     }
 
+    // MARK: - trip edit drops what the user typed
+
+    @Test(arguments: ["none", "GB", "SG"])
+    func editWithAnotherPresetKeepsTheFlagsGivenAtAdd(preset: String) throws {
+        let (folder, trip) = try usdTrip()
+        defer { withExtendedLifetime(folder) {} }
+        let added = try trip.run("add", "24.50", "SGD", "taxi", "--tip", "2", "--discount", "1", "--rate", "0.75",
+                                 "--format", "json").json
+        #expect(added["tip"] as? String == "2.00")
+        let r = try trip.run("edit", "1", "--preset", preset, "--format", "json")
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.json["tip_spec"] as? String == "2")
+        #expect(r.json["tip"] as? String == "2.00")
+        #expect(r.json["discount_spec"] as? String == "1")
+        #expect(r.json["discount"] as? String == "1.00")
+        #expect(r.json["preset"] as? String == (preset == "none" ? nil : preset))
+    }
+
+    @Test func aPresetFillsOnlyTheFieldsNotGivenByFlag() throws {
+        let (folder, trip) = try usdTrip()
+        defer { withExtendedLifetime(folder) {} }
+        // SG gives 10% service and 9% tax; the typed 5% service stays through every preset change.
+        let added = try trip.run("add", "100", "SGD", "--preset", "SG", "--service", "5%", "--rate", "0.75", "--format", "json").json
+        #expect(added["service_spec"] as? String == "5%")
+        #expect(added["tax_spec"] as? String == "9%")
+        let none = try trip.run("edit", "1", "--preset", "none", "--format", "json").json
+        #expect(none["service_spec"] as? String == "5%")
+        #expect(none["tax_spec"] == nil || none["tax_spec"] is NSNull)
+        let gb = try trip.run("edit", "1", "--preset", "GB", "--format", "json").json
+        #expect(gb["service_spec"] as? String == "5%")
+        #expect(gb["tax_spec"] as? String == "20%")
+        #expect(gb["tax_included"] as? Bool == true)
+        // A later flag on edit is explicit too; an edit of another field keeps everything.
+        try #require(trip.run("edit", "1", "--tax", "7%").exitCode == 0)
+        let sg = try trip.run("edit", "1", "--preset", "SG", "--format", "json").json
+        #expect(sg["service_spec"] as? String == "5%")
+        #expect(sg["tax_spec"] as? String == "7%")
+        #expect(sg["tax_included"] as? Bool == false)
+        let noted = try trip.run("edit", "1", "--note", "crab", "--format", "json").json
+        #expect(noted["service_spec"] as? String == "5%")
+        #expect(noted["tax_spec"] as? String == "7%")
+    }
+
+    /// The export carries the specs and the preset; a field whose spec differs from its preset's
+    /// was explicit, so an imported purchase keeps it through a later preset change.
+    @Test func explicitFieldsSurviveExportAndImport() throws {
+        let (folder, trip) = try usdTrip()
+        try #require(trip.run("add", "24.50", "SGD", "taxi", "--tip", "2", "--rate", "0.75").exitCode == 0)
+        try #require(trip.run("add", "100", "SGD", "--preset", "SG", "--service", "5%", "--rate", "0.75").exitCode == 0)
+        let csv = try trip.run("export", "--format", "csv")
+        try #require(csv.exitCode == 0)
+        let path = folder.file("out.csv")
+        try csv.stdout.write(toFile: path, atomically: true, encoding: .utf8)
+
+        let other = TripProcess(ledgerPath: folder.file("other.sqlite"))
+        try #require(other.run("init", "--home", "USD").exitCode == 0)
+        try #require(other.run("new", "US", "--currency", "USD", "--home", "USD").exitCode == 0)
+        let imported = try other.run("import", path)
+        try #require(imported.exitCode == 0, "\(imported.stderr)")
+        let taxi = try other.run("edit", "1", "--preset", "GB", "--format", "json").json
+        #expect(taxi["tip_spec"] as? String == "2")
+        #expect(taxi["tax_spec"] as? String == "20%")
+        let dinner = try other.run("edit", "2", "--preset", "none", "--format", "json").json
+        #expect(dinner["service_spec"] as? String == "5%")
+        #expect(dinner["tax_spec"] == nil || dinner["tax_spec"] is NSNull)
+    }
+
     // MARK: - One purchase can make every report fail
 
     @Test func amountsBeyondThePurchaseBoundAreRejectedAndReportsStillSum() throws {

@@ -66,9 +66,11 @@ struct MigrationTests {
         }
         let db = t.ledger.db
         try db.execute("UPDATE purchases SET import_key = id * 1000003")
+        // The columns purchases had at version 3: later migrations add theirs at the end.
+        let columns = "id, " + PurchaseRow.insertColumns.replacingOccurrences(of: ", explicit_fields", with: "") + ", import_key"
         func rows() throws -> [[String]] {
             var out: [[String]] = []
-            try db.prepare("SELECT * FROM purchases ORDER BY id").forEach { r in
+            try db.prepare("SELECT \(columns) FROM purchases ORDER BY id").forEach { r in
                 out.append((0..<r.columnCount).map { r.isNull($0) ? "NULL" : r.text($0) })
             }
             return out
@@ -77,7 +79,6 @@ struct MigrationTests {
         #expect(Set(before.map { $0[31] }) == ["manual", "fallback", "none", "charged"])
 
         // Back to version 3: the table as m0001 made it (with m0003's column), its four indexes.
-        let columns = "id, " + PurchaseRow.insertColumns + ", import_key"
         try db.execute("""
             CREATE TABLE old AS SELECT \(columns) FROM purchases;
             DROP TABLE purchases;
@@ -96,13 +97,13 @@ struct MigrationTests {
             CREATE UNIQUE INDEX purchases_import_key ON purchases (import_key) WHERE import_key IS NOT NULL;
             INSERT INTO purchases (\(columns)) SELECT \(columns) FROM old;
             DROP TABLE old;
-            DELETE FROM schema_migrations WHERE version = 4;
+            DELETE FROM schema_migrations WHERE version >= 4;
             PRAGMA user_version = 3;
             """)
         #expect(try rows() == before)
 
         let reopened = try Ledger(path: t.path, settings: t.ledger.settings, clock: t.ledger.clock)
-        #expect(try Migrator.version(of: reopened.db) == 4)
+        #expect(try Migrator.version(of: reopened.db) == Migrator.latestVersion)
         #expect(try rows() == before)
         var indexes: [String] = []
         try reopened.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'purchases' ORDER BY name")

@@ -160,6 +160,7 @@ extension ExportRowImporter {
         values.appendInteger(provisional ? 1 : 0)
         values.appendText(parsed.now)
         values.appendText(parsed.now)
+        values.appendNull()  // explicit_fields: not in the export; derived from the specs and preset on edit
 
         parsed.fastRows += 1
         // The same key as `row`'s, fed the same bytes.
