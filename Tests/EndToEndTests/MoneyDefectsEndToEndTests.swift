@@ -86,6 +86,73 @@ struct MoneyDefectsEndToEndTests {
         #expect(dinner["tax_spec"] == nil || dinner["tax_spec"] is NSNull)
     }
 
+    // MARK: - A trip's default preset is applied to every currency
+
+    @Test func aTripsDefaultPresetAppliesOnlyToItsCurrency() throws {
+        let (folder, trip) = try usdTrip()
+        defer { withExtendedLifetime(folder) {} }
+        try #require(trip.run("new", "Singapore", "--currency", "SGD", "--home", "USD", "--preset", "SG").exitCode == 0)
+        let ramen = try trip.run("add", "1200", "JPY", "ramen", "--rate", "0.0067", "--format", "json").json
+        #expect(ramen["service"] as? String == "0")
+        #expect(ramen["tax"] as? String == "0")
+        #expect(ramen["total"] as? String == "1200")
+        #expect(ramen["preset"] is NSNull)
+        let crab = try trip.run("add", "25", "crab", "--rate", "0.75")
+        #expect(crab.stdout.contains("preset       SG (the trip's default for SGD)"), "\(crab.stdout)")
+        #expect(crab.stdout.contains("total        SGD 29.98"))
+
+        try #require(trip.run("new", "Japan", "--currency", "JPY", "--home", "USD", "--preset", "JP").exitCode == 0)
+        let insurance = try trip.run("add", "890", "EUR", "insurance", "--rate", "1.1")
+        #expect(!insurance.stdout.contains("tax"), "\(insurance.stdout)")
+        #expect(!insurance.stdout.contains("preset"))
+        let konbini = try trip.run("add", "1000", "konbini", "--format", "json").json
+        #expect(konbini["preset"] as? String == "JP")
+        #expect(konbini["tax"] as? String == "90")
+    }
+
+    @Test func oneDefaultPresetPerCurrencyChangedLater() throws {
+        let (folder, trip) = try usdTrip()
+        defer { withExtendedLifetime(folder) {} }
+        let created = try trip.run("new", "Asia", "--currency", "JPY", "--home", "USD", "--preset", "JP", "--preset", "SG",
+                                   "--format", "json")
+        #expect(created.json["presets"] as? [String] == ["JP", "SG"])
+        #expect(created.json["preset"] as? String == "JP")
+        #expect(try trip.run("add", "1000", "JPY", "--format", "json").json["preset"] as? String == "JP")
+        #expect(try trip.run("add", "25", "SGD", "--rate", "0.75", "--format", "json").json["preset"] as? String == "SG")
+        #expect(try trip.run("add", "10", "USD", "--format", "json").json["preset"] is NSNull)
+
+        let clash = try trip.run("new", "Clash", "--currency", "JPY", "--preset", "JP", "--preset", "JP-FOOD")
+        #expect(clash.exitCode == 64)
+        #expect(clash.stderr == "trip: preset: JP-FOOD and JP are both for JPY; a trip has one default preset per currency\n")
+
+        let set = try trip.run("presets", "US-NY", "JP-FOOD")
+        #expect(set.exitCode == 0, "\(set.stderr)")
+        #expect(set.stdout == "Default presets of Asia: US-NY, JP-FOOD\n")
+        let usd = try trip.run("add", "10", "USD", "--format", "json").json
+        #expect(usd["preset"] as? String == "US-NY")
+        #expect(usd["tax"] as? String == "0.89")
+        #expect(try trip.run("add", "25", "SGD", "--rate", "0.75", "--format", "json").json["preset"] is NSNull)
+        // Purchases already logged keep their preset; an edit in place does not re-apply the defaults.
+        #expect(try trip.run("edit", "1", "--note", "ramen", "--format", "json").json["preset"] as? String == "JP")
+        #expect(try trip.run("presets", "none").stdout == "Default presets of Asia: none\n")
+        #expect(try trip.run("add", "10", "USD", "--format", "json").json["preset"] is NSNull)
+    }
+
+    /// Every preset shipped in config/presets.toml names its currency, and applies as a trip
+    /// default to that currency only.
+    @Test(arguments: [("JP", "JPY", "EUR"), ("GB", "GBP", "USD"), ("DE", "EUR", "GBP"), ("US-NY", "USD", "CAD"),
+                      ("CA-ON", "CAD", "USD"), ("KR", "KRW", "JPY"), ("TH-DINE", "THB", "SGD"), ("NZ", "NZD", "AUD")])
+    func everyShippedPresetKnowsItsCurrency(preset: String, own: String, other: String) throws {
+        let (folder, trip) = try usdTrip()
+        defer { withExtendedLifetime(folder) {} }
+        try #require(trip.run("new", "T", "--currency", own, "--home", "USD", "--preset", preset).exitCode == 0)
+        let mine = try trip.run("add", "1000", own, "--rate", "0.5", "--format", "json")
+        #expect(mine.json["preset"] as? String == preset, "\(mine.stderr)")
+        let theirs = try trip.run("add", "1000", other, "--rate", "0.5", "--format", "json")
+        #expect(theirs.json["preset"] is NSNull, "\(theirs.stderr)")
+        #expect(theirs.json["tax"] as? String == theirs.json["service"] as? String)
+    }
+
     // MARK: - One purchase can make every report fail
 
     @Test func amountsBeyondThePurchaseBoundAreRejectedAndReportsStillSum() throws {

@@ -93,7 +93,8 @@ extension Ledger {
         if let old { explicit.formUnion(explicitFields(of: old)) }
         let presetName: String? = try {
             if let p = d.preset { return p.lowercased() == "none" ? nil : try settings.preset(named: p).name }
-            if let old, explicit.contains(.preset) { return old.preset }
+            // Edited in place, a purchase keeps its preset; moved to another currency or trip, it takes that one's default.
+            if let old, explicit.contains(.preset) || (old.currency == currency && old.tripID == trip.id) { return old.preset }
             return defaultPreset(of: trip, for: currency)
         }()
         let preset = try presetName.map { try settings.preset(named: $0) }
@@ -168,8 +169,12 @@ extension Ledger {
     }
 
     /// The preset a purchase in `currency` gets from its trip when none is given.
+    /// The first of the trip's presets that `applies(to:)` the currency; none when the preset is
+    /// no longer configured.
     func defaultPreset(of trip: Trip, for currency: Currency) -> String? {
-        trip.preset
+        trip.presets.first { name in
+            (try? settings.preset(named: name))?.applies(to: currency.code, local: trip.localCurrency?.code) ?? false
+        }
     }
 
     /// Chooses and applies the rate: `--charged` wins, then `--rate`, then `RateResolver`.
