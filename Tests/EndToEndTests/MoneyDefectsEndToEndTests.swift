@@ -203,6 +203,19 @@ struct MoneyDefectsEndToEndTests {
         #expect(try trip.run("add", "99", "JPY").exitCode == 0)
     }
 
+    /// A manual rate re-rates provisional purchases; it may not carry one past the bound either.
+    @Test func aNewRateCannotCarryAStoredPurchasePastTheBound() throws {
+        let (folder, trip) = try usdTrip()
+        try #require(trip.run("add", "100", "JPY", "ramen").exitCode == 0)  // fallback rate, provisional
+        let before = try dumpLedger(folder.file("ledger.sqlite"))
+        let r = try trip.run("rates", "set", "JPY", "100000000")
+        #expect(r.exitCode == 65)
+        #expect(r.stderr == "trip: home amount of #1: \"10000000000.00\" is too large; one purchase holds at most USD 9,999,999,999.99\n")
+        #expect(try dumpLedger(folder.file("ledger.sqlite")) == before)
+        #expect(try trip.run("rates", "set", "JPY", "99000000").exitCode == 0)
+        #expect(try trip.run("report").exitCode == 0)
+    }
+
     @Test(arguments: ["9999999999.99", "10000000000.00"])
     func exportImportHonoursTheBound(price: String) throws {
         let (folder, trip) = try usdTrip()

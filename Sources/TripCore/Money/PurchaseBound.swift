@@ -30,9 +30,9 @@ public enum PurchaseBound {
     }
 
     /// The home amounts of one purchase (converted or charged), all within the bound.
-    public static func check(_ c: Conversion) throws(TripError) {
+    public static func check(_ c: Conversion, field: String = "home amount") throws(TripError) {
         for v in [c.home, c.homeDiscount, c.homeService, c.homeTax, c.homeTip] {
-            if let v { try check(v, field: "home amount", currency: c.homeCurrency) }
+            if let v { try check(v, field: field, currency: c.homeCurrency) }
         }
     }
 
