@@ -16,7 +16,8 @@ struct Trip: ParsableCommand {
             Environment: TRIP_DB (ledger), TRIP_CONFIG (config file), TRIP_TODAY (pins today), NO_COLOR.
             """,
         version: version,
-        subcommands: [Init.self, New.self, Trips.self, Use.self, Show.self, Rename.self, Close.self, Reopen.self, Delete.self,
+        subcommands: [Init.self, New.self, Trips.self, Use.self, Show.self, Rename.self, Presets.self, Close.self, Reopen.self,
+                      Delete.self,
                       Add.self, List.self, Edit.self, Remove.self, Convert.self, Rates.self, Report.self,
                       Config.self, Demo.self, Export.self, Import.self,
                       MemberGroup.self, Members.self, WhoAmI.self, Balances.self, Settle.self, RecordTransfer.self]

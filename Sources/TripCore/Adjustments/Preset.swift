@@ -10,10 +10,14 @@ public struct Preset: Hashable, Sendable {
     public let taxIncluded: Bool
     public let tip: AdjustmentSpec?
     public let rounding: RoundingMode?
+    /// The ISO 4217 codes of the prices this preset describes (`currencies = "EUR"` in the config).
+    /// A trip's default preset applies only to purchases in these; empty (a user preset that names
+    /// none) means the trip's local currency.
+    public let currencies: [String]
 
     public init(name: String, description: String = "", source: String = "", service: AdjustmentSpec? = nil,
                 tax: AdjustmentSpec? = nil, taxIncluded: Bool = false, tip: AdjustmentSpec? = nil,
-                rounding: RoundingMode? = nil) {
+                rounding: RoundingMode? = nil, currencies: [String] = []) {
         self.name = name
         self.description = description
         self.source = source
@@ -22,5 +26,12 @@ public struct Preset: Hashable, Sendable {
         self.taxIncluded = taxIncluded
         self.tip = tip
         self.rounding = rounding
+        self.currencies = currencies
+    }
+
+    /// Whether this preset, as a trip's default, applies to a purchase in `currency` on a trip whose
+    /// local currency is `local`.
+    public func applies(to currency: String, local: String?) -> Bool {
+        currencies.isEmpty ? currency == local : currencies.contains(currency)
     }
 }

@@ -130,6 +130,7 @@ public struct Settings: Sendable {
         var service: AdjustmentSpec?, tax: AdjustmentSpec?, tip: AdjustmentSpec?
         var included = false
         var rounding: RoundingMode?
+        var currencies: [String] = []
         for e in fields {
             switch e.key {
             case "description": description = e.value
@@ -138,6 +139,14 @@ public struct Settings: Sendable {
             case "tax": tax = try AdjustmentSpec.parse(e.value, field: "preset \(name) tax")
             case "tip": tip = try AdjustmentSpec.parse(e.value, field: "preset \(name) tip")
             case "tax_included": included = e.value == "true"
+            case "currencies":
+                currencies = []
+                for code in e.value.split(whereSeparator: { $0 == "," || $0 == " " }) {
+                    guard let c = CurrencyTable.shared.lookup(String(code)) else {
+                        throw .badConfig(file: origin, line: e.line, message: "currencies: unknown ISO 4217 code \(quoted(String(code)))")
+                    }
+                    currencies.append(c.code)
+                }
             case "rounding":
                 guard let m = RoundingMode(userText: e.value) else {
                     throw .badConfig(file: origin, line: e.line, message: "rounding must be half-up, half-even, floor or ceiling")
@@ -148,7 +157,7 @@ public struct Settings: Sendable {
             }
         }
         return Preset(name: name, description: description, source: source, service: service, tax: tax,
-                      taxIncluded: included, tip: tip, rounding: rounding)
+                      taxIncluded: included, tip: tip, rounding: rounding, currencies: currencies)
     }
 
     /// Looks a preset up by name, case-insensitively.

@@ -75,7 +75,9 @@ extension ExportRowImporter {
         if taxIncluded && tax.spec == nil { return nil }
         let inputs = AdjustmentInputs(discount: discount.spec, service: service.spec, tax: tax.spec, taxIncluded: taxIncluded,
                                       tip: tip.spec, rounding: rowRounding, tipOnTaxed: tipOnTaxed)
-        guard let b = try? Breakdown.compute(price: price, currency: currency, inputs: inputs) else { return nil }
+        guard let b = try? Breakdown.compute(price: price, currency: currency, inputs: inputs), PurchaseBound.contains(b) else {
+            return nil
+        }
         func matches(_ c: ExportColumn, _ value: Int64) -> Bool {
             guard has(c) else { return true }
             let text = cell(c)
@@ -158,6 +160,7 @@ extension ExportRowImporter {
         values.appendInteger(provisional ? 1 : 0)
         values.appendText(parsed.now)
         values.appendText(parsed.now)
+        values.appendNull()  // explicit_fields: not in the export; derived from the specs and preset on edit
 
         parsed.fastRows += 1
         // The same key as `row`'s, fed the same bytes.

@@ -118,7 +118,11 @@ struct ExportRowImporter: RowImporter {
         let inputs = AdjustmentInputs(discount: try spec(.discountSpec), service: try spec(.serviceSpec), tax: tax,
                                       taxIncluded: taxIncluded, tip: try spec(.tipSpec), rounding: rowRounding,
                                       tipOnTaxed: tipOnTaxed)
-        let b = try field(.price) { try Breakdown.compute(price: price, currency: currency, inputs: inputs) }
+        let b = try field(.price) {
+            let b = try Breakdown.compute(price: price, currency: currency, inputs: inputs)
+            try PurchaseBound.check(b, currency: currency)
+            return b
+        }
         try check(.discount, b.discount, currency, rowRounding)
         try check(.service, b.service, currency, rowRounding)
         try check(.tax, b.tax, currency, rowRounding)
@@ -216,6 +220,7 @@ struct ExportRowImporter: RowImporter {
                 try Conversion.make(breakdown: b, from: currency, to: home, quote: quote, charged: charged, rounding: rounding)
             }
         }
+        try field(.homeTotal) { try PurchaseBound.check(c) }
         let recorded = try amount(.homeTotal, minorUnits: home.minorUnits, rounding: rounding)
         guard c.home == recorded else {
             let expected = c.home.map { Money(minorUnits: $0, currency: home).plainText } ?? "nothing"
@@ -253,7 +258,8 @@ struct ExportRowImporter: RowImporter {
         let p = factor.numerator, q = factor.denominator, rounding = rounding
         func convert(_ v: Int64) -> Int64? { v == 0 ? 0 : multipliedRounded(v, by: p, over: q, rounding) }
         guard let total = convert(b.total), let discount = convert(b.discount), let service = convert(b.service),
-              let tax = convert(b.tax), let tip = convert(b.tip) else { return nil }
+              let tax = convert(b.tax), let tip = convert(b.tip),
+              [total, discount, service, tax, tip].allSatisfy(PurchaseBound.contains) else { return nil }
         return HomeAmounts(total: total, discount: discount, service: service, tax: tax, tip: tip)
     }
 

@@ -20,12 +20,14 @@ public struct Purchase: Sendable, Equatable {
     /// `--charged`, in home minor units.
     public let chargedMinor: Int64?
     public let conversion: Conversion
+    /// The fields the user set by flag; `nil` when the row did not record them (before m0005, imported).
+    public let explicitFields: ExplicitFields?
 
     static let columns = """
         p.id, p.trip_id, t.name, p.date, p.note, p.category, p.paid_with, p.currency, p.expression, \
         p.price_minor, p.discount_spec, p.discount_minor, p.service_spec, p.service_minor, p.tax_spec, \
         p.tax_included, p.tax_minor, p.tip_spec, p.tip_minor, p.total_minor, p.rounding, p.preset, \
-        p.purchase_rate, p.charged_minor, \(Conversion.storedColumns)
+        p.purchase_rate, p.charged_minor, \(Conversion.storedColumns), p.explicit_fields
         """
     static let from = "FROM purchases p JOIN trips t ON t.id = p.trip_id"
 
@@ -51,6 +53,7 @@ public struct Purchase: Sendable, Equatable {
         purchaseRate = s.optionalText(22)
         chargedMinor = s.optionalInt(23)
         conversion = Conversion(stored: s, at: 24)
+        explicitFields = s.optionalText(36).map(ExplicitFields.init(stored:))
     }
 }
 

@@ -92,33 +92,36 @@ extension Ledger {
         let table = CurrencyTable.shared
         let currency = try d.currency.map { c throws(TripError) in try table.currency(for: c) }
             ?? old?.currency ?? trip.localCurrency ?? trip.homeCurrency
-        // Preset: explicit flag ("none" clears), else the stored one on edit, else the trip's default.
+        // A field given by flag now, or explicitly before, keeps its value; a preset fills only the others.
+        var explicit = ExplicitFields(draft: d)
+        if let old { explicit.formUnion(explicitFields(of: old)) }
         let presetName: String? = try {
             if let p = d.preset { return p.lowercased() == "none" ? nil : try settings.preset(named: p).name }
-            if let old { return old.preset }
-            return trip.preset
+            // Edited in place, a purchase keeps its preset; moved to another currency or trip, it takes that one's default.
+            if let old, explicit.contains(.preset) || (old.currency == currency && old.tripID == trip.id) { return old.preset }
+            return defaultPreset(of: trip, for: currency)
         }()
         let preset = try presetName.map { try settings.preset(named: $0) }
-        let presetChanged = d.preset != nil
         let rounding = try d.rounding.map { r throws(TripError) in
             guard let m = RoundingMode(userText: r) else {
                 throw .badChoice(field: "rounding", value: r, allowed: RoundingMode.allCases.map(\.rawValue))
             }
             return m
-        } ?? (presetChanged || old == nil ? preset?.rounding : old?.inputs.rounding) ?? preset?.rounding ?? settings.rounding.value
+        } ?? (explicit.contains(.rounding) ? old?.inputs.rounding : nil) ?? preset?.rounding
+            ?? (old?.preset == presetName ? old?.inputs.rounding : nil) ?? settings.rounding.value
 
-        func spec(_ flag: String?, _ field: String, stored: AdjustmentSpec?, fromPreset: AdjustmentSpec?) throws -> AdjustmentSpec? {
-            if let flag { return flag.isEmpty || flag.lowercased() == "none" ? nil : try AdjustmentSpec.parse(flag, field: field) }
-            if old != nil && !presetChanged { return stored }
-            return fromPreset
+        func spec(_ flag: String?, _ field: ExplicitFields, _ name: String, stored: AdjustmentSpec?,
+                  fromPreset: AdjustmentSpec?) throws -> AdjustmentSpec? {
+            if let flag { return flag.isEmpty || flag.lowercased() == "none" ? nil : try AdjustmentSpec.parse(flag, field: name) }
+            return explicit.contains(field) ? stored : fromPreset
         }
-        let discount = try spec(d.discount, "discount", stored: old?.inputs.discount, fromPreset: nil)
-        let service = try spec(d.service, "service", stored: old?.inputs.service, fromPreset: preset?.service)
-        let tax = try spec(d.tax, "tax", stored: old?.inputs.tax, fromPreset: preset?.tax)
-        let tip = try spec(d.tip, "tip", stored: old?.inputs.tip, fromPreset: preset?.tip)
+        let discount = try spec(d.discount, .discount, "discount", stored: old?.inputs.discount, fromPreset: nil)
+        let service = try spec(d.service, .service, "service", stored: old?.inputs.service, fromPreset: preset?.service)
+        let tax = try spec(d.tax, .tax, "tax", stored: old?.inputs.tax, fromPreset: preset?.tax)
+        let tip = try spec(d.tip, .tip, "tip", stored: old?.inputs.tip, fromPreset: preset?.tip)
         let taxIncluded: Bool = d.taxIncluded ?? {
             if d.tax != nil { return false }
-            if let old, !presetChanged { return old.inputs.taxIncluded }
+            if let old, explicit.contains(.taxIncluded) { return old.inputs.taxIncluded }
             return preset?.taxIncluded ?? false
         }()
         if taxIncluded && tax == nil {
@@ -144,10 +147,38 @@ extension Ledger {
         let charged = try (d.charged.map { c throws(TripError) -> Int64? in
             c.isEmpty ? nil : try AmountExpression.evaluate(c, field: "charged", minorUnits: home.minorUnits, rounding: rounding)
         } ?? old?.chargedMinor)
+        try PurchaseBound.check(breakdown, currency: currency)
         let conversion = try convert(breakdown, currency: currency, home: home, date: date, purchaseRate: purchaseRate, charged: charged)
+        try PurchaseBound.check(conversion)
         return PurchaseRow(tripID: trip.id, date: date, note: note, category: category, paidWith: paidWith, currency: currency,
                            expression: amount.trimmingSpaces, inputs: inputs, breakdown: breakdown, preset: presetName,
-                           purchaseRate: purchaseRate, charged: charged, conversion: conversion)
+                           purchaseRate: purchaseRate, charged: charged, conversion: conversion, explicit: explicit)
+    }
+
+    /// The fields of `p` the user set by flag. A row that did not record them (from before m0005,
+    /// or imported) counts a field as explicit when its value differs from what its preset gives,
+    /// and its preset as explicit when it is not the trip's default for its currency.
+    func explicitFields(of p: Purchase) -> ExplicitFields {
+        if let recorded = p.explicitFields { return recorded }
+        let preset = p.preset.flatMap { try? settings.preset(named: $0) }
+        var e: ExplicitFields = []
+        if p.inputs.discount != nil { e.insert(.discount) }
+        if p.inputs.service != preset?.service { e.insert(.service) }
+        if p.inputs.tax != preset?.tax { e.insert(.tax) }
+        if p.inputs.taxIncluded != (preset?.taxIncluded ?? false) { e.insert(.taxIncluded) }
+        if p.inputs.tip != preset?.tip { e.insert(.tip) }
+        if let r = preset?.rounding, r != p.inputs.rounding { e.insert(.rounding) }
+        if let trip = try? trip(id: p.tripID), p.preset != defaultPreset(of: trip, for: p.currency) { e.insert(.preset) }
+        return e
+    }
+
+    /// The preset a purchase in `currency` gets from its trip when none is given.
+    /// The first of the trip's presets that `applies(to:)` the currency; none when the preset is
+    /// no longer configured.
+    func defaultPreset(of trip: Trip, for currency: Currency) -> String? {
+        trip.presets.first { name in
+            (try? settings.preset(named: name))?.applies(to: currency.code, local: trip.localCurrency?.code) ?? false
+        }
     }
 
     /// Chooses and applies the rate: `--charged` wins, then `--rate`, then `RateResolver`.
@@ -197,16 +228,18 @@ struct PurchaseRow {
     let purchaseRate: String?
     let charged: Int64?
     let conversion: Conversion
+    /// `nil` for rows that do not record it (imported).
+    var explicit: ExplicitFields? = nil
 
     static let insertColumns = """
         trip_id, date, note, category, paid_with, currency, expression, price_minor, discount_spec, discount_minor, \
         service_spec, service_minor, tax_spec, tax_included, tax_minor, tip_spec, tip_minor, total_minor, rounding, \
         preset, purchase_rate, charged_minor, home_currency, home_minor, home_discount_minor, home_service_minor, \
         home_tax_minor, home_tip_minor, rate, rate_date, rate_source, rate_provider, rate_fetched_at, provisional, \
-        created_at, updated_at
+        created_at, updated_at, explicit_fields
         """
     /// The number of `insertColumns`.
-    static let columnCount = 36
+    static let columnCount = 37
     static let placeholders = Array(repeating: "?", count: columnCount).joined(separator: ", ")
 
     func values(now: String, createdAt: String) -> [SQLValue] {
@@ -220,7 +253,7 @@ struct PurchaseRow {
             SQLValue(preset), SQLValue(purchaseRate), SQLValue(charged), .text(c.homeCurrency.code), SQLValue(c.home),
             SQLValue(c.homeDiscount), SQLValue(c.homeService), SQLValue(c.homeTax), SQLValue(c.homeTip),
             SQLValue(q?.rate), SQLValue(q?.date?.description), .text(c.source.rawValue), SQLValue(q?.provider),
-            SQLValue(q?.fetchedAt), SQLValue(c.provisional), .text(createdAt), .text(now),
+            SQLValue(q?.fetchedAt), SQLValue(c.provisional), .text(createdAt), .text(now), SQLValue(explicit?.stored),
         ]
     }
 }

@@ -9,7 +9,10 @@ public struct Trip: Sendable, Equatable {
     public let homeCurrency: Currency
     public let start: CivilDate?
     public let end: CivilDate?
-    public let preset: String?
+    /// The default presets, at most one per currency (stored comma-separated in `trips.preset`).
+    public let presets: [String]
+    /// The first default preset (the `preset` of the JSON contract from before per-currency presets).
+    public var preset: String? { presets.first }
     /// Minor units of `homeCurrency`.
     public let budgetMinor: Int64?
     public let createdAt: String
@@ -24,7 +27,7 @@ public struct Trip: Sendable, Equatable {
         homeCurrency = CurrencyTable.shared.lookup(s.text(3)) ?? Currency(code: s.text(3), minorUnits: 2, name: s.text(3))
         start = s.optionalText(4).flatMap { CivilDate(iso: $0) }
         end = s.optionalText(5).flatMap { CivilDate(iso: $0) }
-        preset = s.optionalText(6)
+        presets = (s.optionalText(6) ?? "").split(separator: ",").map(String.init)
         budgetMinor = s.optionalInt(7)
         createdAt = s.text(8)
         closedAt = s.optionalText(9)
@@ -38,17 +41,18 @@ public struct NewTrip: Sendable {
     public var homeCurrency: String?
     public var start: String?
     public var end: String?
-    public var preset: String?
+    /// `--preset`, repeatable: one default per currency.
+    public var presets: [String]
     public var budget: String?
 
     public init(name: String, localCurrency: String? = nil, homeCurrency: String? = nil, start: String? = nil,
-                end: String? = nil, preset: String? = nil, budget: String? = nil) {
+                end: String? = nil, preset: String? = nil, budget: String? = nil, presets: [String] = []) {
         self.name = name
         self.localCurrency = localCurrency
         self.homeCurrency = homeCurrency
         self.start = start
         self.end = end
-        self.preset = preset
+        self.presets = (preset.map { [$0] } ?? []) + presets
         self.budget = budget
     }
 }
@@ -71,7 +75,7 @@ extension Ledger {
         if let start, let end, end < start {
             throw TripError.badDate(field: "end", value: t.end!)
         }
-        let preset = try t.preset.map { p throws(TripError) in try settings.preset(named: p).name }
+        let presets = try tripPresets(t.presets, local: local)
         let budget = try t.budget.map { b throws(TripError) in
             try AmountExpression.evaluate(b, field: "budget", minorUnits: home.minorUnits, rounding: settings.rounding.value)
         }
@@ -83,7 +87,7 @@ extension Ledger {
                 INSERT INTO trips (name, local_currency, home_currency, start_date, end_date, preset, budget_minor, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(name), SQLValue(local?.code), .text(home.code), SQLValue(start?.description),
-                      SQLValue(end?.description), SQLValue(preset), SQLValue(budget), .text(clock.now)])
+                      SQLValue(end?.description), SQLValue(presets), SQLValue(budget), .text(clock.now)])
             let id = db.lastInsertRowID
             try setLedgerSetting("current_trip", String(id))
             return try trip(id: id)!
@@ -118,6 +122,37 @@ extension Ledger {
         if let name { return try trip(named: name) }
         guard let t = try currentTrip() else { throw TripError.noCurrentTrip }
         return t
+    }
+
+    /// Validated default presets as stored in `trips.preset`: known names, at most one per
+    /// currency (a preset without currencies counts as the local currency's); `none` alone clears.
+    func tripPresets(_ names: [String], local: Currency?) throws -> String? {
+        if names.count == 1, names[0].lowercased() == "none" { return nil }
+        var owner: [String: String] = [:]
+        var out: [String] = []
+        for name in names {
+            let p = try settings.preset(named: name)
+            if out.contains(p.name) { continue }
+            for code in p.currencies.isEmpty ? [local?.code ?? "the local currency"] : p.currencies {
+                if let other = owner[code] {
+                    throw TripError.usage("preset: \(p.name) and \(other) are both for \(code); a trip has one default preset per currency")
+                }
+                owner[code] = p.name
+            }
+            out.append(p.name)
+        }
+        return out.isEmpty ? nil : out.joined(separator: ",")
+    }
+
+    /// `trip presets P… [--trip NAME]`: replaces the trip's default presets (`none` clears them).
+    /// Purchases already logged keep theirs; the new defaults apply to later ones.
+    public func setTripPresets(_ names: [String], trip name: String?) throws -> Trip {
+        try db.transaction {
+            let t = try resolveTrip(name)
+            let stored = try tripPresets(names, local: t.localCurrency)
+            try db.run("UPDATE trips SET preset = ? WHERE id = ?", [SQLValue(stored), .integer(t.id)])
+            return try trip(id: t.id)!
+        }
     }
 
     /// `trip use NAME`.

@@ -116,6 +116,8 @@ extension Ledger {
             }
             let c = try Conversion.make(breakdown: p.breakdown, from: p.currency, to: p.conversion.homeCurrency,
                                         quote: quote, rounding: settings.rounding.value)
+            // A new rate must not carry a stored purchase past the bound that add and import keep.
+            try PurchaseBound.check(c, field: "home amount of #\(p.id)")
             if c.provisional {
                 summary.remainingProvisional += 1
                 summary.reasons[p.currency.code] = c.source == .none ? "no rate" : c.source == .fallback ? "using fallback" : "provisional \(c.quote?.provider ?? "") rate"

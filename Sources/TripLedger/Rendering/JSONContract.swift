@@ -33,7 +33,7 @@ extension Trip {
         .object([
             "id": .int(id), "name": .string(name), "local_currency": JSONValue(localCurrency?.code),
             "home_currency": .string(homeCurrency.code), "start": JSONValue(start?.description),
-            "end": JSONValue(end?.description), "preset": JSONValue(preset),
+            "end": JSONValue(end?.description), "preset": JSONValue(preset), "presets": .array(presets.map { .string($0) }),
             "budget": JSONValue(budgetMinor.map { Money(minorUnits: $0, currency: homeCurrency).plainText }),
             "created_at": .string(createdAt), "closed_at": JSONValue(closedAt),
         ])

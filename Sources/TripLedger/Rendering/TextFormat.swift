@@ -77,6 +77,11 @@ public enum TextFormat {
         let b = p.breakdown, c = p.currency
         var lines = ["\(verb) #\(p.id) to \(safe(p.tripName)) · \(p.date)\(p.note.isEmpty ? "" : " · " + safe(p.note))"]
         var rows: [(String, String)] = [("price", money(b.price, c))]
+        // The preset is named so that nothing it adds happens unseen.
+        if let preset = p.preset {
+            let fromTrip = p.explicitFields.map { !$0.contains(.preset) } ?? false
+            rows.insert(("preset", fromTrip ? "\(preset) (the trip's default for \(c.code))" : preset), at: 0)
+        }
         if let d = p.inputs.discount { rows.append(("discount \(d)", "-" + money(b.discount, c))) }
         if b.discount > 0 || p.inputs.service != nil || p.inputs.tax != nil || p.inputs.tip != nil {
             rows.append(("subtotal", money(b.subtotal, c)))
@@ -96,6 +101,12 @@ public enum TextFormat {
         let width = rows.map { $0.0.count }.max() ?? 0
         for (k, v) in rows { lines.append("  \(pad(k, width))  \(v)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// `trip rm`: which purchase went, its money formatted like every other output and its note.
+    public static func removed(_ p: Purchase) -> String {
+        let note = p.note.isEmpty ? "" : " · " + safe(p.note)
+        return "Removed #\(p.id) (\(money(p.breakdown.total, p.currency)) on \(p.date)\(note))."
     }
 
     /// `trip list`.
@@ -131,7 +142,7 @@ public enum TextFormat {
             let mark = t.id == current?.id ? "*" : " "
             var line = "\(mark) \(safe(t.name))  \(t.localCurrency?.code ?? "-")→\(t.homeCurrency.code)"
             if let s = t.start { line += "  \(s)…\(t.end?.description ?? "")" }
-            if let p = t.preset { line += "  preset \(p)" }
+            if !t.presets.isEmpty { line += "  preset \(t.presets.joined(separator: ", "))" }
             if t.closedAt != nil { line += "  (closed)" }
             return line
         }.joined(separator: "\n")
@@ -143,7 +154,7 @@ public enum TextFormat {
                      "  local currency  \(t.localCurrency?.code ?? "(none; purchases default to home)")",
                      "  home currency   \(t.homeCurrency.code)"]
         if t.start != nil || t.end != nil { lines.append("  dates           \(t.start?.description ?? "?") … \(t.end?.description ?? "?")") }
-        if let p = t.preset { lines.append("  preset          \(p)") }
+        if !t.presets.isEmpty { lines.append("  presets         \(t.presets.joined(separator: ", "))") }
         if let b = t.budgetMinor { lines.append("  budget          \(money(b, t.homeCurrency))") }
         lines.append("  purchases       \(r.purchaseCount)")
         lines.append("  total           \(money(r.totals.net, t.homeCurrency))")

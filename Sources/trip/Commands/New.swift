@@ -3,7 +3,7 @@ import TripCore
 import TripLedger
 
 extension Trip {
-    /// `trip new NAME [--currency CUR] [--home CUR] [--start D] [--end D] [--preset P] [--budget AMOUNT]`
+    /// `trip new NAME [--currency CUR] [--home CUR] [--start D] [--end D] [--preset P…] [--budget AMOUNT]`
     struct New: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a trip and make it current.")
 
@@ -12,14 +12,15 @@ extension Trip {
         @Option(help: "Home currency the report totals in.") var home: String?
         @Option(help: "First day, YYYY-MM-DD.") var start: String?
         @Option(help: "Last day, YYYY-MM-DD.") var end: String?
-        @Option(help: "Default preset for purchases, e.g. JP.") var preset: String?
+        @Option(help: "Default preset for purchases in its currency, e.g. JP; repeat for other currencies.")
+        var preset: [String] = []
         @Option(help: "Budget in the home currency.") var budget: String?
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let ledger = try global.openLedger()
             let trip = try ledger.createTrip(NewTrip(name: name, localCurrency: currency, homeCurrency: home,
-                                                     start: start, end: end, preset: preset, budget: budget))
+                                                     start: start, end: end, budget: budget, presets: preset))
             emit(global.format, json: trip.json,
                  text: "Created \(TextFormat.safe(trip.name)) (\(trip.localCurrency?.code ?? trip.homeCurrency.code) → \(trip.homeCurrency.code)); it is now the current trip.")
         }

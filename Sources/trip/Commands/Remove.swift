@@ -13,7 +13,7 @@ extension Trip {
         func run() throws {
             let p = try global.openLedger().removePurchase(id)
             emit(global.format, json: .object(["removed": p.json]),
-                 text: "Removed #\(p.id) (\(p.breakdown.total) \(p.currency.code) on \(p.date)).")
+                 text: TextFormat.removed(p))
         }
     }
 }

@@ -1,0 +1,22 @@
+import ArgumentParser
+import TripCore
+import TripLedger
+
+extension Trip {
+    /// `trip presets P… [--trip NAME]`
+    struct Presets: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a trip's default presets, one per currency (`none` clears them).",
+            discussion: "Purchases already logged keep their preset; the defaults apply to later ones.")
+
+        @Argument(help: "Preset names, e.g. JP SG; or none.") var presets: [String]
+        @Option(help: "The trip (default: the current trip).") var trip: String?
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let t = try global.openLedger().setTripPresets(presets, trip: trip)
+            let list = t.presets.isEmpty ? "none" : t.presets.joined(separator: ", ")
+            emit(global.format, json: t.json, text: "Default presets of \(TextFormat.safe(t.name)): \(list)")
+        }
+    }
+}
