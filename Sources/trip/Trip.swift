@@ -18,7 +18,7 @@ struct Trip: ParsableCommand {
         version: version,
         subcommands: [Init.self, New.self, Trips.self, Use.self, Show.self, Rename.self, Close.self, Reopen.self, Delete.self,
                       Add.self, List.self, Edit.self, Remove.self, Convert.self, Rates.self, Report.self,
-                      Config.self, Demo.self, Export.self, Import.self]
+                      Config.self, Demo.self, Export.self, Import.self, Backup.self]
     )
 
     /// Runs a command and turns every failure into one line on stderr and a sysexits code.
@@ -39,6 +39,8 @@ struct Trip: ParsableCommand {
             fail(error)
         } catch let error as SQLiteError {
             ProcessExit.ledgerFailure(error)
+        } catch let error as LedgerFileError {
+            ProcessExit.ledgerFileFailure(error)
         } catch {
             let code = exitCode(for: error)
             if code == .success {

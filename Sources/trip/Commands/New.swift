@@ -17,7 +17,7 @@ extension Trip {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let ledger = try global.openLedger()
+            let ledger = try global.openLedger(create: true)
             let trip = try ledger.createTrip(NewTrip(name: name, localCurrency: currency, homeCurrency: home,
                                                      start: start, end: end, preset: preset, budget: budget))
             emit(global.format, json: trip.json,
