@@ -19,6 +19,13 @@ public enum LedgerInspection {
         return Int(try db.scalarInt(sql) ?? 0)
     }
 
+    /// Runs `sql` on the SQLite file at `path`, creating it if needed (to build files that are not
+    /// ledgers, or to change one behind trip's back).
+    public static func execute(_ path: String, _ sql: String) throws {
+        let db = try Database(path: path, create: true)
+        try db.execute(sql)
+    }
+
     /// Opens the ledger, checkpoints its WAL into the file and closes it; as the last connection,
     /// the close removes the -wal and -shm files.
     public static func checkpoint(_ path: String) throws {

@@ -179,7 +179,7 @@ struct SQLiteWrapperTests {
         let folder = TemporaryFolder()
         let path = folder.file("junk.sqlite")
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
-        #expect(throws: TripError.self) {
+        #expect(throws: LedgerFileError(path: path, cause: .notSQLite)) {
             try Ledger(path: path, settings: Settings.defaults(), clock: Clock(today: CivilDate(iso: "2026-03-02")!, now: "x"))
         }
     }

@@ -14,23 +14,50 @@ public final class Ledger {
     public let settings: Settings
     public let clock: Clock
 
-    /// Opens the ledger at `path`, creating its folder (mode 0700) and file (0600) if needed, and
-    /// migrates it. A ledger written by a newer trip is refused and left as it was.
-    public init(path: String, settings: Settings, clock: Clock) throws {
+    /// Opens the ledger at `path` and migrates it. With `create`, a missing ledger is created
+    /// (its folder mode 0700, its file 0600); without, a missing one is an error (exit 66) and
+    /// nothing is created. A file this process may not write is opened read-only: reading works,
+    /// a write fails as `LedgerFileError.readOnly`. A ledger written by a newer trip is refused and
+    /// left as it was.
+    public init(path: String, settings: Settings, clock: Clock, create: Bool = true) throws {
         self.settings = settings
         self.clock = clock
-        try Ledger.makeParentFolder(of: path)
+        let file = try LedgerFileError.inspect(path, create: create)
+        if !file.exists { try Ledger.makeParentFolder(of: path) }
         do {
-            db = try Database(path: path)
+            db = try Database(path: path, create: create, readOnly: !file.writable)
             _ = try Migrator.version(of: db)        // fails here for a file that is not SQLite
         } catch {
-            throw TripError.storage("ledger: cannot open \(quoted(path)): \(error.message)")
+            throw Ledger.fileError(error, path: path) ?? TripError.storage("ledger: cannot open \(quoted(path)): \(error.message)")
         }
-        if try Migrator.version(of: db) > Migrator.latestVersion {
-            throw TripError.newerLedger(path: path, version: try Migrator.version(of: db), known: Migrator.latestVersion)
+        let version = try Migrator.version(of: db)
+        if version > Migrator.latestVersion {
+            throw TripError.newerLedger(path: path, version: version, known: Migrator.latestVersion)
+        }
+        if version == 0, file.exists, try db.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0 > 0 {
+            throw LedgerFileError(path: path, cause: .notALedger)
+        }
+        if db.isReadOnly && version < Migrator.latestVersion {
+            throw LedgerFileError(path: path, cause: .readOnly)
         }
         try db.enableWAL()
         try Migrator.migrate(db, now: clock.now)
+    }
+
+    /// The plain cause of a storage error on the ledger file itself (read-only, not SQLite, an I/O
+    /// error), or `nil` for any other SQLite error.
+    public static func fileError(_ error: SQLiteError, path: String) -> LedgerFileError? {
+        if error.isDiskFull { return nil }
+        switch error.primaryCode {
+        case SQLiteBoundary.readOnlyCode: return LedgerFileError(path: path, cause: .readOnly)
+        case SQLiteBoundary.notADatabaseCode: return LedgerFileError(path: path, cause: .notSQLite)
+        case SQLiteBoundary.cantOpenCode:
+            return LedgerFileError(path: path, cause: error.systemErrno == EACCES ? .permissionDenied : .ioError(error.message))
+        case SQLiteBoundary.ioErrorCode:
+            let reason = error.systemErrno != 0 ? String(cString: strerror(error.systemErrno)) : error.message
+            return LedgerFileError(path: path, cause: .ioError(reason))
+        default: return nil
+        }
     }
 
     /// `--db`, else `TRIP_DB`, else `$XDG_DATA_HOME/trip/ledger.sqlite` (`~/.local/share/...`).

@@ -15,18 +15,32 @@ public final class Database {
     /// How long a writer waits for another process's write transaction, in milliseconds.
     public static let busyTimeoutMilliseconds: Int32 = 10_000
 
-    /// Opens `path`, creating it (mode 0600) when `create` is true.
-    public init(path: String, create: Bool = true) throws(SQLiteError) {
+    /// The connection cannot write (opened with `readOnly`).
+    public let isReadOnly: Bool
+
+    /// Opens `path`, creating it (mode 0600) when `create` is true; `readOnly` opens it for reading
+    /// only (a ledger file the user may not write).
+    public init(path: String, create: Bool = true, readOnly: Bool = false) throws(SQLiteError) {
         self.path = path
+        self.isReadOnly = readOnly
         // The ledger is private to the user: a new file is created here with mode 0600, and SQLite
         // gives its -wal and -shm files the database file's mode. (Not by setting the umask around
         // the open: the umask is process-wide, so two threads opening ledgers at once could restore
         // each other's and create a file readable by everyone.) EEXIST: it is there already.
-        if create && path != ":memory:" {
+        if create && !readOnly && path != ":memory:" {
             let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             if fd >= 0 { close(fd) }
         }
-        connection = try SQLiteBoundary.open(path: path, create: create)
+        var connection = try SQLiteBoundary.open(path: path, create: create && !readOnly, readOnly: readOnly)
+        // Reading a WAL-mode file needs its -shm, which a folder this process cannot write cannot
+        // hold. With no -wal there, the main file holds every commit (each command checkpoints
+        // at exit), so the file is read as immutable instead.
+        if readOnly && (try? SQLiteBoundary.exec(connection, "SELECT count(*) FROM sqlite_master")) == nil
+            && access(path + "-wal", F_OK) != 0 {
+            SQLiteBoundary.close(connection)
+            connection = try SQLiteBoundary.open(path: path, create: false, readOnly: true, immutable: true)
+        }
+        self.connection = connection
         SQLiteBoundary.busyTimeout(connection, milliseconds: Database.busyTimeoutMilliseconds)
         try execute("PRAGMA foreign_keys = ON")
     }
@@ -34,6 +48,12 @@ public final class Database {
     /// Switches to the WAL journal with `synchronous=NORMAL` (durable at each checkpoint, never
     /// corrupt). Separate from `init` so that a ledger can be inspected before anything is written.
     public func enableWAL() throws(SQLiteError) {
+        if isReadOnly {
+            // Nothing can be switched on a connection that cannot write; reading still goes
+            // through the memory map.
+            try execute("PRAGMA mmap_size = 268435456")
+            return
+        }
         // 8 KiB pages for a new ledger (a no-op once the file has content: an existing ledger keeps
         // its size). Every page SQLite moves between its cache, the WAL and the file is a system
         // call: with 4 KiB pages the commit of a 1,000,000-row `trip import` (its WAL checkpoint)

@@ -19,22 +19,39 @@ enum SQLiteBoundary {
     /// ever be used by one thread at a time. `trip` uses each connection from the thread that
     /// opened it; `trip import`'s reading thread never touches the database.
     /// The corresponding C function is `sqlite3_open_v2`.
-    static func open(path: String, create: Bool) throws(SQLiteError) -> Connection {
+    /// `readOnly` opens without write access (a ledger file the user may not write), so reading
+    /// commands still work; any write then fails with `SQLITE_READONLY`.
+    /// `immutable` (read-only only) tells SQLite the file cannot change while open, so it needs no
+    /// -shm file: the one way to read a WAL-mode ledger in a folder this process cannot write.
+    static func open(path: String, create: Bool, readOnly: Bool = false, immutable: Bool = false) throws(SQLiteError) -> Connection {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+        let flags = access | SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0)
+        let name = immutable ? "file:" + uriEscaped(path) + "?immutable=1" : path
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close_v2(db) }
             throw SQLiteError(code: rc, message: message, sql: nil)
         }
         sqlite3_extended_result_codes(db, 1)
-        // A command is one short process: checkpointing the WAL into the file and deleting it at
-        // every exit would cost each `trip add` a few more fsyncs. The WAL stays and is
-        // checkpointed by SQLite's automatic checkpoint (every 1,000 pages) as commits go by;
-        // durability and crash safety are the WAL's either way.
-        _ = csqlite_no_checkpoint_on_close(db)
+        // No `SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE` (7f48a39 set it to save `trip add` two fsyncs):
+        // the last connection to close checkpoints the WAL into the main file and removes it, so
+        // after every command the ledger file alone holds every committed change, and copying or
+        // cloud-syncing that one file is a whole backup. README "Backups" gives the measured cost.
         return db
+    }
+
+    /// `path` as the path of a `file:` URI: every byte but unreserved ones percent-encoded.
+    private static func uriEscaped(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            let c = Character(Unicode.Scalar(byte))
+            if byte < 0x80 && (c.isLetter || c.isNumber || "/-._~".contains(c)) { out.append(c) } else {
+                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded
+            }
+        }
+        return out
     }
 
     static func close(_ db: Connection) {
@@ -156,4 +173,9 @@ enum SQLiteBoundary {
     static let notADatabaseCode = SQLITE_NOTADB
     static let cantOpenCode = SQLITE_CANTOPEN
     static let readOnlyCode = SQLITE_READONLY
+}
+
+private extension String {
+    /// A one-digit hex byte as two digits.
+    var leftPadded: String { count == 1 ? "0" + self : self }
 }

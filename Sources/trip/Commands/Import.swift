@@ -60,7 +60,7 @@ extension Trip {
                 mapping = StatementMapping(date: dateColumn, amount: amountColumn, currency: currencyColumn, note: noteColumn,
                                            category: categoryColumn, charged: chargedColumn, dateFormat: format)
             }
-            let ledger = try global.openLedger()
+            let ledger = try global.openLedger(create: true)
             let showProgress = isatty(2) == 1
             let result = try ledger.importPurchases(path: file, options: ImportOptions(trip: trip, statement: mapping)) { rows in
                 if showProgress { ProcessExit.printError("import: \(rows) rows read…") }

@@ -12,7 +12,7 @@ extension Trip {
 
         func run() throws {
             let context = try global.context()
-            let ledger = try context.openLedger()
+            let ledger = try context.openLedger(create: true)
             let home = try ledger.initialize(home: self.home)
             emit(global.format,
                  json: .object(["ledger": .string(ledger.db.path), "home_currency": .string(home.code)]),

@@ -18,7 +18,7 @@ extension Trip {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let ledger = try global.openLedger()
+            let ledger = try global.openLedger(create: true)
             let trip = try ledger.createTrip(NewTrip(name: name, localCurrency: currency, homeCurrency: home,
                                                      start: start, end: end, budget: budget, presets: preset))
             emit(global.format, json: trip.json,

@@ -49,10 +49,11 @@ struct GlobalOptions: ParsableArguments {
         return CommandContext(environment: env, settings: settings, clock: clock, global: self)
     }
 
-    /// Opens the ledger this command works on.
-    func openLedger() throws -> Ledger {
+    /// Opens the ledger this command works on; only `init`, `new`, `import` and `demo` pass
+    /// `create` (every other command on a missing ledger exits 66 and creates nothing).
+    func openLedger(create: Bool = false) throws -> Ledger {
         let c = try context()
-        return try c.openLedger()
+        return try c.openLedger(create: create)
     }
 }
 
@@ -64,8 +65,11 @@ struct CommandContext {
 
     var ledgerPath: (path: String, source: String) { Ledger.defaultPath(flag: global.db, environment: environment) }
 
-    func openLedger() throws -> Ledger {
-        let ledger = try Ledger(path: ledgerPath.path, settings: settings, clock: clock)
+    func openLedger(create: Bool = false) throws -> Ledger {
+        // An empty path would silently fall back to the default ledger.
+        if global.db == "" { throw TripError.usage("--db: the ledger path is empty") }
+        if global.db == nil && environment["TRIP_DB"] == "" { throw TripError.usage("TRIP_DB: the ledger path is empty") }
+        let ledger = try Ledger(path: ledgerPath.path, settings: settings, clock: clock, create: create)
         StartupTrace.lap("open ledger")
         return ledger
     }

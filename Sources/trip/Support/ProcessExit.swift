@@ -19,7 +19,10 @@ enum ProcessExit {
     /// Reports a SQLite failure that reached `main` as one line and exits 70 (internal/storage, as
     /// documented in the README). The transaction it happened in was rolled back, so the line says
     /// nothing was written. A full disk names the ledger file: freeing space is the whole remedy.
+    /// A read-only ledger, a file that is not SQLite or an I/O error gets its plain cause and its
+    /// own code instead (`LedgerFileError`: 66, 73 or 74).
     static func ledgerFailure(_ error: SQLiteError) -> Never {
+        if let path = error.path, let fileError = Ledger.fileError(error, path: path) { ledgerFileFailure(fileError) }
         let line: String
         if error.isDiskFull {
             line = "trip: disk full: \(error.path.map(quoted) ?? "the ledger's disk"): nothing was written; free some space and run the command again"
@@ -30,6 +33,12 @@ enum ProcessExit {
         }
         printError(line)
         exit(70)
+    }
+
+    /// Reports a ledger file that cannot be used (missing, read-only, not a ledger…) as one line.
+    static func ledgerFileFailure(_ error: LedgerFileError) -> Never {
+        printError("trip: \(error.description)")
+        exit(error.exitCode)
     }
 
     static func exit(_ code: Int32) -> Never {

@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TripCore
+
+extension Ledger {
+    /// `trip backup FILE`: writes a consistent copy of the ledger to a new file `target` (mode
+    /// 0600), a single self-contained SQLite file.
+    ///
+    /// `VACUUM INTO` reads the whole ledger in one read transaction, so the copy is the ledger as
+    /// of one commit even while other trip processes write (they are not blocked: WAL readers and
+    /// writers do not wait for each other). An existing `target` is never overwritten; a failed
+    /// backup leaves no file behind.
+    public func backup(to target: String) throws -> String {
+        if target.isEmpty { throw TripError.usage("backup: the target path is empty") }
+        try Ledger.makeParentFolder(of: target)
+        // Created here, empty and private, so the copy is never readable by others; VACUUM INTO
+        // writes into an empty file and refuses a non-empty one.
+        let fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd < 0 {
+            let e = errno
+            throw LedgerFileError(path: target, cause: e == EEXIST ? .exists
+                                  : e == EACCES ? .readOnly : .ioError(String(cString: strerror(e))))
+        }
+        close(fd)
+        do {
+            try db.run("VACUUM INTO ?", [.text(target)])
+        } catch {
+            unlink(target)
+            throw error
+        }
+        return target
+    }
+}
