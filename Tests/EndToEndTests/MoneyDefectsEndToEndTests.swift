@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 10, group 1: money that came out wrong, each checked through the built `trip` binary.
 @Suite("End to end: money that came out wrong")
@@ -25,8 +25,10 @@ struct MoneyDefectsEndToEndTests {
     func editWithAnotherPresetKeepsTheFlagsGivenAtAdd(preset: String) throws {
         let (folder, trip) = try usdTrip()
         defer { withExtendedLifetime(folder) {} }
-        let added = try trip.run("add", "24.50", "SGD", "taxi", "--tip", "2", "--discount", "1", "--rate", "0.75",
-                                 "--format", "json").json
+        let added = try trip.run(
+            "add", "24.50", "SGD", "taxi", "--tip", "2", "--discount", "1", "--rate", "0.75",
+            "--format", "json"
+        ).json
         #expect(added["tip"] as? String == "2.00")
         let r = try trip.run("edit", "1", "--preset", preset, "--format", "json")
         #expect(r.exitCode == 0, "\(r.stderr)")
@@ -41,7 +43,8 @@ struct MoneyDefectsEndToEndTests {
         let (folder, trip) = try usdTrip()
         defer { withExtendedLifetime(folder) {} }
         // SG gives 10% service and 9% tax; the typed 5% service stays through every preset change.
-        let added = try trip.run("add", "100", "SGD", "--preset", "SG", "--service", "5%", "--rate", "0.75", "--format", "json").json
+        let added = try trip.run("add", "100", "SGD", "--preset", "SG", "--service", "5%", "--rate", "0.75", "--format", "json")
+            .json
         #expect(added["service_spec"] as? String == "5%")
         #expect(added["tax_spec"] as? String == "9%")
         let none = try trip.run("edit", "1", "--preset", "none", "--format", "json").json
@@ -113,8 +116,9 @@ struct MoneyDefectsEndToEndTests {
     @Test func oneDefaultPresetPerCurrencyChangedLater() throws {
         let (folder, trip) = try usdTrip()
         defer { withExtendedLifetime(folder) {} }
-        let created = try trip.run("new", "Asia", "--currency", "JPY", "--home", "USD", "--preset", "JP", "--preset", "SG",
-                                   "--format", "json")
+        let created = try trip.run(
+            "new", "Asia", "--currency", "JPY", "--home", "USD", "--preset", "JP", "--preset", "SG",
+            "--format", "json")
         #expect(created.json["presets"] as? [String] == ["JP", "SG"])
         #expect(created.json["preset"] as? String == "JP")
         #expect(try trip.run("add", "1000", "JPY", "--format", "json").json["preset"] as? String == "JP")
@@ -140,8 +144,10 @@ struct MoneyDefectsEndToEndTests {
 
     /// Every preset shipped in config/presets.toml names its currency, and applies as a trip
     /// default to that currency only.
-    @Test(arguments: [("JP", "JPY", "EUR"), ("GB", "GBP", "USD"), ("DE", "EUR", "GBP"), ("US-NY", "USD", "CAD"),
-                      ("CA-ON", "CAD", "USD"), ("KR", "KRW", "JPY"), ("TH-DINE", "THB", "SGD"), ("NZ", "NZD", "AUD")])
+    @Test(arguments: [
+        ("JP", "JPY", "EUR"), ("GB", "GBP", "USD"), ("DE", "EUR", "GBP"), ("US-NY", "USD", "CAD"),
+        ("CA-ON", "CAD", "USD"), ("KR", "KRW", "JPY"), ("TH-DINE", "THB", "SGD"), ("NZ", "NZD", "AUD"),
+    ])
     func everyShippedPresetKnowsItsCurrency(preset: String, own: String, other: String) throws {
         let (folder, trip) = try usdTrip()
         defer { withExtendedLifetime(folder) {} }
@@ -185,7 +191,8 @@ struct MoneyDefectsEndToEndTests {
         let before = try dumpLedger(folder.file("ledger.sqlite"))
         let r = try trip.run("edit", "1", "--amount", "50000000000000000")
         #expect(r.exitCode == 65)
-        #expect(r.stderr == "trip: amount: \"50000000000000000.00\" is too large; one purchase holds at most USD 9,999,999,999.99\n")
+        #expect(
+            r.stderr == "trip: amount: \"50000000000000000.00\" is too large; one purchase holds at most USD 9,999,999,999.99\n")
         #expect(try dumpLedger(folder.file("ledger.sqlite")) == before)
         #expect(try trip.run("edit", "1", "--amount", "9999999999.99").exitCode == 0)
     }
@@ -197,7 +204,8 @@ struct MoneyDefectsEndToEndTests {
         let before = try dumpLedger(folder.file("ledger.sqlite"))
         let r = try trip.run("add", "100", "JPY")
         #expect(r.exitCode == 65)
-        #expect(r.stderr == "trip: home amount: \"10000000000.00\" is too large; one purchase holds at most USD 9,999,999,999.99\n")
+        #expect(
+            r.stderr == "trip: home amount: \"10000000000.00\" is too large; one purchase holds at most USD 9,999,999,999.99\n")
         #expect(try dumpLedger(folder.file("ledger.sqlite")) == before)
         // 99 JPY × 10^8 = USD 9,900,000,000.00 is inside.
         #expect(try trip.run("add", "99", "JPY").exitCode == 0)
@@ -210,7 +218,9 @@ struct MoneyDefectsEndToEndTests {
         let before = try dumpLedger(folder.file("ledger.sqlite"))
         let r = try trip.run("rates", "set", "JPY", "100000000")
         #expect(r.exitCode == 65)
-        #expect(r.stderr == "trip: home amount of #1: \"10000000000.00\" is too large; one purchase holds at most USD 9,999,999,999.99\n")
+        #expect(
+            r.stderr
+                == "trip: home amount of #1: \"10000000000.00\" is too large; one purchase holds at most USD 9,999,999,999.99\n")
         #expect(try dumpLedger(folder.file("ledger.sqlite")) == before)
         #expect(try trip.run("rates", "set", "JPY", "99000000").exitCode == 0)
         #expect(try trip.run("report").exitCode == 0)
@@ -220,7 +230,8 @@ struct MoneyDefectsEndToEndTests {
     func exportImportHonoursTheBound(price: String) throws {
         let (folder, trip) = try usdTrip()
         let path = folder.file("in.csv")
-        let row = "1,US,2026-03-02,big,,,USD,\(price),\(price),0.00,,0.00,,0.00,,false,0.00,,\(price),half-up,,1,2026-03-02,"
+        let row =
+            "1,US,2026-03-02,big,,,USD,\(price),\(price),0.00,,0.00,,0.00,,false,0.00,,\(price),half-up,,1,2026-03-02,"
             + "identity,,,false,USD,\(price),"
         try (Self.header + "\n" + row + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         let before = try dumpLedger(folder.file("ledger.sqlite"))

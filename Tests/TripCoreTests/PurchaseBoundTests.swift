@@ -1,13 +1,16 @@
 import Testing
+
 @testable import TripCore
 
 @Suite("Purchase bound and preset currencies")
 struct PurchaseBoundTests {
     static let usd = Currency(code: "USD", minorUnits: 2, name: "US Dollar")
 
-    @Test(arguments: [(PurchaseBound.maxMinorUnits, true), (PurchaseBound.maxMinorUnits + 1, false),
-                      (-PurchaseBound.maxMinorUnits, true), (-PurchaseBound.maxMinorUnits - 1, false),
-                      (0, true), (Int64.max, false), (Int64.min, false)])
+    @Test(arguments: [
+        (PurchaseBound.maxMinorUnits, true), (PurchaseBound.maxMinorUnits + 1, false),
+        (-PurchaseBound.maxMinorUnits, true), (-PurchaseBound.maxMinorUnits - 1, false),
+        (0, true), (Int64.max, false), (Int64.min, false),
+    ])
     func boundaryBothSides(value: Int64, inside: Bool) {
         #expect(PurchaseBound.contains(value) == inside)
     }
@@ -24,8 +27,11 @@ struct PurchaseBoundTests {
         let atBound = try Breakdown.compute(price: PurchaseBound.maxMinorUnits - 1, currency: Self.usd, inputs: inputs)
         try PurchaseBound.check(atBound, currency: Self.usd)
         let past = try Breakdown.compute(price: PurchaseBound.maxMinorUnits, currency: Self.usd, inputs: inputs)
-        #expect(throws: TripError.badAmount(field: "total", value: "10000000000.00",
-                                            reason: "is too large; one purchase holds at most USD 9,999,999,999.99")) {
+        #expect(
+            throws: TripError.badAmount(
+                field: "total", value: "10000000000.00",
+                reason: "is too large; one purchase holds at most USD 9,999,999,999.99")
+        ) {
             try PurchaseBound.check(past, currency: Self.usd)
         }
     }

@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import TripCore
 @testable import TripLedger
 
@@ -34,8 +35,10 @@ struct ExplicitFieldsTests {
 
     @Test func defaultPresetsArePerCurrency() throws {
         let t = try TestLedger()
-        let trip = try t.ledger.createTrip(NewTrip(name: "Asia", localCurrency: "JPY", homeCurrency: "USD",
-                                                   presets: ["jp", "SG"]))
+        let trip = try t.ledger.createTrip(
+            NewTrip(
+                name: "Asia", localCurrency: "JPY", homeCurrency: "USD",
+                presets: ["jp", "SG"]))
         #expect(trip.presets == ["JP", "SG"])
         #expect(t.ledger.defaultPreset(of: trip, for: try CurrencyTable.shared.currency(for: "JPY")) == "JP")
         #expect(t.ledger.defaultPreset(of: trip, for: try CurrencyTable.shared.currency(for: "SGD")) == "SG")

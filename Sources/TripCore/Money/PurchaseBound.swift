@@ -14,9 +14,10 @@ public enum PurchaseBound {
     /// Throws the usual one-line `badAmount` naming `field` when `v` is beyond the bound.
     public static func check(_ v: Int64, field: String, currency: Currency) throws(TripError) {
         guard !contains(v) else { return }
-        throw .badAmount(field: field, value: Money(minorUnits: v, currency: currency).plainText,
-                         reason: "is too large; one purchase holds at most "
-                             + Money(minorUnits: maxMinorUnits, currency: currency).formatted)
+        throw .badAmount(
+            field: field, value: Money(minorUnits: v, currency: currency).plainText,
+            reason: "is too large; one purchase holds at most "
+                + Money(minorUnits: maxMinorUnits, currency: currency).formatted)
     }
 
     /// The breakdown (in `currency`) of one purchase, all within the bound.
