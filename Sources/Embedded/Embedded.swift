@@ -8,6 +8,7 @@ public enum Embedded {
         ("m0002_rates", PackageResources.m0002_rates_sql),
         ("m0003_import", PackageResources.m0003_import_sql),
         ("m0004_rate_source_check", PackageResources.m0004_rate_source_check_sql),
+        ("m0006_trash", PackageResources.m0006_trash_sql),
     ]
 
     /// `config/settings.toml`: the default settings.

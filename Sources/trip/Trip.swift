@@ -18,7 +18,7 @@ struct Trip: ParsableCommand {
         version: version,
         subcommands: [Init.self, New.self, Trips.self, Use.self, Show.self, Rename.self, Close.self, Reopen.self, Delete.self,
                       Add.self, List.self, Edit.self, Remove.self, Convert.self, Rates.self, Report.self,
-                      Config.self, Demo.self, Export.self, Import.self, Backup.self]
+                      Config.self, Demo.self, Export.self, Import.self, Backup.self, Restore.self]
     )
 
     /// Runs a command and turns every failure into one line on stderr and a sysexits code.

@@ -96,13 +96,17 @@ struct MigrationTests {
             CREATE UNIQUE INDEX purchases_import_key ON purchases (import_key) WHERE import_key IS NOT NULL;
             INSERT INTO purchases (\(columns)) SELECT \(columns) FROM old;
             DROP TABLE old;
-            DELETE FROM schema_migrations WHERE version = 4;
+            DROP TRIGGER trips_id_high_water;
+            DROP TRIGGER trips_trash;
+            DROP TABLE id_high_water;
+            DROP TABLE removed_purchases;
+            DELETE FROM schema_migrations WHERE version >= 4;
             PRAGMA user_version = 3;
             """)
         #expect(try rows() == before)
 
         let reopened = try Ledger(path: t.path, settings: t.ledger.settings, clock: t.ledger.clock)
-        #expect(try Migrator.version(of: reopened.db) == 4)
+        #expect(try Migrator.version(of: reopened.db) == Migrator.latestVersion)
         #expect(try rows() == before)
         var indexes: [String] = []
         try reopened.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'purchases' ORDER BY name")
