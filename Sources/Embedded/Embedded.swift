@@ -9,6 +9,7 @@ public enum Embedded {
         ("m0003_import", PackageResources.m0003_import_sql),
         ("m0004_rate_source_check", PackageResources.m0004_rate_source_check_sql),
         ("m0005_explicit_fields_and_trip_presets", PackageResources.m0005_explicit_fields_and_trip_presets_sql),
+        ("m0006_trash", PackageResources.m0006_trash_sql),
         ("m0010_members", PackageResources.m0010_members_sql),
     ]
 

@@ -17,6 +17,45 @@ struct DataSafetyEndToEndTests {
         return trip
     }
 
+    // MARK: ids are never reused; rm goes to a trash
+
+    @Test func removedIdsAreNeverHandedOutAgainAndRestoreBringsThePurchaseBack() throws {
+        let folder = TemporaryFolder()
+        let trip = try ledger(in: folder, purchases: 0)
+        for note in ["gyoza", "ramen", "sushi"] { try #require(trip.run("add", "1200", note).exitCode == 0) }
+        let removed = try trip.run("rm", "3")
+        #expect(removed.exitCode == 0, "\(removed.stderr)")
+        let next = try trip.run("add", "800", "udon", "--format", "json")
+        #expect(next.json["id"] as? Int == 4)
+        // The same `trip rm 3` again, from shell history: nothing else is deleted.
+        let again = try trip.run("rm", "3")
+        #expect(again.exitCode == 65)
+        #expect(try LedgerInspection.count(trip.ledgerPath, "SELECT count(*) FROM purchases") == 3)
+
+        let restored = try trip.run("restore", "3", "--format", "json")
+        #expect(restored.exitCode == 0, "\(restored.stderr)")
+        let p = restored.json["restored"] as? [String: Any]
+        #expect(p?["id"] as? Int == 3)
+        #expect(p?["note"] as? String == "sushi")
+        #expect(p?["home_amount"] as? String == "8.04")
+        #expect(try trip.run("restore", "3").exitCode == 65)
+
+        // An import after the newest purchase was removed numbers its rows past it.
+        try #require(trip.run("rm", "4").exitCode == 0)
+        let csv = folder.file("more.csv")
+        try Data("date,amount,currency,note\n2026-03-02,100,JPY,tea\n".utf8).write(to: URL(fileURLWithPath: csv))
+        let imported = try trip.run("import", csv, "--trip", "Japan", "--date-column", "date", "--amount-column", "amount",
+                                    "--currency-column", "currency", "--note-column", "note")
+        #expect(imported.exitCode == 0, "\(imported.stderr)")
+        #expect(try LedgerInspection.count(trip.ledgerPath, "SELECT max(id) FROM purchases") == 5)
+
+        // Trips too: a deleted trip's id is not given to the next one.
+        try #require(trip.run("new", "Korea", "--currency", "KRW").exitCode == 0)
+        try #require(trip.run("delete", "Korea", "--yes").exitCode == 0)
+        try #require(trip.run("new", "Taiwan", "--currency", "TWD").exitCode == 0)
+        #expect(try LedgerInspection.count(trip.ledgerPath, "SELECT id FROM trips WHERE name = 'Taiwan'") == 3)
+    }
+
     // MARK: the ledger file alone
 
     @Test func copyingTheLedgerFileAloneKeepsEveryPurchase() throws {

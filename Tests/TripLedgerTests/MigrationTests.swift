@@ -97,6 +97,10 @@ struct MigrationTests {
             CREATE UNIQUE INDEX purchases_import_key ON purchases (import_key) WHERE import_key IS NOT NULL;
             INSERT INTO purchases (\(columns)) SELECT \(columns) FROM old;
             DROP TABLE old;
+            DROP TRIGGER trips_id_high_water;
+            DROP TRIGGER trips_trash;
+            DROP TABLE id_high_water;
+            DROP TABLE removed_purchases;
             DELETE FROM schema_migrations WHERE version >= 4;
             PRAGMA user_version = 3;
             """)

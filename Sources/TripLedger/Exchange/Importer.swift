@@ -99,6 +99,17 @@ public struct ImportResult: Sendable, Equatable {
 }
 
 extension Ledger {
+    /// Moves the ids of the rows just imported (those above `lastID`) past `highWater` when a
+    /// removed purchase had an id above `lastID`: the batch INSERTs let SQLite number the rows from
+    /// `lastID + 1`, which would hand out a removed purchase's id again (m0006). Only then, which
+    /// is rare (the newest purchases were removed), does it cost two UPDATEs of the imported rows;
+    /// through negative ids, so no row ever takes an id another row still holds.
+    func shiftIDs(after lastID: Int64, pastHighWater highWater: Int64) throws {
+        guard highWater > lastID else { return }
+        try db.run("UPDATE purchases SET id = -id WHERE id > ?", [.integer(lastID)])
+        try db.run("UPDATE purchases SET id = ? - id WHERE id < 0", [.integer(highWater - lastID)])
+    }
+
     /// `trip import FILE`: reads every row, validates it and inserts it, all in one transaction:
     /// on any error nothing is written. Rows whose import key is already stored are skipped.
     ///
@@ -136,6 +147,8 @@ extension Ledger {
         defer { try? db.execute("PRAGMA threads = 0") }
 
         let (result, bulk) = try db.transaction {
+            let lastID = try db.scalarInt("SELECT max(id) FROM purchases") ?? 0
+            let removedAbove = try highWater(.purchases)
             let sink = try ImportSink(db: db, bulkThreshold: bulkThreshold, progressEvery: progressEvery)
             let now = clock.now
             let summary: ParseSummary
@@ -160,6 +173,7 @@ extension Ledger {
                 throw TripError.badText(field: "import", reason: "the file has a header but no rows; nothing to import")
             }
             try sink.finish()
+            try shiftIDs(after: lastID, pastHighWater: removedAbove)
             try verifyTrips(summary.tripIDs)
             return (ImportResult(imported: sink.added, skipped: summary.rows - sink.added, trips: summary.trips), sink.isBulk)
         }

@@ -8,9 +8,11 @@ extension Ledger {
         try requireOpen(trip)
         let row = try prepareRow(draft, amount: amount, trip: trip, existing: nil)
         return try db.transaction {
-            try db.run("INSERT INTO purchases (\(PurchaseRow.insertColumns)) VALUES (\(PurchaseRow.placeholders))",
-                       row.values(now: clock.now, createdAt: clock.now))
-            let added = try purchase(id: db.lastInsertRowID)
+            // The id explicitly: never one a removed purchase had (m0006).
+            let id = try nextID(.purchases)
+            try db.run("INSERT INTO purchases (id, \(PurchaseRow.insertColumns)) VALUES (?, \(PurchaseRow.placeholders))",
+                       [.integer(id)] + row.values(now: clock.now, createdAt: clock.now))
+            let added = try purchase(id: id)
             try storeSplit(split, purchase: added, previousTrip: nil)
             return added
         }
@@ -38,17 +40,6 @@ extension Ledger {
             let edited = try purchase(id: id)
             try storeSplit(split, purchase: edited, previousTrip: old.tripID)
             return edited
-        }
-    }
-
-    /// `trip rm ID`: returns what was removed.
-    public func removePurchase(_ idText: String) throws -> Purchase {
-        let id = try Ledger.parseID(idText)
-        return try db.transaction {
-            let p = try purchase(id: id)
-            try requireOpen(try trip(id: p.tripID)!)
-            try db.run("DELETE FROM purchases WHERE id = ?", [.integer(id)])
-            return p
         }
     }
 

@@ -83,12 +83,13 @@ extension Ledger {
             if try db.scalarInt("SELECT id FROM trips WHERE name = ?", [.text(name)]) != nil {
                 throw TripError.tripExists(name)
             }
+            // The id explicitly: never one a deleted trip had (m0006).
+            let id = try nextID(.trips)
             try db.run("""
-                INSERT INTO trips (name, local_currency, home_currency, start_date, end_date, preset, budget_minor, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.text(name), SQLValue(local?.code), .text(home.code), SQLValue(start?.description),
+                INSERT INTO trips (id, name, local_currency, home_currency, start_date, end_date, preset, budget_minor, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.integer(id), .text(name), SQLValue(local?.code), .text(home.code), SQLValue(start?.description),
                       SQLValue(end?.description), SQLValue(presets), SQLValue(budget), .text(clock.now)])
-            let id = db.lastInsertRowID
             try setLedgerSetting("current_trip", String(id))
             return try trip(id: id)!
         }

@@ -5,7 +5,7 @@ import TripLedger
 extension Trip {
     /// `trip rm ID`
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a purchase.")
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Move a purchase to the trash; `trip restore ID` brings it back.")
 
         @Argument(help: "The purchase id.") var id: String
         @OptionGroup var global: GlobalOptions

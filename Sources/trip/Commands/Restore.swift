@@ -1,0 +1,18 @@
+import ArgumentParser
+import TripCore
+import TripLedger
+
+extension Trip {
+    /// `trip restore ID`
+    struct Restore: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Bring back a purchase `trip rm` moved to the trash, with its id.")
+
+        @Argument(help: "The removed purchase's id.") var id: String
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let p = try global.openLedger().restorePurchase(id)
+            emit(global.format, json: .object(["restored": p.json]), text: TextFormat.purchase(p, verb: "Restored"))
+        }
+    }
+}
