@@ -18,7 +18,7 @@ extension Trip {
                 """)
 
         @Argument(help: "The trip (default: the current trip).") var name: String?
-        @Option(help: "The trip (same as NAME).") var trip: String?
+        @Option(name: [.long, .customShort("t")], help: "The trip (same as NAME).") var trip: String?
         @Flag(help: "Every trip; each transaction is priced in its own trip's home currency.") var all = false
         @OptionGroup var global: GlobalOptions
 

@@ -7,10 +7,10 @@ extension Trip {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List a trip's purchases.")
 
-        @Option(help: "The trip (default: the current trip).") var trip: String?
+        @Option(name: [.long, .customShort("t")], help: "The trip (default: the current trip).") var trip: String?
         @Option(help: "From this date on.") var since: String?
         @Option(help: "Up to this date.") var until: String?
-        @Option(help: "Only this category.") var category: String?
+        @Option(name: [.long, .customShort("c")], help: "Only this category.") var category: String?
         @OptionGroup var global: GlobalOptions
 
         func run() throws {

@@ -17,7 +17,7 @@ extension Trip {
             discussion: "Formats: text (bars on a terminal), json (documented contract), csv (one row per purchase), markdown, html (self-contained).")
 
         @Argument(help: "The trip (default: the current trip).") var name: String?
-        @Option(help: "The trip (same as NAME).") var trip: String?
+        @Option(name: [.long, .customShort("t")], help: "The trip (same as NAME).") var trip: String?
         @Flag(help: "Every trip, each in its own home currency.") var all = false
         @Option(help: "Break totals down by: category, day, currency, payment or none.") var by: ReportGrouping = .category
         @Option(help: "Only purchases on or after this date.") var since: String?

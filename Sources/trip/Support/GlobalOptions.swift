@@ -11,13 +11,13 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: "The ledger file. Default: $TRIP_DB, else $XDG_DATA_HOME/trip/ledger.sqlite.")
+    @Option(name: [.long, .customShort("f")], help: "The ledger file. Default: $TRIP_DB, else $XDG_DATA_HOME/trip/ledger.sqlite.")
     var db: String?
 
     @Option(help: "A config file. Default: $TRIP_CONFIG, else $XDG_CONFIG_HOME/trip/config.toml.")
     var config: String?
 
-    @Option(help: "Output format: text or json (report: also csv, markdown, html; export: csv, json, ledger, beancount).")
+    @Option(name: [.long, .customShort("O")], help: "Output format: text or json (report: also csv, markdown, html; export: csv, json, ledger, beancount).")
     var format: OutputFormat = .text
 
     /// Which formats each command accepts; commands not listed take text and json.
@@ -27,9 +27,9 @@ struct GlobalOptions: ParsableArguments {
     ]
 
     /// Rejects a `--format` the command does not offer (exit 64). The command is the first
-    /// argument, as `Trip.parseCommand` dispatches on it.
+    /// argument once global options typed before it are moved after it, as `Trip.main` does.
     func validate() throws {
-        let command = CommandLine.arguments.dropFirst().first ?? ""
+        let command = Trip.hoistGlobalOptions(Array(CommandLine.arguments.dropFirst())).first ?? ""
         try require(GlobalOptions.formatsByCommand[command] ?? [.text, .json], command: command)
     }
 

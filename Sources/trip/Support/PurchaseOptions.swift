@@ -3,9 +3,9 @@ import TripLedger
 
 /// The options `trip add` and `trip edit` share. On `edit`, an omitted option keeps the stored value.
 struct PurchaseOptions: ParsableArguments {
-    @Option(help: "A note (also: words after AMOUNT [CUR]).") var note: String?
-    @Option(help: "Purchase date: YYYY-MM-DD, today or yesterday. Default: today.") var date: String?
-    @Option(help: "Category, e.g. food, transport, lodging.") var category: String?
+    @Option(name: [.long, .customShort("n")], help: "A note (also: words after AMOUNT [CUR]).") var note: String?
+    @Option(name: [.long, .customShort("d")], help: "Purchase date: YYYY-MM-DD, today or yesterday. add: default today; edit: keeps the stored date.") var date: String?
+    @Option(name: [.long, .customShort("c")], help: "Category, e.g. food, transport, lodging.") var category: String?
     @Option(help: "Discount: a percentage (20%) or an amount in the purchase currency (500).") var discount: String?
     @Option(help: "Service charge: a percentage of the discounted subtotal (10%) or an amount.") var service: String?
     @Option(help: "Tax: a percentage (9%) or an amount. Added unless --tax-included.") var tax: String?
@@ -18,7 +18,7 @@ struct PurchaseOptions: ParsableArguments {
     @Option(help: "Rate for this purchase: 1 unit of its currency = RATE home currency.") var rate: String?
     @Option(help: "What the card charged, in the home currency. Wins over any rate.") var charged: String?
     @Option(help: "How it was paid: cash, card, …") var paidWith: String?
-    @Option(help: "The trip (default: the current trip).") var trip: String?
+    @Option(name: [.long, .customShort("t")], help: "The trip (default: the current trip).") var trip: String?
 
     func draft(amount: String?, currency: String?, noteWords: [String]) -> PurchaseDraft {
         var fullNote = note
