@@ -24,7 +24,7 @@ struct Trip: ParsableCommand {
     /// Runs a command and turns every failure into one line on stderr and a sysexits code.
     static func main() {
         var arguments = hoistGlobalOptions(Array(CommandLine.arguments.dropFirst()))
-        if let early = NegativeValueCheck.reject(arguments) { fail(early) }
+        if let early = NegativeValueCheck.reject(arguments) ?? SplitPercentCheck.reject(arguments) { fail(early) }
         if let unknown = unknownCommand(arguments) { fail(unknown) }
         if arguments.first == "--version" { print(version); ProcessExit.exit(0) }
         if arguments.isEmpty { arguments = ["--help"] }

@@ -97,4 +97,113 @@ struct CommandLineConventionsTests {
         #expect(help.contains("edit: keeps the stored date"))
         #expect(!help.contains("Default: today."))
     }
+
+    // MARK: currencies, pasted amounts, ambiguous numbers
+
+    @Test func threeCapitalsThatAreNoCurrencySuggestANoteToo() throws {
+        let folder = TemporaryFolder()
+        let trip = try japan(folder)
+        let r = try trip.run("add", "890", "KFC", "lunch")
+        #expect(r.exitCode == 65)
+        #expect(r.stderr.contains("unknown ISO 4217 code \"KFC\"; did you mean "))
+        #expect(r.stderr.contains("type: trip add 890 --note 'KFC lunch'"))
+        // The suggestion works as typed.
+        #expect(try trip.run("add", "890", "--note", "KFC lunch", "-O", "json").json["note"] as? String == "KFC lunch")
+    }
+
+    /// Pasted amounts read in the trip `Japan` (JPY): the marker decides when it names one currency.
+    @Test(arguments: [
+        ("¥1,200", "JPY", "1200"), ("1200円", "JPY", "1200"), ("₩8,900", "KRW", "8900"), ("12.50USD", "USD", "12.50"),
+        ("€ 8,50", "EUR", "8.50"), ("£3.20", "GBP", "3.20"), ("S$25", "SGD", "25.00"), ("USD 12.50", "USD", "12.50"),
+        ("$12.50 USD", "USD", "12.50"), ("¥ 3*1200", "JPY", "3600"),
+    ])
+    func pastedAmountWithAnUnambiguousMarkerIsRead(text: String, currency: String, price: String) throws {
+        let folder = TemporaryFolder()
+        let trip = try japan(folder)
+        let r = try trip.run("add", text, "-O", "json")
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.json["currency"] as? String == currency)
+        #expect(r.json["price"] as? String == price)
+    }
+
+    @Test func aDollarIsReadInADollarTripAndATypedCurrencyDecides() throws {
+        let folder = TemporaryFolder()
+        let trip = try japan(folder)
+        #expect(try trip.run("add", "$12.50", "SGD", "-O", "json").json["currency"] as? String == "SGD")
+        #expect(try trip.run("add", "¥1,200", "JPY", "-O", "json").json["price"] as? String == "1200")
+        try #require(trip.run("new", "Singapore", "--currency", "SGD").exitCode == 0)
+        let sgd = try trip.run("add", "$12.50", "-O", "json")
+        #expect(sgd.json["currency"] as? String == "SGD")
+        #expect(sgd.json["price"] as? String == "12.50")
+    }
+
+    @Test(arguments: [
+        // (amount, typed currency, trip, words the error must offer)
+        ("$12.50", nil, "Japan", "type: trip add 12.50 USD or trip add 12.50 SGD or trip add 12.50 AUD"),
+        ("€8", "JPY", "Japan", "has \"€\", which is not JPY; type: trip add 8 EUR"),
+        ("¥1,200", nil, "Korea", "which may be JPY, CNY; type: trip add 1,200 JPY or trip add 1200 CNY or trip add 1.2 CNY"),
+        ("¥1,200 USD", nil, "Japan", "names two different currencies"),
+    ] as [(String, String?, String, String)])
+    func pastedAmountThatCannotDecideIsRejectedWithTheWordsToType(
+        text: String, currency: String?, tripName: String, words: String
+    ) throws {
+        let folder = TemporaryFolder()
+        let trip = try japan(folder)
+        try #require(trip.run("new", "Korea", "--currency", "KRW").exitCode == 0)
+        let r = try trip.run(["add", text] + (currency.map { [$0] } ?? []) + ["-t", tripName])
+        #expect(r.exitCode == 65)
+        #expect(r.stderr.hasPrefix("trip: amount: \"\(text)\""))
+        #expect(r.stderr.contains(words), "\(r.stderr)")
+        #expect(try trip.run("list", "-t", tripName, "-O", "json").json["purchases"] as? [Any] == nil
+                || (try trip.run("list", "-t", tripName, "-O", "json").json["purchases"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func editReadsAPastedAmountAndSaysWhatToType() throws {
+        let folder = TemporaryFolder()
+        let trip = try japan(folder)
+        try #require(trip.run("add", "1000").exitCode == 0)
+        #expect(try trip.run("edit", "1", "--amount", "¥1,300", "-O", "json").json["price"] as? String == "1300")
+        let r = try trip.run("edit", "1", "--amount", "$5")
+        #expect(r.exitCode == 65)
+        #expect(r.stderr.contains("type: trip edit 1 --amount 5 --currency USD"))
+    }
+
+    @Test func ambiguousThousandsSuggestOnlyValidInput() throws {
+        let folder = TemporaryFolder()
+        let trip = try japan(folder)
+        let r = try trip.run("add", "12,345", "USD")
+        #expect(r.exitCode == 65)
+        #expect(r.stderr.contains("type 12345 instead"), "\(r.stderr)")
+        #expect(!r.stderr.contains("12.3450"))
+        #expect(try trip.run("add", "12345", "USD").exitCode == 0)
+        // Both readings valid: both offered, and both accepted.
+        let both = try trip.run("add", "1,250", "USD")
+        #expect(both.stderr.contains("type 1250 or 1.25 instead"))
+        #expect(try trip.run("add", "1.25", "USD").exitCode == 0)
+    }
+
+    @Test func afterDeletingTheCurrentTripErrorsPointAtTripUse() throws {
+        let folder = TemporaryFolder()
+        let trip = try japan(folder)
+        try #require(trip.run("new", "Korea", "--currency", "KRW").exitCode == 0)
+        try #require(trip.run("delete", "Korea", "--yes").exitCode == 0)
+        for args in [["add", "100"], ["list"], ["report"]] {
+            let r = try trip.run(args)
+            #expect(r.exitCode == 65)
+            #expect(r.stderr == "trip: no current trip; choose one with `trip use NAME` (\"Japan\") or pass --trip NAME\n")
+        }
+        let empty = TripProcess(ledgerPath: folder.file("empty.sqlite"))
+        try #require(empty.run("init").exitCode == 0)
+        #expect(try empty.run("list").stderr.contains("create one with `trip new NAME`"))
+    }
+
+    @Test(arguments: [["--tax", "10", "%"], ["--tip=15", "%"], ["--service", "10", "%", "ramen"]])
+    func aSpaceBeforePercentIsAnError(options: [String]) throws {
+        let folder = TemporaryFolder()
+        let trip = try japan(folder)
+        let r = try trip.run(["add", "1200"] + options)
+        #expect(r.exitCode == 65)
+        #expect(r.stderr.contains("has a space before \"%\"; type --"), "\(r.stderr)")
+        #expect((try trip.run("list", "-O", "json").json["purchases"] as? [Any])?.isEmpty == true)
+    }
 }

@@ -116,8 +116,15 @@ extension Ledger {
     /// `--trip NAME` if given, else the current trip.
     public func resolveTrip(_ name: String?) throws -> Trip {
         if let name { return try trip(named: name) }
-        guard let t = try currentTrip() else { throw TripError.noCurrentTrip }
+        guard let t = try currentTrip() else { throw try noCurrentTrip() }
         return t
+    }
+
+    /// The error for a command that needs the current trip when there is none: with other trips
+    /// (the current one was deleted), it points at `trip use` and names them.
+    func noCurrentTrip() throws -> TripError {
+        let names = try trips().map(\.name)
+        return names.isEmpty ? .noCurrentTrip : .noCurrentTripAmong(names)
     }
 
     /// `trip use NAME`.
