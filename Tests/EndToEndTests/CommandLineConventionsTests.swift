@@ -206,4 +206,26 @@ struct CommandLineConventionsTests {
         #expect(r.stderr.contains("has a space before \"%\"; type --"), "\(r.stderr)")
         #expect((try trip.run("list", "-O", "json").json["purchases"] as? [Any])?.isEmpty == true)
     }
+
+    // MARK: config errors
+
+    @Test func configThatIsAFolderIsAnError() throws {
+        let folder = TemporaryFolder()
+        let trip = try japan(folder)
+        let r = try trip.run("--config", folder.path, "trips")
+        #expect(r.exitCode == 64)
+        #expect(r.stderr == "trip: config: \"\(folder.path)\" is a folder; give the config file itself, e.g. \"\(folder.path)/config.toml\"\n")
+        let env = TripProcess(ledgerPath: trip.ledgerPath, extra: ["TRIP_CONFIG": folder.path])
+        #expect(try env.run("trips").exitCode == 64)
+    }
+
+    @Test func aKeyGivenTwiceIsAnErrorWithFileAndLine() throws {
+        let folder = TemporaryFolder()
+        let trip = try japan(folder)
+        let config = folder.file("config.toml")
+        try "home_currency = \"EUR\"\n[preset.MINE]\ntax = \"10%\"\n# again\ntax = \"8%\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let r = try trip.run("--config", config, "trips")
+        #expect(r.exitCode == 65)
+        #expect(r.stderr == "trip: config: \(config):5: tax is given twice in [preset.MINE]; first on line 3\n")
+    }
 }

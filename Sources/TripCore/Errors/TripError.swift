@@ -24,6 +24,7 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
     case purchaseNotFound(String)
     case presetNotFound(String, available: [String])
     case configNotFound(path: String)
+    case configIsFolder(path: String)
     case badConfig(file: String, line: Int, message: String)
     case newerLedger(path: String, version: Int, known: Int)
     case noRate(from: String, to: String, date: String)
@@ -37,7 +38,7 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var exitCode: Int32 {
         switch self {
-        case .usage, .confirmationRequired, .configNotFound: 64
+        case .usage, .confirmationRequired, .configNotFound, .configIsFolder: 64
         case .unavailable: 69
         case .storage: 70
         default: 65
@@ -87,6 +88,8 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
             return "id: no purchase with id \(quoted(id))"
         case let .presetNotFound(name, available):
             return "preset: unknown preset \(quoted(name)); known: \(available.joined(separator: ", "))"
+        case let .configIsFolder(path):
+            return "config: \(quoted(path)) is a folder; give the config file itself, e.g. \(quoted(path.hasSuffix("/") ? path + "config.toml" : path + "/config.toml"))"
         case let .configNotFound(path):
             return "config: no config file at \(quoted(path))"
         case let .badConfig(file, line, message):
