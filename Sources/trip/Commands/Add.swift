@@ -14,7 +14,7 @@ extension Trip {
                 """)
 
         @Argument(help: "The price, e.g. 1200 or 3*1200.") var amount: String
-        @Argument(help: "Currency code, then the note.") var words: [String] = []
+        @Argument(help: "Currency code, then the note.", completion: Completions.currencies) var words: [String] = []
         @OptionGroup var purchase: PurchaseOptions
         @OptionGroup var global: GlobalOptions
 

@@ -8,7 +8,7 @@ extension Trip {
         static let configuration = CommandConfiguration(
             abstract: "Freeze a trip: conversions stop changing on sync, purchases cannot be changed, the report says when.")
 
-        @Argument(help: "The trip (default: the current trip).") var name: String?
+        @Argument(help: "The trip (default: the current trip).", completion: Completions.tripNames) var name: String?
         @OptionGroup var global: GlobalOptions
 
         func run() throws {

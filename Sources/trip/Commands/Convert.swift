@@ -9,8 +9,8 @@ extension Trip {
             abstract: "Convert an amount with the same rates as purchases (manual, cached, fallback).")
 
         @Argument(help: "The amount or expression.") var amount: String
-        @Argument(help: "Its currency.") var from: String
-        @Argument(help: "Target currency (default: the current trip's home currency).") var to: String?
+        @Argument(help: "Its currency.", completion: Completions.currencies) var from: String
+        @Argument(help: "Target currency (default: the current trip's home currency).", completion: Completions.currencies) var to: String?
         @Option(name: [.long, .customShort("d")], help: "Use the rate of this date (default: today).") var date: String?
         @OptionGroup var global: GlobalOptions
 

@@ -7,7 +7,7 @@ extension Trip {
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a trip and all its purchases.")
 
-        @Argument(help: "The trip's name.") var name: String
+        @Argument(help: "The trip's name.", completion: Completions.tripNames) var name: String
         @Flag(help: "Confirm the deletion.") var yes = false
         @OptionGroup var global: GlobalOptions
 

@@ -17,8 +17,8 @@ extension Trip {
                 purchase's total in the currency paid, priced with @@ at the home amount `trip report` uses.
                 """)
 
-        @Argument(help: "The trip (default: the current trip).") var name: String?
-        @Option(name: [.long, .customShort("t")], help: "The trip (same as NAME).") var trip: String?
+        @Argument(help: "The trip (default: the current trip).", completion: Completions.tripNames) var name: String?
+        @Option(name: [.long, .customShort("t")], help: "The trip (same as NAME).", completion: Completions.tripNames) var trip: String?
         @Flag(help: "Every trip; each transaction is priced in its own trip's home currency.") var all = false
         @OptionGroup var global: GlobalOptions
 

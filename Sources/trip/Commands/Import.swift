@@ -19,7 +19,7 @@ extension Trip {
                 """)
 
         @Argument(help: "The CSV file; - reads standard input.") var file: String
-        @Option(name: [.long, .customShort("t")], help: "The trip every row goes into (default: a row's trip column naming an existing trip, else the current trip).")
+        @Option(name: [.long, .customShort("t")], help: "The trip every row goes into (default: a row's trip column naming an existing trip, else the current trip).", completion: Completions.tripNames)
         var trip: String?
         @Option(help: "Card statement: the column with the purchase date.") var dateColumn: String?
         @Option(help: "Card statement: the column with the amount paid.") var amountColumn: String?

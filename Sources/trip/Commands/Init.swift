@@ -7,7 +7,7 @@ extension Trip {
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create the ledger and set the default home currency.")
 
-        @Option(help: "Home currency for new trips, e.g. USD.") var home: String?
+        @Option(help: "Home currency for new trips, e.g. USD.", completion: Completions.currencies) var home: String?
         @OptionGroup var global: GlobalOptions
 
         func run() throws {

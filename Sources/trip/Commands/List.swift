@@ -7,7 +7,7 @@ extension Trip {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List a trip's purchases.")
 
-        @Option(name: [.long, .customShort("t")], help: "The trip (default: the current trip).") var trip: String?
+        @Option(name: [.long, .customShort("t")], help: "The trip (default: the current trip).", completion: Completions.tripNames) var trip: String?
         @Option(help: "From this date on.") var since: String?
         @Option(help: "Up to this date.") var until: String?
         @Option(name: [.long, .customShort("c")], help: "Only this category.") var category: String?

@@ -8,11 +8,11 @@ extension Trip {
         static let configuration = CommandConfiguration(abstract: "Create a trip and make it current.")
 
         @Argument(help: "The trip's name.") var name: String
-        @Option(help: "Local currency: the default for `trip add`.") var currency: String?
-        @Option(help: "Home currency the report totals in.") var home: String?
+        @Option(help: "Local currency: the default for `trip add`.", completion: Completions.currencies) var currency: String?
+        @Option(help: "Home currency the report totals in.", completion: Completions.currencies) var home: String?
         @Option(help: "First day, YYYY-MM-DD.") var start: String?
         @Option(help: "Last day, YYYY-MM-DD.") var end: String?
-        @Option(help: "Default preset for purchases, e.g. JP.") var preset: String?
+        @Option(help: "Default preset for purchases, e.g. JP.", completion: Completions.presets) var preset: String?
         @Option(help: "Budget in the home currency.") var budget: String?
         @OptionGroup var global: GlobalOptions
 

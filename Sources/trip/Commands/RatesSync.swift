@@ -17,7 +17,7 @@ extension Trip {
             abstract: "Fetch real rates for provisional purchases (the only command that uses the network), then re-rate them.",
             discussion: "Exits 69 with the cause when nothing could be fetched; then nothing is changed.")
 
-        @Option(name: [.long, .customShort("t")], help: "Only this trip (default: the current trip).") var trip: String?
+        @Option(name: [.long, .customShort("t")], help: "Only this trip (default: the current trip).", completion: Completions.tripNames) var trip: String?
         @Flag(help: "Every open trip.") var all = false
         @OptionGroup var global: GlobalOptions
 

@@ -7,7 +7,7 @@ extension Trip {
     struct Rename: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Rename a trip.")
 
-        @Argument(help: "The current name.") var old: String
+        @Argument(help: "The current name.", completion: Completions.tripNames) var old: String
         @Argument(help: "The new name.") var new: String
         @OptionGroup var global: GlobalOptions
 

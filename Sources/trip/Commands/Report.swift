@@ -16,13 +16,13 @@ extension Trip {
             abstract: "Totals in the home currency: gross, discounts, service, tax, tip, breakdowns, days, budget, and where each rate came from.",
             discussion: "Formats: text (bars on a terminal), json (documented contract), csv (one row per purchase), markdown, html (self-contained).")
 
-        @Argument(help: "The trip (default: the current trip).") var name: String?
-        @Option(name: [.long, .customShort("t")], help: "The trip (same as NAME).") var trip: String?
+        @Argument(help: "The trip (default: the current trip).", completion: Completions.tripNames) var name: String?
+        @Option(name: [.long, .customShort("t")], help: "The trip (same as NAME).", completion: Completions.tripNames) var trip: String?
         @Flag(help: "Every trip, each in its own home currency.") var all = false
         @Option(help: "Break totals down by: category, day, currency, payment or none.") var by: ReportGrouping = .category
         @Option(help: "Only purchases on or after this date.") var since: String?
         @Option(help: "Only purchases on or before this date.") var until: String?
-        @Option(help: "Re-express in this currency at each purchase date's rate (stored data is unchanged).") var home: String?
+        @Option(help: "Re-express in this currency at each purchase date's rate (stored data is unchanged).", completion: Completions.currencies) var home: String?
         @Flag(help: "Include every purchase.") var lines = false
         @OptionGroup var global: GlobalOptions
 

@@ -11,13 +11,13 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: [.long, .customShort("f")], help: "The ledger file. Default: $TRIP_DB, else $XDG_DATA_HOME/trip/ledger.sqlite.")
+    @Option(name: [.long, .customShort("f")], help: "The ledger file. Default: $TRIP_DB, else $XDG_DATA_HOME/trip/ledger.sqlite.", completion: .file(extensions: ["sqlite"]))
     var db: String?
 
-    @Option(help: "A config file. Default: $TRIP_CONFIG, else $XDG_CONFIG_HOME/trip/config.toml.")
+    @Option(help: "A config file. Default: $TRIP_CONFIG, else $XDG_CONFIG_HOME/trip/config.toml.", completion: .file(extensions: ["toml"]))
     var config: String?
 
-    @Option(name: [.long, .customShort("O")], help: "Output format: text or json (report: also csv, markdown, html; export: csv, json, ledger, beancount).")
+    @Option(name: [.long, .customShort("O")], help: "Output format: text or json (report: also csv, markdown, html; export: csv, json, ledger, beancount).", completion: Completions.formats)
     var format: OutputFormat = .text
 
     /// Which formats each command accepts; commands not listed take text and json.

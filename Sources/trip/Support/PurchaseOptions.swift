@@ -12,13 +12,13 @@ struct PurchaseOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, exclusivity: .exclusive, help: "The price already contains the tax; it is shown as \"of which tax\".")
     var taxIncluded: Bool?
     @Option(help: "Tip: a percentage (of the pre-tax subtotal by default) or an amount.") var tip: String?
-    @Option(help: "Preset of tax/service/tip rules (JP, SG, US-NY, GB, DE, …; `trip config` lists them); none clears.")
+    @Option(help: "Preset of tax/service/tip rules (JP, SG, US-NY, GB, DE, …; `trip config` lists them); none clears.", completion: Completions.presets)
     var preset: String?
-    @Option(help: "Rounding of each step: half-up, half-even, floor or ceiling.") var rounding: String?
+    @Option(help: "Rounding of each step: half-up, half-even, floor or ceiling.", completion: Completions.roundingModes) var rounding: String?
     @Option(help: "Rate for this purchase: 1 unit of its currency = RATE home currency.") var rate: String?
     @Option(help: "What the card charged, in the home currency. Wins over any rate.") var charged: String?
     @Option(help: "How it was paid: cash, card, …") var paidWith: String?
-    @Option(name: [.long, .customShort("t")], help: "The trip (default: the current trip).") var trip: String?
+    @Option(name: [.long, .customShort("t")], help: "The trip (default: the current trip).", completion: Completions.tripNames) var trip: String?
 
     func draft(amount: String?, currency: String?, noteWords: [String]) -> PurchaseDraft {
         var fullNote = note
