@@ -228,4 +228,64 @@ struct CommandLineConventionsTests {
         #expect(r.exitCode == 65)
         #expect(r.stderr == "trip: config: \(config):5: tax is given twice in [preset.MINE]; first on line 3\n")
     }
+
+    // MARK: closed trips and rates sync
+
+    @Test func showSaysWhenATripIsClosed() throws {
+        let folder = TemporaryFolder()
+        let trip = try japan(folder)
+        #expect(try !trip.run("show").stdout.contains("closed"))
+        try #require(trip.run("close").exitCode == 0)
+        let show = try trip.run("show")
+        #expect(show.stdout.contains("  closed          2026-03-02 (purchases and conversions frozen; `trip reopen` undoes it)"))
+    }
+
+    @Test func closingWithProvisionalOrUnconvertedPurchasesWarnsAndNamesThem() throws {
+        let folder = TemporaryFolder()
+        let trip = try japan(folder)
+        try #require(trip.run("add", "1200").exitCode == 0)            // #1: fallback rate, provisional
+        try #require(trip.run("add", "10", "USD").exitCode == 0)       // #2: home currency, final
+        try #require(trip.run("add", "10", "BTN").exitCode == 0)       // #3: no rate at all
+        let close = try trip.run("close")
+        #expect(close.exitCode == 0)
+        #expect(close.stdout == "Closed Japan on 2026-03-02.\n")
+        #expect(close.stderr == "trip: warning: Japan is closed with 1 purchase at provisional rates (#1) and "
+            + "1 unconverted purchase (#3); they stay so. To convert them first: `trip reopen`, `trip rates sync` "
+            + "(or `trip rates set`), then `trip close` again\n")
+        // A trip with only final conversions closes quietly.
+        try #require(trip.run("new", "Home", "--currency", "USD").exitCode == 0)
+        try #require(trip.run("add", "5").exitCode == 0)
+        #expect(try trip.run("close").stderr.isEmpty)
+    }
+
+    @Test func aClosedTripsReportDoesNotSayRunRatesSync() throws {
+        let folder = TemporaryFolder()
+        let trip = try japan(folder)
+        try #require(trip.run("add", "1200").exitCode == 0)
+        #expect(try trip.run("report").stdout.contains("run `trip rates sync` when online"))
+        try #require(trip.run("close").exitCode == 0)
+        for format in ["text", "json", "markdown"] {
+            let report = try trip.run("report", "--format", format).stdout
+            #expect(!report.contains("rates sync` when online"), "\(format)")
+            #expect(report.contains("1 purchase keeps its provisional rate: the trip was closed on 2026-03-02"), "\(format)")
+        }
+    }
+
+    @Test func ratesSyncWithNothingToSyncSaysSoOffline() throws {
+        let folder = TemporaryFolder()
+        // A rate service that refuses every connection: any request would fail with 69.
+        var trip = try japan(folder)
+        trip.environment["TRIP_RATES_URL"] = "http://127.0.0.1:9"
+        try #require(trip.run("rates", "set", "JPY", "0.0067").exitCode == 0)
+        try #require(trip.run("add", "1200").exitCode == 0)            // manual rate: final
+        let sync = try trip.run("rates", "sync")
+        #expect(sync.exitCode == 0, "\(sync.stderr)")
+        #expect(sync.stdout == "nothing to sync: no open trip in scope has provisional or unconverted purchases; no rates were fetched\n")
+        let json = try trip.run("rates", "sync", "--all", "--format", "json")
+        #expect(json.json["nothing_to_sync"] as? Bool == true)
+        #expect(json.json["responses"] as? Int == 0)
+        // With something provisional, it does go to the network (and fails here).
+        try #require(trip.run("add", "10", "EUR").exitCode == 0)
+        #expect(try trip.run("rates", "sync").exitCode == 69)
+    }
 }

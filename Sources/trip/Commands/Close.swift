@@ -14,6 +14,9 @@ extension Trip {
         func run() throws {
             let ledger = try global.openLedger()
             let trip = try ledger.closeTrip(name ?? ledger.resolveTrip(nil).name)
+            if let warning = TextFormat.closeWarning(trip, try ledger.purchases(PurchaseFilter(trip: trip.name)).purchases) {
+                ProcessExit.printError("trip: " + TextFormat.safe(warning))
+            }
             emit(global.format, json: trip.json, text: "Closed \(TextFormat.safe(trip.name)) on \(trip.closedAt?.prefix(10) ?? "?").")
         }
     }
