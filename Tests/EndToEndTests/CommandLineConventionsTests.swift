@@ -288,4 +288,33 @@ struct CommandLineConventionsTests {
         try #require(trip.run("add", "10", "EUR").exitCode == 0)
         #expect(try trip.run("rates", "sync").exitCode == 69)
     }
+
+    // MARK: help texts
+
+    static let commands = ["init", "new", "trips", "use", "show", "rename", "close", "reopen", "delete", "add", "list",
+                           "edit", "rm", "convert", "rates set", "rates show", "rates status", "rates sync", "report",
+                           "config", "demo", "export", "import"]
+
+    @Test func helpTextsWrapAt80Columns() throws {
+        let folder = TemporaryFolder()
+        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
+        for command in Self.commands {
+            let help = try trip.run(["help"] + command.split(separator: " ").map(String.init))
+            #expect(help.exitCode == 0)
+            for line in help.stdout.split(separator: "\n") where line.count > 80 {
+                Issue.record("trip \(command) --help: \(line.count) columns: \(line)")
+            }
+        }
+    }
+
+    @Test func formatHelpAndErrorsNameOnlyTheCommandsFormats() throws {
+        let folder = TemporaryFolder()
+        let trip = try japan(folder)
+        #expect(try !trip.run("list", "--help").stdout.contains("values: text, json, csv"))
+        let xml = try trip.run("list", "--format", "xml")
+        #expect(xml.exitCode == 64)
+        #expect(xml.stderr == "trip: --format xml is not available for `list`; use text, json\n")
+        let export = try trip.run("export", "--format", "text")
+        #expect(export.stderr == "trip: --format text is not available for `export`; use csv, json, ledger, beancount\n")
+    }
 }

@@ -6,7 +6,7 @@ extension Trip {
     /// `trip convert AMOUNT FROM [TO] [--date D]`
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Convert an amount with the same rates as purchases (manual, cached, fallback).")
+            abstract: "Convert an amount with the same rates as purchases (manual, cached, fallback).", usage: "trip convert AMOUNT FROM [TO] [-d DATE] [global options]")
 
         @Argument(help: "The amount or expression.") var amount: String
         @Argument(help: "Its currency.", completion: Completions.currencies) var from: String

@@ -11,7 +11,7 @@ extension Trip {
     /// `trip export --format csv|json|ledger|beancount [NAME | --trip NAME | --all]`
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a trip's purchases as CSV, JSON, a ledger/hledger journal or a Beancount file.",
+            abstract: "Write a trip's purchases as CSV, JSON, a ledger/hledger journal or a Beancount file.", usage: "trip export --format csv|json|ledger|beancount [NAME | -t TRIP | --all]\n[global options]",
             discussion: """
                 Streams to stdout, one purchase at a time, ordered by trip, date and id. Journals post each
                 purchase's total in the currency paid, priced with @@ at the home amount `trip report` uses.
@@ -29,7 +29,6 @@ extension Trip {
         }
 
         func run() throws {
-            try global.require([.csv, .json, .ledger, .beancount], command: "export")
             guard let format = ExportFormat(rawValue: global.format.rawValue) else {
                 throw TripError.badChoice(field: "format", value: global.format.rawValue,
                                           allowed: ExportFormat.allCases.map(\.rawValue))

@@ -11,7 +11,7 @@ extension Trip {
     /// `trip import FILE.csv [--trip NAME] [card-statement mapping]`
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Import purchases from a CSV file: the export format, or a card statement with a column mapping.",
+            abstract: "Import purchases from a CSV file: the export format, or a card statement with a column mapping.", usage: "trip import FILE [-t TRIP] [--date-column C --amount-column C]\n[mapping options] [global options]",
             discussion: """
                 Without --date-column/--amount-column the file must be in the export format (trip export --format csv).
                 Every row is imported or none is. Row numbers in errors count data rows: 1 is the first row after
@@ -33,7 +33,6 @@ extension Trip {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try global.require([.text, .json], command: "import")
             let statementOptions = [currencyColumn, noteColumn, categoryColumn, chargedColumn, dateFormat]
             var mapping: StatementMapping?
             if dateColumn != nil || amountColumn != nil || statementOptions.contains(where: { $0 != nil }) {

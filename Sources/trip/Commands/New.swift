@@ -5,7 +5,7 @@ import TripLedger
 extension Trip {
     /// `trip new NAME [--currency CUR] [--home CUR] [--start D] [--end D] [--preset P] [--budget AMOUNT]`
     struct New: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a trip and make it current.")
+        static let configuration = CommandConfiguration(abstract: "Create a trip and make it current.", usage: "trip new NAME [--currency CUR] [--home CUR] [--start D] [--end D]\n[--preset P] [--budget AMOUNT] [global options]")
 
         @Argument(help: "The trip's name.") var name: String
         @Option(help: "Local currency: the default for `trip add`.", completion: Completions.currencies) var currency: String?

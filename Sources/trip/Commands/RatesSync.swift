@@ -14,7 +14,7 @@ extension Trip {
     struct RatesSync: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sync",
-            abstract: "Fetch real rates for provisional purchases (the only command that uses the network), then re-rate them.",
+            abstract: "Fetch real rates for provisional purchases (the only command that uses the network), then re-rate them.", usage: "trip rates sync [-t TRIP | --all] [global options]",
             discussion: "Exits 69 with the cause when nothing could be fetched; then nothing is changed.")
 
         @Option(name: [.long, .customShort("t")], help: "Only this trip (default: the current trip).", completion: Completions.tripNames) var trip: String?

@@ -13,7 +13,7 @@ extension Trip {
     /// `trip report [NAME | --all] [--by …] [--since D] [--until D] [--home CUR] [--format …] [--lines]`
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Totals in the home currency: gross, discounts, service, tax, tip, breakdowns, days, budget, and where each rate came from.",
+            abstract: "Totals in the home currency: gross, discounts, service, tax, tip, breakdowns, days, budget, and where each rate came from.", usage: "trip report [NAME | -t TRIP | --all] [--by GROUP] [--since D] [--until D]\n[--home CUR] [--lines] [--format FORMAT] [global options]",
             discussion: "Formats: text (bars on a terminal), json (documented contract), csv (one row per purchase), markdown, html (self-contained).")
 
         @Argument(help: "The trip (default: the current trip).", completion: Completions.tripNames) var name: String?
