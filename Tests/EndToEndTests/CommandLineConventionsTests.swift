@@ -116,6 +116,7 @@ struct CommandLineConventionsTests {
         ("¥1,200", "JPY", "1200"), ("1200円", "JPY", "1200"), ("₩8,900", "KRW", "8900"), ("12.50USD", "USD", "12.50"),
         ("€ 8,50", "EUR", "8.50"), ("£3.20", "GBP", "3.20"), ("S$25", "SGD", "25.00"), ("USD 12.50", "USD", "12.50"),
         ("$12.50 USD", "USD", "12.50"), ("¥ 3*1200", "JPY", "3600"),
+        ("RM12.50", "MYR", "12.50"), ("CN¥12", "CNY", "12.00"), ("12,50 €", "EUR", "12.50"), ("12.50 usd", "USD", "12.50"),
     ])
     func pastedAmountWithAnUnambiguousMarkerIsRead(text: String, currency: String, price: String) throws {
         let folder = TemporaryFolder()
@@ -143,6 +144,8 @@ struct CommandLineConventionsTests {
         ("€8", "JPY", "Japan", "has \"€\", which is not JPY; type: trip add 8 EUR"),
         ("¥1,200", nil, "Korea", "which may be JPY, CNY; type: trip add 1,200 JPY or trip add 1200 CNY or trip add 1.2 CNY"),
         ("¥1,200 USD", nil, "Japan", "names two different currencies"),
+        ("JP¥12.50", nil, "Japan", "has 2 decimal places; JPY has 0"),
+        ("¥1,200", "CNY", "Japan", "is ambiguous: 1200 if \",\" groups thousands, 1.2 if it is the decimal separator; type 1200 CNY or 1.2 CNY instead"),
     ] as [(String, String?, String, String)])
     func pastedAmountThatCannotDecideIsRejectedWithTheWordsToType(
         text: String, currency: String?, tripName: String, words: String

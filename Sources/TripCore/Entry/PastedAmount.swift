@@ -10,11 +10,11 @@ public enum PastedAmount {
     /// first so that `S$` is not read as `$`.
     static let symbols: [(symbol: String, codes: [String])] = [
         ("US$", ["USD"]), ("AU$", ["AUD"]), ("CA$", ["CAD"]), ("HK$", ["HKD"]), ("NZ$", ["NZD"]), ("NT$", ["TWD"]),
-        ("MX$", ["MXN"]), ("S$", ["SGD"]), ("A$", ["AUD"]), ("C$", ["CAD"]), ("R$", ["BRL"]),
+        ("MX$", ["MXN"]), ("JP¥", ["JPY"]), ("CN¥", ["CNY"]), ("RMB", ["CNY"]), ("S$", ["SGD"]), ("A$", ["AUD"]), ("C$", ["CAD"]), ("R$", ["BRL"]),
         ("$", ["USD", "SGD", "AUD", "CAD", "NZD", "HKD", "TWD", "MXN"]),
         ("¥", ["JPY", "CNY"]), ("￥", ["JPY", "CNY"]), ("円", ["JPY"]), ("元", ["CNY"]),
         ("₩", ["KRW"]), ("€", ["EUR"]), ("£", ["GBP"]), ("₹", ["INR"]), ("฿", ["THB"]), ("₫", ["VND"]),
-        ("₱", ["PHP"]), ("₺", ["TRY"]), ("₪", ["ILS"]), ("₽", ["RUB"]), ("zł", ["PLN"]), ("Kč", ["CZK"]),
+        ("₱", ["PHP"]), ("₺", ["TRY"]), ("₪", ["ILS"]), ("₽", ["RUB"]), ("zł", ["PLN"]), ("Kč", ["CZK"]), ("RM", ["MYR"]), ("Rp", ["IDR"]),
     ]
 
     /// The amount without its marker and the currency to use (`given` when no marker was
@@ -42,14 +42,34 @@ public enum PastedAmount {
         }
         if let given {
             let typed = try table.currency(for: given).code
-            if codes.contains(typed) { return (number, typed) }
+            if codes.contains(typed) { return try checked(number, typed, pasted: text) }
             throw .badAmount(field: "amount", value: text,
                              reason: "has \(marked), which is not \(typed); \(suggest(number, codes, retype))")
         }
-        if codes.contains(purchaseCurrency.code) { return (number, purchaseCurrency.code) }
-        if codes.count == 1 { return (number, codes[0]) }
+        if codes.contains(purchaseCurrency.code) { return try checked(number, purchaseCurrency.code, pasted: text) }
+        if codes.count == 1 { return try checked(number, codes[0], pasted: text) }
         throw .badAmount(field: "amount", value: text,
                          reason: "has \(marked), which may be \(codes.joined(separator: ", ")); \(suggest(number, codes, retype))")
+    }
+
+    /// The number and its currency once the number is valid in it; errors quote what was pasted
+    /// (`"¥12.50" has 2 decimal places`), not the number left after the marker.
+    static func checked(_ number: String, _ code: String, pasted: String) throws(TripError) -> (amount: String, currency: String?) {
+        guard let currency = CurrencyTable.shared.lookup(code) else { return (number, code) }
+        do {
+            _ = try AmountExpression.evaluate(number, minorUnits: currency.minorUnits)
+        } catch {
+            switch error {
+            case let .badAmount(field, _, reason):
+                throw .badAmount(field: field, value: pasted, reason: reason.replacing("this currency", with: code))
+            case let .ambiguousAmount(field, _, readings, suggestions):
+                throw .ambiguousAmount(field: field, value: pasted, readings: readings,
+                                       suggestions: suggestions.map { "\($0) \(code)" })
+            default:
+                throw error
+            }
+        }
+        return (number, code)
     }
 
     /// "type: trip add 1200 JPY or trip add 1200 CNY", naming only inputs that are accepted as typed.
