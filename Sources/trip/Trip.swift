@@ -100,6 +100,8 @@ struct Trip: ParsableCommand {
             position += 1
             level = command.configuration.subcommands
         }
+        // A mistyped command word stays first, so that `unknownCommand` can name the nearest one.
+        if !level.isEmpty, position < rest.count, !rest[position].hasPrefix("-") { position += 1 }
         rest.insert(contentsOf: leading, at: position)
         return rest
     }

@@ -51,6 +51,8 @@ struct CommandLineConventionsTests {
         (["help", "ad"], "unknown command \"ad\"; did you mean 'add'?"),
         (["help", "rates", "stauts"], "rates: unknown command \"stauts\"; did you mean 'status'?"),
         (["xyzzy"], "unknown command \"xyzzy\"; `trip --help` lists them"),
+        (["--db", "work.sqlite", "lsit"], "unknown command \"lsit\"; did you mean 'list'?"),
+        (["--format", "json", "rates", "stauts"], "rates: unknown command \"stauts\"; did you mean 'status'?"),
     ])
     func mistypedSubcommandSuggestsTheNearest(args: [String], message: String) throws {
         let folder = TemporaryFolder()
