@@ -11,7 +11,11 @@ BENCH_DIR ?= $(CURDIR)/.build-bench-data
 # Seconds each fuzz target runs in `make fuzz`.
 FUZZ_SECONDS ?= 300
 
-.PHONY: all deps test-deps apt-install build release demo test test-long bench fuzz fuzz-smoke report-screenshot format lint clean
+# `make install PREFIX=…` (default /usr/local; DESTDIR for packaging).
+PREFIX ?= /usr/local
+TRIP_BIN ?= .build/release/trip
+
+.PHONY: all deps test-deps apt-install build release install install-files man demo test test-long bench fuzz fuzz-smoke report-screenshot format lint clean
 
 all: build
 
@@ -39,6 +43,28 @@ build: deps
 
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product trip
+
+## install: the release binary to $(PREFIX)/bin, the man page (docs/trip.1) to share/man/man1, and
+## bash, zsh and fish completion scripts where those shells look for them under $(PREFIX)/share.
+install: release
+	@$(MAKE) --no-print-directory install-files
+
+## install-files: install without building; TRIP_BIN is the binary to install (the tests use the debug one).
+install-files:
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 0755 $(TRIP_BIN) $(DESTDIR)$(PREFIX)/bin/trip
+	install -m 0644 docs/trip.1 $(DESTDIR)$(PREFIX)/share/man/man1/trip.1
+	$(TRIP_BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/trip
+	$(TRIP_BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_trip
+	$(TRIP_BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/trip.fish
+
+## man: regenerate docs/trip.1 from the commands' help texts (argument-parser's generate-manual
+## plugin, offline). Run it after changing a help text and commit the result.
+man:
+	$(SWIFT) package generate-manual
+	cp .build/plugins/GenerateManual/outputs/trip/trip.1 docs/trip.1
 
 ## demo: build and run a sample trip end to end, offline, in a temporary ledger.
 demo: release

@@ -23,12 +23,19 @@ public struct RateSync<Client: HTTPFetching> {
         self.progress = progress
     }
 
-    public func run(trip: String?, all: Bool) throws -> SyncOutcome {
+    /// With `onlyIfNeeded` (`trip rates sync`), a scope with nothing provisional makes no request
+    /// and reports `nothingToSync`; otherwise "latest" is refreshed anyway.
+    public func run(trip: String?, all: Bool, onlyIfNeeded: Bool = false) throws -> SyncOutcome {
         let settings = ledger.settings
         let today = ledger.clock.today.description
         let secrets = Redaction.secrets(inEnvironment: environment)
         let needs = try ledger.rateNeeds(trip: trip, all: all)
         var outcome = SyncOutcome()
+        // Nothing provisional: say so without a request, which also works offline.
+        if onlyIfNeeded && needs.isEmpty {
+            outcome.nothingToSync = true
+            return outcome
+        }
         // Per trip, the currencies still lacking a provider; emptied as providers answer.
         var wanted: [Int64: Set<String>] = [:]
         for n in needs { wanted[n.trip.id] = Set(n.currencies) }
@@ -147,6 +154,8 @@ public struct SyncOutcome: Sendable {
     public var observations = 0
     /// Needed currencies no provider supplied, with why.
     public var missing: [String: String] = [:]
+    /// No open trip in scope had a provisional or unconverted purchase, so nothing was fetched.
+    public var nothingToSync = false
 }
 
 extension HTTPClient {

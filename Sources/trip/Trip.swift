@@ -25,8 +25,9 @@ struct Trip: ParsableCommand {
 
     /// Runs a command and turns every failure into one line on stderr and a sysexits code.
     static func main() {
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        if let early = NegativeValueCheck.reject(arguments) { fail(early) }
+        var arguments = hoistGlobalOptions(Array(CommandLine.arguments.dropFirst()))
+        if let early = NegativeValueCheck.reject(arguments) ?? SplitPercentCheck.reject(arguments) { fail(early) }
+        if let unknown = unknownCommand(arguments) { fail(unknown) }
         if arguments.first == "--version" { print(version); ProcessExit.exit(0) }
         if arguments.isEmpty { arguments = ["--help"] }
         do {
@@ -68,6 +69,70 @@ struct Trip: ParsableCommand {
             return try leaf.parse(Array(arguments.dropFirst()))
         }
         return try parseAsRoot(arguments)
+    }
+
+    /// Options of `GlobalOptions` that may also come before the subcommand, as with `git -C` or
+    /// `hledger -f`; each takes a value.
+    static let globalOptionNames: Set<String> = ["--db", "--config", "--format", "-f", "-O"]
+
+    /// Moves global options typed before the subcommand (`trip --db work.sqlite report`) to just
+    /// after its name (`report --db work.sqlite`), where the argument parser reads them: it only
+    /// accepts a subcommand's options after the subcommand. `GlobalOptions.validate` runs the same
+    /// rewrite to learn the command, so `formatsByCommand` sees `report`, not `--format`.
+    static func hoistGlobalOptions(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var i = 0
+        while i < arguments.count {
+            let a = arguments[i]
+            if globalOptionNames.contains(a), i + 1 < arguments.count {
+                leading += [a, arguments[i + 1]]
+                i += 2
+            } else if a.hasPrefix("--"), let eq = a.firstIndex(of: "="), globalOptionNames.contains(String(a[..<eq])) {
+                leading.append(a)
+                i += 1
+            } else {
+                break
+            }
+        }
+        guard !leading.isEmpty else { return arguments }
+        var rest = Array(arguments[i...])
+        if rest.first == "help" { return rest }
+        // After the whole command path: `trip --db x rates sync` → `rates sync --db x`.
+        var position = 0
+        var level = configuration.subcommands
+        while position < rest.count, let command = level.first(where: { $0._commandName == rest[position] }) {
+            position += 1
+            level = command.configuration.subcommands
+        }
+        // A mistyped command word stays first, so that `unknownCommand` can name the nearest one.
+        if !level.isEmpty, position < rest.count, !rest[position].hasPrefix("-") { position += 1 }
+        rest.insert(contentsOf: leading, at: position)
+        return rest
+    }
+
+    /// A usage error for a subcommand name that does not exist (`trip lsit`, `trip rates snyc`,
+    /// `trip help ad`), naming the nearest ones; `nil` when the command path is fine.
+    static func unknownCommand(_ arguments: [String]) -> TripError? {
+        var words = arguments[...]
+        let isHelp = words.first == "help"
+        if isHelp { words = words.dropFirst() }
+        var path = ["trip"]
+        var level = configuration.subcommands
+        for word in words {
+            if level.isEmpty || word.hasPrefix("-") { return nil }
+            guard let command = level.first(where: { $0._commandName == word }) else {
+                let names = level.map { $0._commandName }
+                let near = Nearest.names(to: word, among: names + (path.count == 1 && !isHelp ? ["help"] : []))
+                let hint = near.isEmpty
+                    ? "; `\(path.joined(separator: " ")) --help` lists them"
+                    : "; did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?"
+                let group = path.dropFirst().joined(separator: " ")
+                return .usage("\(group.isEmpty ? "" : group + ": ")unknown command \(quoted(word))\(hint)")
+            }
+            path.append(word)
+            level = command.configuration.subcommands
+        }
+        return nil
     }
 
     static func fail(_ error: TripError) -> Never {

@@ -17,6 +17,8 @@ public struct ConfigFile: Sendable {
     public init(origin: String, text: String) throws(TripError) {
         self.origin = origin
         var entries: [Entry] = []
+        // A key given twice in one section is an error, so that neither value wins silently.
+        var firstLine: [String: Int] = [:]
         var section = ""
         var lineNumber = 0
         // Byte-level: this runs on every command start for the shipped defaults.
@@ -57,7 +59,12 @@ public struct ConfigFile: Sendable {
                 }
                 value = text(rawValue)
             }
-            entries.append(Entry(section: section, key: text(key), value: value, line: lineNumber))
+            let keyText = text(key)
+            if let first = firstLine.updateValue(lineNumber, forKey: section + "\u{0}" + keyText) {
+                let place = section.isEmpty ? "" : " in [\(section)]"
+                throw .badConfig(file: origin, line: lineNumber, message: "\(keyText) is given twice\(place); first on line \(first)")
+            }
+            entries.append(Entry(section: section, key: keyText, value: value, line: lineNumber))
         }
         self.entries = entries
     }

@@ -31,6 +31,7 @@ public struct Settings: Sendable {
     /// else `$XDG_CONFIG_HOME/trip/config.toml` (`~/.config/...`). Only an explicitly named file
     /// must exist.
     public static func load(configPath: String?, environment env: [String: String],
+                            isFolder: (String) -> Bool = TextFile.isDirectory,
                             fileReader: (String) -> String?) throws(TripError) -> Settings {
         var s = try defaults()
         var candidates: [(String, Bool)] = []
@@ -42,6 +43,7 @@ public struct Settings: Sendable {
         }
         for (path, required) in candidates {
             s.searched.append(path)
+            if isFolder(path) { throw .configIsFolder(path: path) }
             guard let text = fileReader(path) else {
                 if required { throw .configNotFound(path: path) }
                 continue

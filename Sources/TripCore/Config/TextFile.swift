@@ -20,6 +20,13 @@ public enum TextFile {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Whether `path` names a folder (following symbolic links). `fopen` opens a folder for reading
+    /// on Linux and reads nothing, so a config path that is a folder would silently be empty.
+    public static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
     /// The process environment as a dictionary. Read once, at the command layer.
     public static func environment() -> [String: String] {
         var env: [String: String] = [:]

@@ -63,7 +63,15 @@ struct NumberLiteral {
                     var asDecimal = lead + "." + next
                     while asDecimal.hasSuffix("0") { asDecimal.removeLast() }
                     if asDecimal.hasSuffix(".") { asDecimal.removeLast() }
-                    if asDecimal.split(separator: ".").last?.count == 3 { asDecimal += "0" }
+                    let decimals = asDecimal.contains(".") ? asDecimal.split(separator: ".").last!.count : 0
+                    // Suggest only what is accepted as typed: 12.345 has too many decimals for USD.
+                    guard decimals <= minorUnits else {
+                        throw .ambiguousAmount(field: field, value: whole, readings: [
+                            "\(asGrouping) if \"\(sep)\" groups thousands",
+                            "not \(asDecimal): this currency has \(minorUnits) decimal places",
+                        ], suggestions: [asGrouping])
+                    }
+                    if decimals == 3 { asDecimal += "0" }
                     throw .ambiguousAmount(field: field, value: whole, readings: [
                         "\(asGrouping) if \"\(sep)\" groups thousands", "\(asDecimal) if it is the decimal separator",
                     ], suggestions: [asGrouping, asDecimal])

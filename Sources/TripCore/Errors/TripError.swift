@@ -2,6 +2,8 @@
 /// fault. `exitCode` follows sysexits: 64 usage, 65 bad data, 69 unavailable, 70 internal.
 public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownCurrency(String, suggestions: [String])
+    /// Three capital letters after `trip add`'s amount that are no currency: maybe a note (`KFC`).
+    case unknownCurrencyOrNote(String, suggestions: [String], asNote: String)
     case currencyWithoutMinorUnits(String)
     case badAmount(field: String, value: String, reason: String)
     case ambiguousAmount(field: String, value: String, readings: [String], suggestions: [String])
@@ -17,9 +19,12 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
     case tripExists(String)
     case tripClosed(String, at: String)
     case noCurrentTrip
+    /// No current trip (it was deleted) while these trips exist.
+    case noCurrentTripAmong([String])
     case purchaseNotFound(String)
     case presetNotFound(String, available: [String])
     case configNotFound(path: String)
+    case configIsFolder(path: String)
     case badConfig(file: String, line: Int, message: String)
     case newerLedger(path: String, version: Int, known: Int)
     case noRate(from: String, to: String, date: String)
@@ -33,7 +38,7 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var exitCode: Int32 {
         switch self {
-        case .usage, .confirmationRequired, .configNotFound: 64
+        case .usage, .confirmationRequired, .configNotFound, .configIsFolder: 64
         case .unavailable: 69
         case .storage: 70
         default: 65
@@ -45,6 +50,9 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .unknownCurrency(code, suggestions):
             let hint = suggestions.isEmpty ? "" : "; did you mean \(suggestions.joined(separator: ", "))?"
             return "currency: unknown ISO 4217 code \(quoted(code))\(hint)"
+        case let .unknownCurrencyOrNote(code, suggestions, asNote):
+            let hint = suggestions.isEmpty ? "" : "; did you mean \(suggestions.joined(separator: ", "))?"
+            return "currency: unknown ISO 4217 code \(quoted(code))\(hint) If it is part of the note, type: \(asNote)"
         case let .currencyWithoutMinorUnits(code):
             return "currency: \(code) has no minor units in ISO 4217 and cannot hold money"
         case let .badAmount(field, value, reason):
@@ -73,10 +81,15 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(quoted(name)) was closed on \(at.prefix(10)); its purchases are frozen (`trip reopen` to change them)"
         case .noCurrentTrip:
             return "no current trip; create one with `trip new NAME` or pass --trip NAME"
+        case let .noCurrentTripAmong(names):
+            let shown = names.prefix(5).map(quoted).joined(separator: ", ") + (names.count > 5 ? ", …" : "")
+            return "no current trip; choose one with `trip use NAME` (\(shown)) or pass --trip NAME"
         case let .purchaseNotFound(id):
             return "id: no purchase with id \(quoted(id))"
         case let .presetNotFound(name, available):
             return "preset: unknown preset \(quoted(name)); known: \(available.joined(separator: ", "))"
+        case let .configIsFolder(path):
+            return "config: \(quoted(path)) is a folder; give the config file itself, e.g. \(quoted(path.hasSuffix("/") ? path + "config.toml" : path + "/config.toml"))"
         case let .configNotFound(path):
             return "config: no config file at \(quoted(path))"
         case let .badConfig(file, line, message):

@@ -284,7 +284,7 @@ struct ExportRowImporter: RowImporter {
             }
         }
         if let current { return current }
-        guard let t = try directory.map({ $0.current }) ?? ledger.currentTrip() else { throw TripError.noCurrentTrip }
+        guard let t = try directory.map({ $0.current }) ?? ledger.currentTrip() else { throw try ledger.noCurrentTrip() }
         current = t
         return t
     }

@@ -6,7 +6,10 @@ extension Ledger {
         guard let amount = draft.amount else { throw TripError.usage("amount: missing; e.g. trip add 1200 JPY ramen") }
         let trip = try resolveTrip(draft.trip)
         try requireOpen(trip)
-        let row = try prepareRow(draft, amount: amount, trip: trip, existing: nil)
+        var draft = draft
+        (draft.amount, draft.currency) = try PastedAmount.read(
+            amount, given: draft.currency, purchaseCurrency: trip.localCurrency ?? trip.homeCurrency) { "trip add \($0) \($1)" }
+        let row = try prepareRow(draft, amount: draft.amount ?? amount, trip: trip, existing: nil)
         return try db.transaction {
             // The id explicitly: never one a removed purchase had (m0006).
             let id = try nextID(.purchases)
@@ -27,6 +30,12 @@ extension Ledger {
             try requireOpen(try self.trip(id: old.tripID)!)
             let trip = try draft.trip.map { try self.trip(named: $0) } ?? self.trip(id: old.tripID)!
             try requireOpen(trip)
+            var draft = draft
+            if let amount = draft.amount {
+                (draft.amount, draft.currency) = try PastedAmount.read(amount, given: draft.currency, purchaseCurrency: old.currency) {
+                    "trip edit \(id) --amount \($0) --currency \($1)"
+                }
+            }
             let row = try prepareRow(draft, amount: draft.amount ?? old.expression, trip: trip, existing: old)
             let created = try db.scalarText("SELECT created_at FROM purchases WHERE id = ?", [.integer(id)]) ?? clock.now
             // An imported purchase keeps its import key, so re-importing its file does not add it again.

@@ -121,7 +121,7 @@ extension Ledger {
     /// `--trip NAME` if given, else the current trip.
     public func resolveTrip(_ name: String?) throws -> Trip {
         if let name { return try trip(named: name) }
-        guard let t = try currentTrip() else { throw TripError.noCurrentTrip }
+        guard let t = try currentTrip() else { throw try noCurrentTrip() }
         return t
     }
 
@@ -154,6 +154,13 @@ extension Ledger {
             try db.run("UPDATE trips SET preset = ? WHERE id = ?", [SQLValue(stored), .integer(t.id)])
             return try trip(id: t.id)!
         }
+    }
+
+    /// The error for a command that needs the current trip when there is none: with other trips
+    /// (the current one was deleted), it points at `trip use` and names them.
+    func noCurrentTrip() throws -> TripError {
+        let names = try trips().map(\.name)
+        return names.isEmpty ? .noCurrentTrip : .noCurrentTripAmong(names)
     }
 
     /// `trip use NAME`.

@@ -58,7 +58,10 @@ extension TripReport {
     var warnings: [String] {
         var out: [String] = []
         let provisional = provisionalCount - unconvertedCount
-        if provisional > 0 {
+        if provisional > 0, let closed = trip.closedAt {
+            // Sync skips closed trips, so telling the user to sync would not help.
+            out.append("\(provisional) purchase\(provisional == 1 ? " keeps its" : "s keep their") provisional rate\(provisional == 1 ? "" : "s"): the trip was closed on \(closed.prefix(10)); `trip reopen` and `trip rates sync` to replace \(provisional == 1 ? "it" : "them")")
+        } else if provisional > 0 {
             out.append("\(provisional) purchase\(provisional == 1 ? " is" : "s are") converted at provisional rates; run `trip rates sync` when online")
         }
         if unconvertedCount > 0 {

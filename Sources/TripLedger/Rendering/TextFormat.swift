@@ -148,6 +148,19 @@ public enum TextFormat {
         }.joined(separator: "\n")
     }
 
+    /// `trip close`: a warning naming the purchases whose conversion the close freezes while not
+    /// final (provisional or unconverted), or `nil` when there are none.
+    public static func closeWarning(_ t: Trip, _ purchases: [Purchase]) -> String? {
+        let unconverted = purchases.filter { $0.conversion.home == nil }.map { "#\($0.id)" }
+        let provisional = purchases.filter { $0.conversion.home != nil && $0.conversion.provisional }.map { "#\($0.id)" }
+        var parts: [String] = []
+        if !provisional.isEmpty { parts.append("\(provisional.count) purchase\(provisional.count == 1 ? "" : "s") at provisional rates (\(provisional.joined(separator: ", ")))") }
+        if !unconverted.isEmpty { parts.append("\(unconverted.count) unconverted purchase\(unconverted.count == 1 ? "" : "s") (\(unconverted.joined(separator: ", ")))") }
+        guard !parts.isEmpty else { return nil }
+        return "warning: \(safe(t.name)) is closed with \(parts.joined(separator: " and ")); they stay so. "
+            + "To convert them first: `trip reopen`, `trip rates sync` (or `trip rates set`), then `trip close` again"
+    }
+
     /// `trip show`.
     public static func trip(_ t: Trip, report r: TripReport) -> String {
         var lines = ["\(safe(t.name))",
@@ -156,6 +169,7 @@ public enum TextFormat {
         if t.start != nil || t.end != nil { lines.append("  dates           \(t.start?.description ?? "?") … \(t.end?.description ?? "?")") }
         if !t.presets.isEmpty { lines.append("  presets         \(t.presets.joined(separator: ", "))") }
         if let b = t.budgetMinor { lines.append("  budget          \(money(b, t.homeCurrency))") }
+        if let closed = t.closedAt { lines.append("  closed          \(closed.prefix(10)) (purchases and conversions frozen; `trip reopen` undoes it)") }
         lines.append("  purchases       \(r.purchaseCount)")
         lines.append("  total           \(money(r.totals.net, t.homeCurrency))")
         if r.provisionalCount > 0 { lines.append("  provisional     \(r.provisionalCount - r.unconvertedCount)") }

@@ -14,12 +14,12 @@ extension Trip {
                 """)
 
         @Argument(help: "The price, e.g. 1200 or 3*1200.") var amount: String
-        @Argument(help: "Currency code, then the note.") var words: [String] = []
+        @Argument(help: "Currency code, then the note.", completion: Completions.currencies) var words: [String] = []
         @OptionGroup var purchase: PurchaseOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let (currency, note) = try Add.split(words)
+            let (currency, note) = try Add.split(words, amount: amount)
             let ledger = try global.openLedger()
             let p = try ledger.addPurchase(purchase.draft(amount: amount, currency: currency, noteWords: note),
                                            split: purchase.splitDraft)
@@ -29,14 +29,27 @@ extension Trip {
         }
 
         /// The currency is the first word when it is a known code in any case, or any three capital
-        /// letters (then it must be known). Everything else is the note.
-        static func split(_ words: [String]) throws(TripError) -> (currency: String?, note: [String]) {
+        /// letters (then it must be known, and the error also shows how to make it a note: `KFC`).
+        /// Everything else is the note.
+        static func split(_ words: [String], amount: String) throws(TripError) -> (currency: String?, note: [String]) {
             guard let first = words.first else { return (nil, []) }
             if CurrencyTable.shared.lookup(first) != nil { return (first, Array(words.dropFirst())) }
             if first.count == 3, first.allSatisfy({ $0.isASCII && $0.isUppercase }) {
-                _ = try CurrencyTable.shared.currency(for: first)
+                do {
+                    _ = try CurrencyTable.shared.currency(for: first)
+                } catch .unknownCurrency(let code, let suggestions) {
+                    let note = words.joined(separator: " ")
+                    throw .unknownCurrencyOrNote(code, suggestions: suggestions,
+                                                 asNote: "trip add \(amount) --note \(shellWord(note))")
+                }
             }
             return (nil, words)
+        }
+
+        /// `text` as one shell word, for a command line the user can paste back.
+        static func shellWord(_ text: String) -> String {
+            let plain = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.,:/@+-".contains($0)) }
+            return plain ? text : "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
         }
     }
 }

@@ -6,12 +6,12 @@ extension Trip {
     /// `trip convert AMOUNT FROM [TO] [--date D]`
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Convert an amount with the same rates as purchases (manual, cached, fallback).")
+            abstract: "Convert an amount with the same rates as purchases (manual, cached, fallback).", usage: "trip convert AMOUNT FROM [TO] [-d DATE] [global options]")
 
         @Argument(help: "The amount or expression.") var amount: String
-        @Argument(help: "Its currency.") var from: String
-        @Argument(help: "Target currency (default: the current trip's home currency).") var to: String?
-        @Option(help: "Use the rate of this date (default: today).") var date: String?
+        @Argument(help: "Its currency.", completion: Completions.currencies) var from: String
+        @Argument(help: "Target currency (default: the current trip's home currency).", completion: Completions.currencies) var to: String?
+        @Option(name: [.long, .customShort("d")], help: "Use the rate of this date (default: today).") var date: String?
         @OptionGroup var global: GlobalOptions
 
         func run() throws {

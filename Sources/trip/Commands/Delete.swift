@@ -5,9 +5,9 @@ import TripLedger
 extension Trip {
     /// `trip delete NAME --yes`
     struct Delete: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a trip and all its purchases.")
+        static let configuration = CommandConfiguration(abstract: "Delete a trip and all its purchases.", usage: "trip delete NAME --yes [global options]")
 
-        @Argument(help: "The trip's name.") var name: String
+        @Argument(help: "The trip's name.", completion: Completions.tripNames) var name: String
         @Flag(help: "Confirm the deletion.") var yes = false
         @OptionGroup var global: GlobalOptions
 

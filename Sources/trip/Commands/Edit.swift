@@ -10,7 +10,7 @@ extension Trip {
 
         @Argument(help: "The purchase id (from `trip list`).") var id: String
         @Option(help: "A new price or expression.") var amount: String?
-        @Option(help: "A new currency.") var currency: String?
+        @Option(help: "A new currency.", completion: Completions.currencies) var currency: String?
         @OptionGroup var purchase: PurchaseOptions
         @OptionGroup var global: GlobalOptions
 

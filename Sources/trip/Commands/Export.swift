@@ -11,14 +11,14 @@ extension Trip {
     /// `trip export --format csv|json|ledger|beancount [NAME | --trip NAME | --all]`
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a trip's purchases as CSV, JSON, a ledger/hledger journal or a Beancount file.",
+            abstract: "Write a trip's purchases as CSV, JSON, a ledger/hledger journal or a Beancount file.", usage: "trip export --format csv|json|ledger|beancount [NAME | -t TRIP | --all]\n[global options]",
             discussion: """
                 Streams to stdout, one purchase at a time, ordered by trip, date and id. Journals post each
                 purchase's total in the currency paid, priced with @@ at the home amount `trip report` uses.
                 """)
 
-        @Argument(help: "The trip (default: the current trip).") var name: String?
-        @Option(help: "The trip (same as NAME).") var trip: String?
+        @Argument(help: "The trip (default: the current trip).", completion: Completions.tripNames) var name: String?
+        @Option(name: [.long, .customShort("t")], help: "The trip (same as NAME).", completion: Completions.tripNames) var trip: String?
         @Flag(help: "Every trip; each transaction is priced in its own trip's home currency.") var all = false
         @OptionGroup var global: GlobalOptions
 
@@ -29,7 +29,6 @@ extension Trip {
         }
 
         func run() throws {
-            try global.require([.csv, .json, .ledger, .beancount], command: "export")
             guard let format = ExportFormat(rawValue: global.format.rawValue) else {
                 throw TripError.badChoice(field: "format", value: global.format.rawValue,
                                           allowed: ExportFormat.allCases.map(\.rawValue))

@@ -11,7 +11,7 @@ extension Trip {
     /// `trip import FILE.csv [--trip NAME] [card-statement mapping]`
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Import purchases from a CSV file: the export format, or a card statement with a column mapping.",
+            abstract: "Import purchases from a CSV file: the export format, or a card statement with a column mapping.", usage: "trip import FILE [-t TRIP] [--date-column C --amount-column C]\n[mapping options] [global options]",
             discussion: """
                 Without --date-column/--amount-column the file must be in the export format (trip export --format csv).
                 Every row is imported or none is. Row numbers in errors count data rows: 1 is the first row after
@@ -19,7 +19,7 @@ extension Trip {
                 """)
 
         @Argument(help: "The CSV file; - reads standard input.") var file: String
-        @Option(help: "The trip every row goes into (default: a row's trip column naming an existing trip, else the current trip).")
+        @Option(name: [.long, .customShort("t")], help: "The trip every row goes into (default: a row's trip column naming an existing trip, else the current trip).", completion: Completions.tripNames)
         var trip: String?
         @Option(help: "Card statement: the column with the purchase date.") var dateColumn: String?
         @Option(help: "Card statement: the column with the amount paid.") var amountColumn: String?
@@ -37,7 +37,6 @@ extension Trip {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try global.require([.text, .json], command: "import")
             if splitwise {
                 let ledger = try global.openLedger()
                 let r = try ledger.importSplitwise(path: file, trip: trip, options: SplitwiseImport(payersByNet: payersByNet))

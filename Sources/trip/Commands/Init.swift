@@ -5,9 +5,9 @@ import TripLedger
 extension Trip {
     /// `trip init [--home CUR]`
     struct Init: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create the ledger and set the default home currency.")
+        static let configuration = CommandConfiguration(abstract: "Create the ledger and set the default home currency.", usage: "trip init [--home CUR] [global options]")
 
-        @Option(help: "Home currency for new trips, e.g. USD.") var home: String?
+        @Option(help: "Home currency for new trips, e.g. USD.", completion: Completions.currencies) var home: String?
         @OptionGroup var global: GlobalOptions
 
         func run() throws {

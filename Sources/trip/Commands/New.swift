@@ -5,14 +5,15 @@ import TripLedger
 extension Trip {
     /// `trip new NAME [--currency CUR] [--home CUR] [--start D] [--end D] [--preset P…] [--budget AMOUNT]`
     struct New: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a trip and make it current.")
+        static let configuration = CommandConfiguration(abstract: "Create a trip and make it current.", usage: "trip new NAME [--currency CUR] [--home CUR] [--start D] [--end D]\n[--preset P]... [--budget AMOUNT] [global options]")
 
         @Argument(help: "The trip's name.") var name: String
-        @Option(help: "Local currency: the default for `trip add`.") var currency: String?
-        @Option(help: "Home currency the report totals in.") var home: String?
+        @Option(help: "Local currency: the default for `trip add`.", completion: Completions.currencies) var currency: String?
+        @Option(help: "Home currency the report totals in.", completion: Completions.currencies) var home: String?
         @Option(help: "First day, YYYY-MM-DD.") var start: String?
         @Option(help: "Last day, YYYY-MM-DD.") var end: String?
-        @Option(help: "Default preset for purchases in its currency, e.g. JP; repeat for other currencies.")
+        @Option(help: "Default preset for purchases in its currency, e.g. JP; repeat for other currencies.",
+                completion: Completions.presets)
         var preset: [String] = []
         @Option(help: "Budget in the home currency.") var budget: String?
         @OptionGroup var global: GlobalOptions

@@ -7,11 +7,11 @@ extension Trip {
     struct RatesSet: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
-            abstract: "Set a manual rate: 1 CUR = RATE of the --in currency (default: the current trip's home).")
+            abstract: "Set a manual rate: 1 CUR = RATE of the --in currency (default: the current trip's home).", usage: "trip rates set CUR RATE [--in CUR] [--date D] [global options]")
 
-        @Argument(help: "The currency, e.g. JPY.") var currency: String
+        @Argument(help: "The currency, e.g. JPY.", completion: Completions.currencies) var currency: String
         @Argument(help: "How many --in units 1 CUR is worth, e.g. 0.0067.") var rate: String
-        @Option(name: .customLong("in"), help: "The currency RATE is in.") var quote: String?
+        @Option(name: .customLong("in"), help: "The currency RATE is in.", completion: Completions.currencies) var quote: String?
         @Option(help: "From this date on (default: today).") var date: String?
         @OptionGroup var global: GlobalOptions
 

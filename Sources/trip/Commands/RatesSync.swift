@@ -14,10 +14,10 @@ extension Trip {
     struct RatesSync: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sync",
-            abstract: "Fetch real rates for provisional purchases (the only command that uses the network), then re-rate them.",
+            abstract: "Fetch real rates for provisional purchases (the only command that uses the network), then re-rate them.", usage: "trip rates sync [-t TRIP | --all] [global options]",
             discussion: "Exits 69 with the cause when nothing could be fetched; then nothing is changed.")
 
-        @Option(help: "Only this trip (default: the current trip).") var trip: String?
+        @Option(name: [.long, .customShort("t")], help: "Only this trip (default: the current trip).", completion: Completions.tripNames) var trip: String?
         @Flag(help: "Every open trip.") var all = false
         @OptionGroup var global: GlobalOptions
 
@@ -32,7 +32,7 @@ extension Trip {
             let sync = RateSync(ledger: ledger, client: HTTPClient.forSync(settings: context.settings, version: Trip.version),
                                 environment: context.environment,
                                 progress: onTerminal ? { ProcessExit.printError($0) } : nil)
-            let outcome = try sync.run(trip: trip, all: all)
+            let outcome = try sync.run(trip: trip, all: all, onlyIfNeeded: true)
             emit(global.format, json: RatesSync.json(outcome), text: RatesSync.text(outcome))
         }
 
@@ -58,7 +58,11 @@ extension Trip {
                 }
                 lines.append(line)
             }
-            if outcome.trips.isEmpty { lines.append("rates refreshed; no trip has provisional purchases") }
+            if outcome.nothingToSync {
+                lines.append("nothing to sync: no open trip in scope has provisional or unconverted purchases; no rates were fetched")
+            } else if outcome.trips.isEmpty {
+                lines.append("rates refreshed; no trip has provisional purchases")
+            }
             for f in outcome.failures { lines.append("warning: \(f.provider): \(f.error.description)") }
             return lines.joined(separator: "\n")
         }
@@ -71,6 +75,7 @@ extension Trip {
                     return .object(o)
                 }),
                 "responses": .int(Int64(outcome.responses)),
+                "nothing_to_sync": .bool(outcome.nothingToSync),
                 "observations": .int(Int64(outcome.observations)),
                 "missing": .object(outcome.missing.mapValues { .string($0) }),
                 "failures": .array(outcome.failures.map { .object(["provider": .string($0.provider), "error": .string($0.error.description)]) }),

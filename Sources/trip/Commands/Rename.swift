@@ -5,9 +5,9 @@ import TripLedger
 extension Trip {
     /// `trip rename OLD NEW`
     struct Rename: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Rename a trip.")
+        static let configuration = CommandConfiguration(abstract: "Rename a trip.", usage: "trip rename OLD NEW [global options]")
 
-        @Argument(help: "The current name.") var old: String
+        @Argument(help: "The current name.", completion: Completions.tripNames) var old: String
         @Argument(help: "The new name.") var new: String
         @OptionGroup var global: GlobalOptions
 

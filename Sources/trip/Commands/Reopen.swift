@@ -7,7 +7,7 @@ extension Trip {
     struct Reopen: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Undo `trip close`.")
 
-        @Argument(help: "The trip (default: the current trip).") var name: String?
+        @Argument(help: "The trip (default: the current trip).", completion: Completions.tripNames) var name: String?
         @OptionGroup var global: GlobalOptions
 
         func run() throws {

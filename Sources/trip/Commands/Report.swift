@@ -13,11 +13,11 @@ extension Trip {
     /// `trip report [NAME | --all] [--by …] [--since D] [--until D] [--home CUR] [--format …] [--lines]`
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Totals in the home currency: gross, discounts, service, tax, tip, breakdowns, days, budget, and where each rate came from.",
+            abstract: "Totals in the home currency: gross, discounts, service, tax, tip, breakdowns, days, budget, and where each rate came from.", usage: "trip report [NAME | -t TRIP | --all] [--by GROUP] [--since D] [--until D]\n[--home CUR] [--lines] [--format FORMAT] [global options]",
             discussion: "Formats: text (bars on a terminal), json (documented contract), csv (one row per purchase), markdown, html (self-contained).")
 
-        @Argument(help: "The trip (default: the current trip).") var name: String?
-        @Option(help: "The trip (same as NAME).") var trip: String?
+        @Argument(help: "The trip (default: the current trip).", completion: Completions.tripNames) var name: String?
+        @Option(name: [.long, .customShort("t")], help: "The trip (same as NAME).", completion: Completions.tripNames) var trip: String?
         @Flag(help: "Every trip, each in its own home currency.") var all = false
         @Option(help: "Break totals down by: category, day, currency, payment, member (group trips) or none.")
         var by: ReportGrouping = .category
@@ -25,7 +25,7 @@ extension Trip {
         var member: String?
         @Option(help: "Only purchases on or after this date.") var since: String?
         @Option(help: "Only purchases on or before this date.") var until: String?
-        @Option(help: "Re-express in this currency at each purchase date's rate (stored data is unchanged).") var home: String?
+        @Option(help: "Re-express in this currency at each purchase date's rate (stored data is unchanged).", completion: Completions.currencies) var home: String?
         @Flag(help: "Include every purchase.") var lines = false
         @OptionGroup var global: GlobalOptions
 

@@ -7,7 +7,7 @@ extension Trip {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show a trip's settings and total.")
 
-        @Argument(help: "The trip (default: the current trip).") var name: String?
+        @Argument(help: "The trip (default: the current trip).", completion: Completions.tripNames) var name: String?
         @OptionGroup var global: GlobalOptions
 
         func run() throws {

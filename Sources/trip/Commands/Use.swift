@@ -7,7 +7,7 @@ extension Trip {
     struct Use: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Make a trip the current one.")
 
-        @Argument(help: "The trip's name.") var name: String
+        @Argument(help: "The trip's name.", completion: Completions.tripNames) var name: String
         @OptionGroup var global: GlobalOptions
 
         func run() throws {

@@ -11,32 +11,41 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: "The ledger file. Default: $TRIP_DB, else $XDG_DATA_HOME/trip/ledger.sqlite.")
+    @Option(name: [.long, .customShort("f")], help: "The ledger file. Default: $TRIP_DB, else $XDG_DATA_HOME/trip/ledger.sqlite.", completion: .file(extensions: ["sqlite"]))
     var db: String?
 
-    @Option(help: "A config file. Default: $TRIP_CONFIG, else $XDG_CONFIG_HOME/trip/config.toml.")
+    @Option(help: "A config file. Default: $TRIP_CONFIG, else $XDG_CONFIG_HOME/trip/config.toml.", completion: .file(extensions: ["toml"]))
     var config: String?
 
-    @Option(help: "Output format: text or json (report: also csv, markdown, html; export: csv, json, ledger, beancount).")
-    var format: OutputFormat = .text
+    /// Read as text and checked in `validate()`, so that a format the command lacks and one that
+    /// does not exist get the same message, listing only what this command takes.
+    @Option(name: [.customLong("format"), .customShort("O")],
+            help: ArgumentHelp("Output format: text or json (report: also csv, markdown, html; export: csv, json, ledger, beancount).",
+                               valueName: "format"),
+            completion: Completions.formats)
+    var formatName: String = "text"
+
+    /// The output format; valid once `validate()` has run.
+    var format: OutputFormat { OutputFormat(rawValue: formatName) ?? .text }
 
     /// Which formats each command accepts; commands not listed take text and json.
     static let formatsByCommand: [String: [OutputFormat]] = [
         "report": [.text, .json, .csv, .markdown, .html],
-        "export": [.text, .csv, .json, .ledger, .beancount],   // text: the default, written as csv
+        "export": [.csv, .json, .ledger, .beancount],   // no default: `--format` is required
     ]
 
     /// Rejects a `--format` the command does not offer (exit 64). The command is the first
-    /// argument, as `Trip.parseCommand` dispatches on it.
+    /// argument once global options typed before it are moved after it, as `Trip.main` does.
     func validate() throws {
-        let command = CommandLine.arguments.dropFirst().first ?? ""
+        let command = Trip.hoistGlobalOptions(Array(CommandLine.arguments.dropFirst())).first ?? ""
         try require(GlobalOptions.formatsByCommand[command] ?? [.text, .json], command: command)
     }
 
     /// Fails with a usage error (64) unless `--format` is one of `allowed`.
     func require(_ allowed: [OutputFormat], command: String) throws {
-        guard allowed.contains(format) else {
-            throw ValidationError("--format \(format.rawValue) is not available for `\(command)`; use \(allowed.map(\.rawValue).joined(separator: ", "))")
+        guard let chosen = OutputFormat(rawValue: formatName), allowed.contains(chosen) else {
+            let shown = formatName.isEmpty || formatName.contains(" ") ? "\"\(formatName)\"" : formatName
+            throw ValidationError("--format \(shown) is not available for `\(command)`; use \(allowed.map(\.rawValue).joined(separator: ", "))")
         }
     }
 

@@ -3,22 +3,22 @@ import TripLedger
 
 /// The options `trip add` and `trip edit` share. On `edit`, an omitted option keeps the stored value.
 struct PurchaseOptions: ParsableArguments {
-    @Option(help: "A note (also: words after AMOUNT [CUR]).") var note: String?
-    @Option(help: "Purchase date: YYYY-MM-DD, today or yesterday. Default: today.") var date: String?
-    @Option(help: "Category, e.g. food, transport, lodging.") var category: String?
+    @Option(name: [.long, .customShort("n")], help: "A note (also: words after AMOUNT [CUR]).") var note: String?
+    @Option(name: [.long, .customShort("d")], help: "Purchase date: YYYY-MM-DD, today or yesterday. add: default today; edit: keeps the stored date.") var date: String?
+    @Option(name: [.long, .customShort("c")], help: "Category, e.g. food, transport, lodging.") var category: String?
     @Option(help: "Discount: a percentage (20%) or an amount in the purchase currency (500).") var discount: String?
     @Option(help: "Service charge: a percentage of the discounted subtotal (10%) or an amount.") var service: String?
     @Option(help: "Tax: a percentage (9%) or an amount. Added unless --tax-included.") var tax: String?
     @Flag(inversion: .prefixedNo, exclusivity: .exclusive, help: "The price already contains the tax; it is shown as \"of which tax\".")
     var taxIncluded: Bool?
     @Option(help: "Tip: a percentage (of the pre-tax subtotal by default) or an amount.") var tip: String?
-    @Option(help: "Preset of tax/service/tip rules (JP, SG, US-NY, GB, DE, …; `trip config` lists them); none clears.")
+    @Option(help: "Preset of tax/service/tip rules (JP, SG, US-NY, GB, DE, …; `trip config` lists them); none clears.", completion: Completions.presets)
     var preset: String?
-    @Option(help: "Rounding of each step: half-up, half-even, floor or ceiling.") var rounding: String?
+    @Option(help: "Rounding of each step: half-up, half-even, floor or ceiling.", completion: Completions.roundingModes) var rounding: String?
     @Option(help: "Rate for this purchase: 1 unit of its currency = RATE home currency.") var rate: String?
     @Option(help: "What the card charged, in the home currency. Wins over any rate.") var charged: String?
     @Option(help: "How it was paid: cash, card, …") var paidWith: String?
-    @Option(help: "The trip (default: the current trip).") var trip: String?
+    @Option(name: [.long, .customShort("t")], help: "The trip (default: the current trip).", completion: Completions.tripNames) var trip: String?
     @Option(help: "Group trips: who paid, NAME or NAME=AMOUNT,…,NAME=rest. Default: `trip whoami`, else the first member.")
     var paidBy: String?
     @Option(help: "Group trips: who shares it: all (default), ana,ben, ana=2,ben=1 (shares) or ana=60%,ben=40%.")

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 10, group 5: shell completion, the man page and `make install`.
+@Suite("End to end: completion scripts, man page, make install")
+struct CompletionAndInstallTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    func ledgerWithTrips(_ folder: TemporaryFolder) throws -> TripProcess {
+        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
+        try #require(trip.run("init", "--home", "USD").exitCode == 0)
+        try #require(trip.run("new", "Japan 2026", "--currency", "JPY").exitCode == 0)
+        try #require(trip.run("new", "Korea", "--currency", "KRW").exitCode == 0)
+        return trip
+    }
+
+    func run(_ executable: String, _ args: [String], _ env: [String: String]) throws -> (Int32?, String) {
+        let r = try spawnAndWait(executable, args.map { Array($0.utf8) }, environment: env, stdin: nil)
+        return (r.exitCode, String(decoding: r.stdout, as: UTF8.self) + String(decoding: r.stderr, as: UTF8.self))
+    }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func generatedScriptsHoldTheFixedCandidatesAndAskTripForTheRest(shell: String) throws {
+        let folder = TemporaryFolder()
+        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
+        let r = try trip.run("--generate-completion-script", shell)
+        #expect(r.exitCode == 0)
+        let script = r.stdout
+        for word in ["JPY", "KRW", "EUR", "half-up", "half-even", "floor", "ceiling", "---completion"] {
+            #expect(script.contains(word), "\(shell) script lacks \(word)")
+        }
+        // Trip names, presets and formats come from `trip` at completion time.
+        #expect(script.contains("use -- positional@0"))
+        #expect(script.contains("add -- --preset"))
+        #expect(script.contains("report -- --format"))
+    }
+
+    @Test func customCompletionReadsTripNamesFromTheLedger() throws {
+        let folder = TemporaryFolder()
+        let trip = try ledgerWithTrips(folder)
+        let names = try trip.run("---completion", "use", "--", "positional@0", "2", "0", "trip", "use", "")
+        #expect(names.stdout.split(separator: "\n") == ["Japan 2026", "Korea"])
+        // A --db on the line wins over TRIP_DB; a missing ledger is not created.
+        let elsewhere = TripProcess(ledgerPath: folder.file("absent.sqlite"))
+        let none = try elsewhere.run("---completion", "use", "--", "positional@0", "2", "0", "trip", "use", "")
+        #expect(none.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("absent.sqlite")))
+        let viaFlag = try elsewhere.run("---completion", "list", "--", "--trip", "4", "0",
+                                        "trip", "list", "--db", trip.ledgerPath, "--trip", "")
+        #expect(viaFlag.stdout.split(separator: "\n") == ["Japan 2026", "Korea"])
+    }
+
+    @Test func formatCompletionOffersOnlyWhatTheCommandAccepts() throws {
+        let folder = TemporaryFolder()
+        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
+        func formats(_ command: String) throws -> [Substring] {
+            try trip.run("---completion", command, "--", "--format", "3", "0", "trip", command, "--format", "").stdout
+                .split(separator: "\n")
+        }
+        #expect(try formats("list") == ["text", "json"])
+        #expect(try formats("report") == ["text", "json", "csv", "markdown", "html"])
+        #expect(try formats("export").contains("beancount"))
+        let presets = try trip.run("---completion", "add", "--", "--preset", "4", "0", "trip", "add", "12", "--preset", "")
+        #expect(presets.stdout.split(separator: "\n").contains("JP"))
+    }
+
+    /// Drives the generated bash script the way bash does on TAB.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")))
+    func bashCompletesTripNamesThroughTheScript() throws {
+        let folder = TemporaryFolder()
+        let trip = try ledgerWithTrips(folder)
+        let script = folder.file("trip.bash")
+        try trip.run("--generate-completion-script", "bash").stdout.write(toFile: script, atomically: true, encoding: .utf8)
+        let driver = """
+            source "$1"; shift
+            COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+            _trip trip "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let binDir = URL(fileURLWithPath: TripProcess.binary).deletingLastPathComponent().path
+        var env = trip.environment
+        env["PATH"] = binDir + ":/usr/bin:/bin"
+        let (code, out) = try run("/bin/bash", ["-c", driver, "complete", script, "trip", "use", "K"], env)
+        #expect(code == 0)
+        #expect(out == "Korea\n")
+        let (_, formats) = try run("/bin/bash", ["-c", driver, "complete", script, "trip", "list", "--format", ""], env)
+        #expect(formats == "text\njson\n")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/make")))
+    func makeInstallPutsBinaryManPageAndCompletionsUnderPrefix() throws {
+        let folder = TemporaryFolder()
+        let prefix = folder.file("prefix")
+        let (code, out) = try run("/usr/bin/make", ["-C", Self.packageRoot, "--no-print-directory", "install-files",
+                                                    "PREFIX=\(prefix)", "TRIP_BIN=\(TripProcess.binary)"],
+                                  ["PATH": "/usr/bin:/bin"])
+        #expect(code == 0, "\(out)")
+        let fm = FileManager.default
+        for file in ["bin/trip", "share/man/man1/trip.1", "share/bash-completion/completions/trip",
+                     "share/zsh/site-functions/_trip", "share/fish/vendor_completions.d/trip.fish"] {
+            #expect(fm.fileExists(atPath: prefix + "/" + file), "missing \(file)")
+        }
+        #expect(fm.isExecutableFile(atPath: prefix + "/bin/trip"))
+        let man = try String(contentsOfFile: prefix + "/share/man/man1/trip.1", encoding: .utf8)
+        #expect(man.contains(".Dt TRIP 1"))
+        #expect(man.contains("Log a purchase."))
+        let (_, version) = try run(prefix + "/bin/trip", ["--version"], [:])
+        #expect(version.hasPrefix("0."))
+    }
+}
