@@ -18,6 +18,9 @@ public final class Ledger {
     /// migrates it. A ledger written by a newer trip is refused and left as it was.
     public init(path: String, settings: Settings, clock: Clock) throws {
         self.settings = settings
+        // Every date a command reads goes through this clock, so it reads slash dates the configured way.
+        var clock = clock
+        clock.dateOrder = clock.dateOrder ?? settings.dateOrder.value
         self.clock = clock
         try Ledger.makeParentFolder(of: path)
         do {

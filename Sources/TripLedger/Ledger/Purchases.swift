@@ -127,12 +127,8 @@ extension Ledger {
 
         let date = try d.date.map { x throws(TripError) in try clock.date(x, field: "date") } ?? old?.date ?? clock.today
         let note = try Ledger.checkText(d.note ?? old?.note ?? "", field: "note")
-        let category = try (d.category ?? old?.category).flatMap { c in
-            c.isEmpty ? nil : try Ledger.checkText(c.lowercased(), field: "category", maxBytes: 100)
-        }
-        let paidWith = try (d.paidWith ?? old?.paidWith).flatMap { c in
-            c.isEmpty ? nil : try Ledger.checkText(c.lowercased(), field: "paid-with", maxBytes: 100)
-        }
+        let category = try (d.category ?? old?.category).flatMap { c in try Ledger.checkLabel(c, field: "category") }
+        let paidWith = try (d.paidWith ?? old?.paidWith).flatMap { c in try Ledger.checkLabel(c, field: "paid-with") }
         let home = trip.homeCurrency
         let purchaseRate = try (d.rate ?? old?.purchaseRate).flatMap { r throws(TripError) in
             r.isEmpty ? nil : try Ledger.validateRate(r, field: "rate")

@@ -23,6 +23,7 @@ extension Trip {
             let ledger = try global.openLedger()
             let p = try ledger.addPurchase(purchase.draft(amount: amount, currency: currency, noteWords: note))
             StartupTrace.lap("add purchase")
+            if let warning = try ledger.outsideTripWarning(p) { ProcessExit.printError(warning) }
             emit(global.format, json: p.json, text: TextFormat.purchase(p, verb: "Added"))
         }
 

@@ -11,7 +11,7 @@ extension Trip {
         @Argument(help: "The amount or expression.") var amount: String
         @Argument(help: "Its currency.") var from: String
         @Argument(help: "Target currency (default: the current trip's home currency).") var to: String?
-        @Option(help: "Use the rate of this date (default: today).") var date: String?
+        @Option(parsing: .unconditional, help: "Use the rate of this date (default: today).") var date: String?
         @OptionGroup var global: GlobalOptions
 
         func run() throws {

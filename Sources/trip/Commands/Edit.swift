@@ -17,6 +17,7 @@ extension Trip {
         func run() throws {
             let ledger = try global.openLedger()
             let p = try ledger.editPurchase(id, purchase.draft(amount: amount, currency: currency, noteWords: []))
+            if let warning = try ledger.outsideTripWarning(p) { ProcessExit.printError(warning) }
             emit(global.format, json: p.json, text: TextFormat.purchase(p, verb: "Updated"))
         }
     }

@@ -10,8 +10,8 @@ extension Trip {
         @Argument(help: "The trip's name.") var name: String
         @Option(help: "Local currency: the default for `trip add`.") var currency: String?
         @Option(help: "Home currency the report totals in.") var home: String?
-        @Option(help: "First day, YYYY-MM-DD.") var start: String?
-        @Option(help: "Last day, YYYY-MM-DD.") var end: String?
+        @Option(parsing: .unconditional, help: "First day: YYYY-MM-DD, today, yesterday, tomorrow, -N (days ago), mon…sun or D/M.") var start: String?
+        @Option(parsing: .unconditional, help: "Last day.") var end: String?
         @Option(help: "Default preset for purchases, e.g. JP.") var preset: String?
         @Option(help: "Budget in the home currency.") var budget: String?
         @OptionGroup var global: GlobalOptions

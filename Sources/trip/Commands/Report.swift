@@ -20,8 +20,8 @@ extension Trip {
         @Option(help: "The trip (same as NAME).") var trip: String?
         @Flag(help: "Every trip, each in its own home currency.") var all = false
         @Option(help: "Break totals down by: category, day, currency, payment or none.") var by: ReportGrouping = .category
-        @Option(help: "Only purchases on or after this date.") var since: String?
-        @Option(help: "Only purchases on or before this date.") var until: String?
+        @Option(parsing: .unconditional, help: "Only purchases on or after this date.") var since: String?
+        @Option(parsing: .unconditional, help: "Only purchases on or before this date.") var until: String?
         @Option(help: "Re-express in this currency at each purchase date's rate (stored data is unchanged).") var home: String?
         @Flag(help: "Include every purchase.") var lines = false
         @OptionGroup var global: GlobalOptions
@@ -53,8 +53,9 @@ extension Trip {
             default:
                 let terminal = isatty(1) == 1
                 let color = terminal && getenv("NO_COLOR") == nil
-                print(all ? TextFormat.reports(reports, bars: terminal, color: color)
-                          : TextFormat.report(reports[0], bars: terminal, color: color))
+                let width = TerminalWidth.columns(environment: TextFile.environment())
+                print(all ? TextFormat.reports(reports, bars: terminal, color: color, width: width)
+                          : TextFormat.report(reports[0], bars: terminal, color: color, width: width))
             }
         }
     }

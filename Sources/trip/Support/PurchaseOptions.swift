@@ -4,7 +4,7 @@ import TripLedger
 /// The options `trip add` and `trip edit` share. On `edit`, an omitted option keeps the stored value.
 struct PurchaseOptions: ParsableArguments {
     @Option(help: "A note (also: words after AMOUNT [CUR]).") var note: String?
-    @Option(help: "Purchase date: YYYY-MM-DD, today or yesterday. Default: today.") var date: String?
+    @Option(parsing: .unconditional, help: "Purchase date: YYYY-MM-DD, today, yesterday, tomorrow, -N (days ago), mon…sun or D/M. Default: today.") var date: String?
     @Option(help: "Category, e.g. food, transport, lodging.") var category: String?
     @Option(help: "Discount: a percentage (20%) or an amount in the purchase currency (500).") var discount: String?
     @Option(help: "Service charge: a percentage of the discounted subtotal (10%) or an amount.") var service: String?
