@@ -54,26 +54,10 @@ extension Ledger {
         return p
     }
 
-    /// `trip list`: the trip's purchases by date, then id.
+    /// The trip's purchases by date, then id, as one array (`purchaseRows` streams them).
     public func purchases(_ filter: PurchaseFilter) throws -> (trip: Trip, purchases: [Purchase]) {
-        let trip = try resolveTrip(filter.trip)
-        var sql = "SELECT \(Purchase.columns) \(Purchase.from) WHERE p.trip_id = ?"
-        var values: [SQLValue] = [.integer(trip.id)]
-        if let since = filter.since {
-            sql += " AND p.date >= ?"
-            values.append(.text(try clock.date(since, field: "since").description))
-        }
-        if let until = filter.until {
-            sql += " AND p.date <= ?"
-            values.append(.text(try clock.date(until, field: "until").description))
-        }
-        if let category = filter.category {
-            sql += " AND p.category = ?"
-            values.append(.text(category.lowercased()))
-        }
-        sql += " ORDER BY p.date, p.id"
         var out: [Purchase] = []
-        try db.prepare(sql).forEach(values) { out.append(Purchase(row: $0)) }
+        let trip = try purchaseRows(filter) { out.append($0) }
         return (trip, out)
     }
 
