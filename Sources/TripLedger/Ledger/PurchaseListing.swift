@@ -68,6 +68,8 @@ extension Ledger {
     /// The column widths of `trip list`'s text table over exactly the rows `purchaseRows` reads.
     public func listLayout(_ filter: PurchaseFilter) throws -> (trip: Trip, layout: ListLayout) {
         let q = try PurchaseQuery(filter, trip: try resolveTrip(filter.trip), clock: clock)
+        // Read like the rows themselves: through a small page cache, not a growing memory map.
+        try db.preferStreaming()
         var layout = ListLayout(count: 0, idWidth: 2, amountWidth: 6, homeWidth: q.trip.homeCurrency.code.count,
                                 rateWidth: 4, anyProvisional: false)
         // The widest amount is that of the smallest or largest total of some currency.

@@ -45,6 +45,13 @@ public indirect enum JSONValue: Equatable, Sendable {
 
     static func writeString(_ s: String, to out: inout String) {
         out += "\""
+        // Most strings (amounts, codes, dates, plain notes) are printable ASCII with nothing to
+        // escape: appended whole, as streaming a 100,000-purchase list spends its time here.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -49,7 +49,9 @@ public enum TextFormat {
 
     /// True for the characters `safe` escapes.
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+        // ASCII has no format characters: no Unicode property lookup for it.
+        if scalar.value < 0x80 { return scalar.value < 0x20 || scalar.value == 0x7F }
+        return scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
             || (scalar.properties.generalCategory == .format && scalar.value != 0x200D)
     }
 
