@@ -72,16 +72,18 @@ extension Ledger {
         try db.preferStreaming()
         var layout = ListLayout(count: 0, idWidth: 2, amountWidth: 6, homeWidth: q.trip.homeCurrency.code.count,
                                 rateWidth: 4, anyProvisional: false)
-        // The widest amount is that of the smallest or largest total of some currency.
+        // The widest amount is that of the smallest or largest total of some currency. Every column
+        // here is in the covering index `purchases_report`, so this reads the index, not the table
+        // (home amounts are in the trip's home currency, as the header says).
         // sql-built: `condition` comes from `PurchaseQuery`'s constant clauses; every value is bound.
         try db.prepare("""
             SELECT p.currency, count(*), max(p.id), min(p.total_minor), max(p.total_minor), min(p.home_minor), max(p.home_minor),
-                   p.home_currency, max(CASE WHEN p.home_minor IS NULL THEN 4 ELSE length(p.rate_source) + p.provisional END),
+                   max(CASE WHEN p.home_minor IS NULL THEN 4 ELSE length(p.rate_source) + p.provisional END),
                    max(p.provisional AND p.home_minor IS NOT NULL)
-            FROM purchases p WHERE \(q.condition) GROUP BY p.currency, p.home_currency
+            FROM purchases p WHERE \(q.condition) GROUP BY p.currency
             """).forEach(q.values) { s in
-            let table = CurrencyTable.shared
-            guard let currency = table.lookup(s.text(0)), let home = table.lookup(s.text(7)) else { return }
+            let home = q.trip.homeCurrency
+            guard let currency = CurrencyTable.shared.lookup(s.text(0)) else { return }
             layout.count += Int(s.int(1))
             layout.idWidth = max(layout.idWidth, 1 + String(s.int(2)).count)
             for v in [s.int(3), s.int(4)] {
@@ -91,8 +93,8 @@ extension Ledger {
                 let text = v.map { Money.group(Money(minorUnits: $0, currency: home).plainText) } ?? "—"
                 layout.homeWidth = max(layout.homeWidth, text.count)
             }
-            layout.rateWidth = max(layout.rateWidth, Int(s.int(8)))
-            layout.anyProvisional = layout.anyProvisional || s.int(9) != 0
+            layout.rateWidth = max(layout.rateWidth, Int(s.int(7)))
+            layout.anyProvisional = layout.anyProvisional || s.int(8) != 0
         }
         return (q.trip, layout)
     }

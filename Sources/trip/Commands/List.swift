@@ -35,7 +35,8 @@ extension Trip {
                 try out.write("{\"purchases\":[")
                 var first = true
                 let trip = try ledger.purchaseRows(filter) { p in
-                    try out.write(first ? p.json.serialized : "," + p.json.serialized)
+                    if !first { try out.write(",") }
+                    try out.write(json: p.json)
                     first = false
                 }
                 try out.write("],\"trip\":" + JSONValue.string(trip.name).serialized + "}\n")
