@@ -5,6 +5,8 @@ APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev
 # Only the tests need these: openssl runs a real TLS server with a self-signed certificate;
 # hledger and ledger (and Beancount, from PyPI) read our exported journals.
 TEST_APT_PACKAGES := openssl hledger ledger
+# The bench compares `trip list` with the sqlite3 shell printing the same rows.
+BENCH_APT_PACKAGES := sqlite3
 # Release builds link the Swift runtime statically: it halves process start-up (see make bench).
 RELEASE_FLAGS := -c release --static-swift-stdlib
 BENCH_DIR ?= $(CURDIR)/.build-bench-data
@@ -85,8 +87,10 @@ test-long: test-deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product trip
 	TRIP_LONG_TESTS=1 TRIP_BIN=$(CURDIR)/.build/release/trip $(SWIFT) test --skip-build --filter '$(HARDENING_SUITES)'
 
-## bench: release build, generated 1,000,000-purchase ledger, median timings as a table.
+## bench: release build, generated 1,000,000-purchase ledger, median timings as a table (sqlite3
+## for the `trip list` comparison).
 bench: deps
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(BENCH_APT_PACKAGES)"
 	$(SWIFT) build $(RELEASE_FLAGS)
 	.build/release/TripBench --trip .build/release/trip --data $(BENCH_DIR)
 

@@ -55,8 +55,7 @@ struct TripBench {
         rows.append(("trip --version", median(20) { run(tripBinary, ["--version"], env) }, nil))
         rows.append(("trip add (1,000,000-row ledger)",
                      median(20) { run(tripBinary, ["add", "1200", "JPY", "bench", "--trip", "Trip 7", "--preset", "JP"], env) }, 10))
-        rows.append(("trip list --trip (20,000 rows)", median(10) { run(tripBinary, ["list", "--trip", "Trip 7"], env) }, nil))
-        rows.append(("trip list --trip --format json", median(10) { run(tripBinary, ["list", "--trip", "Trip 7", "--format", "json"], env) }, nil))
+        rows.append(contentsOf: listRows(tripBinary: tripBinary, ledgerPath: ledgerPath, env: env))
         rows.append(("trip report (20,000-purchase trip)", median(20) { run(tripBinary, ["report", "--trip", "Trip 7"], env) }, 50))
         rows.append(("trip report --format json", median(20) { run(tripBinary, ["report", "--trip", "Trip 7", "--format", "json"], env) }, 50))
         rows.append(("trip report --all (50 trips, 1,000,000 purchases)", median(5) { run(tripBinary, ["report", "--all"], env) }, 1000))
@@ -182,8 +181,8 @@ struct TripBench {
         ]
     }
 
-    /// Export of a 100,000-purchase trip (time and peak memory), and hledger and ledger reading that
-    /// journal in the same run.
+    /// Export and list of a 100,000-purchase trip (time and peak memory), and hledger and ledger
+    /// reading the journal in the same run.
     static func exchangeRows(tripBinary: String, dataDir: String) -> [(String, Double, Double?)] {
         let template = dataDir + "/rerate-template-\(schemaTag).sqlite"
         let journal = dataDir + "/long-trip.journal"
@@ -192,6 +191,11 @@ struct TripBench {
         let export = median(3) { run(tripBinary, ["export", "--format", "ledger", "--trip", "Long trip"], env, stdout: journal) }
         rows.append(("trip export --format ledger (100,000 purchases)", export, nil))
         print("export peak memory: \(peakMemory(tripBinary, ["export", "--format", "ledger", "--trip", "Long trip"], env)) (100,000 purchases; streamed)")
+        for format in ["text", "json"] {
+            let args = ["list", "--trip", "Long trip", "--format", format]
+            rows.append(("trip list --format \(format) (100,000 purchases)", median(3) { run(tripBinary, args, env) }, nil))
+            print("list --format \(format) peak memory: \(peakMemory(tripBinary, args, env)) (100,000 purchases; streamed)")
+        }
         var toolTimes: [String: Double] = [:]
         for (tool, args) in [("/usr/bin/hledger", ["-f", journal, "bal", "expenses", "-B"]),
                              ("/usr/bin/ledger", ["-f", journal, "bal", "^Expenses", "-B"])] where access(tool, X_OK) == 0 {
@@ -203,6 +207,26 @@ struct TripBench {
         if let h = toolTimes["/usr/bin/hledger"], let l = toolTimes["/usr/bin/ledger"] {
             print("hledger / ledger time on the same journal: \(Double(Int(h / l * 100)) / 100)×")
         }
+        return rows
+    }
+
+    /// `trip list` of the 20,000-purchase trip in each format, against the sqlite3 shell printing
+    /// the same rows as CSV: the target is 1.5× the shell's time. Then `--limit 5 --reverse`.
+    static func listRows(tripBinary: String, ledgerPath: String, env: [String]) -> [(String, Double, Double?)] {
+        var rows: [(String, Double, Double?)] = []
+        var target: Double?
+        let shells: [String] = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"]
+        if let sqlite3 = shells.first(where: { path in access(path, X_OK) == 0 }) {
+            let sql = "SELECT p.* FROM purchases p JOIN trips t ON t.id = p.trip_id WHERE t.name = 'Trip 7' ORDER BY p.date, p.id"
+            let shell = median(10) { run(sqlite3, ["-csv", "-readonly", ledgerPath, sql], []) }
+            rows.append(("sqlite3 -csv, the same 20,000 rows", shell, nil))
+            target = shell * 1.5
+        } else {
+            print("sqlite3 not installed (apt-get install sqlite3): list has no target")
+        }
+        rows.append(("trip list --trip (20,000 rows)", median(10) { run(tripBinary, ["list", "--trip", "Trip 7"], env) }, target))
+        rows.append(("trip list --trip --format json", median(10) { run(tripBinary, ["list", "--trip", "Trip 7", "--format", "json"], env) }, target))
+        rows.append(("trip list --trip --limit 5 --reverse", median(10) { run(tripBinary, ["list", "--trip", "Trip 7", "--limit", "5", "--reverse"], env) }, 50))
         return rows
     }
 

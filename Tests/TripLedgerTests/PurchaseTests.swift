@@ -111,7 +111,8 @@ struct PurchaseTests {
         let t = try japanTrip()
         try t.ledger.createTrip(NewTrip(name: "Seoul", localCurrency: "krw"))
         #expect(try t.ledger.currentTrip()?.name == "Seoul")
-        #expect(throws: TripError.tripExists("japan 2026")) { try t.ledger.createTrip(NewTrip(name: "japan 2026")) }
+        // Refused with the existing trip's name: the two differ only in case.
+        #expect(throws: TripError.tripExists("Japan 2026")) { try t.ledger.createTrip(NewTrip(name: "japan 2026")) }
         _ = try t.ledger.useTrip("Japan 2026")
         _ = try t.ledger.renameTrip("Japan 2026", to: "Japan")
         #expect(try t.ledger.currentTrip()?.name == "Japan")

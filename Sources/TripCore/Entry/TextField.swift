@@ -54,3 +54,51 @@ public enum TextField {
         return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 }
+
+/// One rule for names people retype: trip names, categories and payment methods.
+///
+/// `  Food ` and `food` are one category, and a trip named `Ｊａｐａｎ` next to `Japan` is a typo,
+/// not a second trip. Notes are never changed.
+extension TextField {
+    /// `text` trimmed, each inner run of white space one space, in Unicode NFC: what is stored.
+    ///
+    /// NFC comes from the standard library (`_nfcCodeUnits`, the normaliser `String` comparison
+    /// itself uses), since FoundationEssentials has none and FoundationInternationalization would
+    /// cost every command its start-up time. Control characters are not white space here:
+    /// `check` rejects them first.
+    public static func tidy(_ text: String) -> String {
+        var out = ""
+        var pendingSpace = false
+        for c in text {
+            if c.isWhitespace && !c.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace { out.append(" ") }
+            pendingSpace = false
+            out.append(c)
+        }
+        return out.utf8.allSatisfy({ $0 < 0x80 }) ? out : String(decoding: out._nfcCodeUnits, as: UTF8.self)
+    }
+
+    /// A category or payment method as stored and compared: `tidy`, then lower case.
+    public static func label(_ text: String) -> String {
+        let lower = tidy(text).lowercased()
+        return lower.utf8.allSatisfy({ $0 < 0x80 }) ? lower : String(decoding: lower._nfcCodeUnits, as: UTF8.self)
+    }
+
+    /// What two names are compared by: `label`, with full-width forms (`Ｊａｐａｎ`, U+FF01–U+FF5E)
+    /// and the ideographic space read as their ASCII counterparts. Names equal by this key differ
+    /// only in case, width or spacing.
+    public static func matchKey(_ text: String) -> String {
+        var folded = String.UnicodeScalarView()
+        for s in text.unicodeScalars {
+            switch s.value {
+            case 0xFF01...0xFF5E: folded.append(Unicode.Scalar(s.value - 0xFEE0)!)
+            case 0x3000: folded.append(" ")
+            default: folded.append(s)
+            }
+        }
+        return label(String(folded))
+    }
+}

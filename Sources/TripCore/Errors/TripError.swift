@@ -9,6 +9,10 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
     case ambiguousAmount(field: String, value: String, readings: [String], suggestions: [String])
     case badPercent(field: String, value: String, reason: String)
     case badDate(field: String, value: String)
+    /// A slash date (`3/5`) and no `date_order` setting to read it by; `readings` are its possible dates.
+    case ambiguousDate(field: String, value: String, readings: [String], suggestions: [String])
+    /// A date that is valid but out of order with another (an end before its start).
+    case badDateRange(field: String, value: String, reason: String)
     case badRate(field: String, value: String, reason: String)
     case badText(field: String, reason: String)
     /// Free text that breaks `TextField`'s rules (control characters, invalid UTF-8, too long).
@@ -62,7 +66,13 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .badPercent(field, value, reason):
             return "\(field): \(quoted(value)) \(reason)"
         case let .badDate(field, value):
-            return "\(field): \(quoted(value)) is not a valid date; use YYYY-MM-DD, today or yesterday"
+            return "\(field): \(quoted(value)) is not a valid date; use YYYY-MM-DD, today, yesterday, tomorrow, -N (days ago) or a weekday (mon…sun)"
+        case let .ambiguousDate(field, value, readings, suggestions):
+            let reading = readings.count > 1 ? "is ambiguous: \(readings.joined(separator: " or "))"
+                : "needs a date order (it reads as \(readings.joined()))"
+            return "\(field): \(quoted(value)) \(reading); type \(suggestions.joined(separator: " or ")) instead, or set date_order = \"dmy\", \"mdy\" or \"ymd\" in your config"
+        case let .badDateRange(field, value, reason):
+            return "\(field): \(quoted(value)) \(reason)"
         case let .badRate(field, value, reason):
             return "\(field): \(quoted(value)) \(reason)"
         case let .badText(field, reason):

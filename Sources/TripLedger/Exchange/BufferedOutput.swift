@@ -26,6 +26,12 @@ public final class BufferedOutput {
         if buffer.count >= capacity { try flush() }
     }
 
+    /// Appends `value`'s JSON (`JSONValue.serialized`) without building a `String`.
+    public func write(json value: JSONValue) throws {
+        value.write(to: &buffer)
+        if buffer.count >= capacity { try flush() }
+    }
+
     public func flush() throws {
         var offset = 0
         while offset < buffer.count {

@@ -269,12 +269,14 @@ extension ExportRowImporter {
         return .some(name)
     }
 
-    /// A category or paid_with label as `row` stores it (lowercased); `.some(nil)` for an empty cell.
+    /// A category or paid_with label as `row` stores it (`TextField.label`); `.some(nil)` for an empty cell.
     private mutating func fastLabel(_ cell: UnsafeBufferPointer<UInt8>, _ column: ExportColumn) -> [UInt8]?? {
         if cell.isEmpty { return .some(nil) }
         if let l = parsed.labels.find(cell) { return l }
-        guard let l = try? Ledger.checkText(String(decoding: cell, as: UTF8.self).lowercased(), field: column.name, maxBytes: 100)
+        guard let checked = try? Ledger.checkText(String(decoding: cell, as: UTF8.self), field: column.name, maxBytes: 100)
         else { return nil }
+        let l = TextField.label(checked)
+        if l.isEmpty { return nil }     // `row` stores no label; leave the row to it
         let label = Array(l.utf8)
         parsed.labels.insert(cell, label)
         return .some(label)

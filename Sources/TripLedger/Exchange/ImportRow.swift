@@ -312,14 +312,14 @@ struct ExportRowImporter: RowImporter {
         return p
     }
 
-    /// A label (category, paid_with): lowercased and checked once per distinct text.
+    /// A label (category, paid_with): checked and made a `TextField.label` once per distinct text.
     private mutating func text(_ column: ExportColumn) throws -> String? {
         let t = cell(column)
         if t.isEmpty { return nil }
-        if let l = labels[t] { return l }
-        let l = try field(column) { try Ledger.checkText(t.lowercased(), field: column.name, maxBytes: 100) }
+        if let l = labels[t] { return l.isEmpty ? nil : l }
+        let l = try field(column) { TextField.label(try Ledger.checkText(t, field: column.name, maxBytes: 100)) }
         labels[t] = l
-        return l
+        return l.isEmpty ? nil : l
     }
 
     private func bool(_ column: ExportColumn, default value: Bool) throws -> Bool {

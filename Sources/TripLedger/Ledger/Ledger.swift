@@ -21,6 +21,9 @@ public final class Ledger {
     /// left as it was.
     public init(path: String, settings: Settings, clock: Clock, create: Bool = true) throws {
         self.settings = settings
+        // Every date a command reads goes through this clock, so it reads slash dates the configured way.
+        var clock = clock
+        clock.dateOrder = clock.dateOrder ?? settings.dateOrder.value
         self.clock = clock
         let file = try LedgerFileError.inspect(path, create: create)
         if !file.exists { try Ledger.makeParentFolder(of: path) }

@@ -58,26 +58,10 @@ extension Ledger {
         return p
     }
 
-    /// `trip list`: the trip's purchases by date, then id.
+    /// The trip's purchases by date, then id, as one array (`purchaseRows` streams them).
     public func purchases(_ filter: PurchaseFilter) throws -> (trip: Trip, purchases: [Purchase]) {
-        let trip = try resolveTrip(filter.trip)
-        var sql = "SELECT \(Purchase.columns) \(Purchase.from) WHERE p.trip_id = ?"
-        var values: [SQLValue] = [.integer(trip.id)]
-        if let since = filter.since {
-            sql += " AND p.date >= ?"
-            values.append(.text(try clock.date(since, field: "since").description))
-        }
-        if let until = filter.until {
-            sql += " AND p.date <= ?"
-            values.append(.text(try clock.date(until, field: "until").description))
-        }
-        if let category = filter.category {
-            sql += " AND p.category = ?"
-            values.append(.text(category.lowercased()))
-        }
-        sql += " ORDER BY p.date, p.id"
         var out: [Purchase] = []
-        try db.prepare(sql).forEach(values) { out.append(Purchase(row: $0)) }
+        let trip = try purchaseRows(filter) { out.append($0) }
         return (trip, out)
     }
 
@@ -134,12 +118,8 @@ extension Ledger {
 
         let date = try d.date.map { x throws(TripError) in try clock.date(x, field: "date") } ?? old?.date ?? clock.today
         let note = try Ledger.checkText(d.note ?? old?.note ?? "", field: "note")
-        let category = try (d.category ?? old?.category).flatMap { c in
-            c.isEmpty ? nil : try Ledger.checkText(c.lowercased(), field: "category", maxBytes: 100)
-        }
-        let paidWith = try (d.paidWith ?? old?.paidWith).flatMap { c in
-            c.isEmpty ? nil : try Ledger.checkText(c.lowercased(), field: "paid-with", maxBytes: 100)
-        }
+        let category = try (d.category ?? old?.category).flatMap { c in try Ledger.checkLabel(c, field: "category") }
+        let paidWith = try (d.paidWith ?? old?.paidWith).flatMap { c in try Ledger.checkLabel(c, field: "paid-with") }
         let home = trip.homeCurrency
         let purchaseRate = try (d.rate ?? old?.purchaseRate).flatMap { r throws(TripError) in
             r.isEmpty ? nil : try Ledger.validateRate(r, field: "rate")

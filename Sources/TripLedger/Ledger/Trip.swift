@@ -64,25 +64,43 @@ extension Ledger {
         try TextField.check(text, field: field, maxBytes: maxBytes, allowEmpty: allowEmpty, allowsLayout: field == "note")
     }
 
+    /// A category or payment method checked, then stored as `TextField.label` has it; nil when empty.
+    static func checkLabel(_ text: String, field: String) throws(TripError) -> String? {
+        let label = TextField.label(try checkText(text, field: field, maxBytes: 100))
+        return label.isEmpty ? nil : label
+    }
+
+    /// A trip name checked, then tidied (`TextField.tidy`); case and width stay as typed.
+    static func checkTripName(_ text: String, field: String) throws(TripError) -> String {
+        TextField.tidy(try checkText(text, field: field, maxBytes: 200, allowEmpty: false))
+    }
+
+    /// Refuses `name` when another trip's name differs from it only in case, width or spacing,
+    /// naming that trip as it is stored.
+    func requireNewTripName(_ name: String, except id: Int64? = nil) throws {
+        let key = TextField.matchKey(name)
+        if let clash = try trips().first(where: { $0.id != id && TextField.matchKey($0.name) == key }) {
+            throw TripError.tripExists(clash.name)
+        }
+    }
+
     /// `trip new`: creates a trip and makes it current.
     @discardableResult
     public func createTrip(_ t: NewTrip) throws -> Trip {
-        let name = try Ledger.checkText(t.name, field: "name", maxBytes: 200, allowEmpty: false)
+        let name = try Ledger.checkTripName(t.name, field: "name")
         let local = try t.localCurrency.map { c throws(TripError) in try CurrencyTable.shared.currency(for: c) }
         let home = try t.homeCurrency.map { c throws(TripError) in try CurrencyTable.shared.currency(for: c) } ?? defaultHome().currency
         let start = try t.start.map { d throws(TripError) in try clock.date(d, field: "start") }
         let end = try t.end.map { d throws(TripError) in try clock.date(d, field: "end") }
         if let start, let end, end < start {
-            throw TripError.badDate(field: "end", value: t.end!)
+            throw TripError.badDateRange(field: "end", value: t.end!, reason: "is before the start \(start)")
         }
         let presets = try tripPresets(t.presets, local: local)
         let budget = try t.budget.map { b throws(TripError) in
             try AmountExpression.evaluate(b, field: "budget", minorUnits: home.minorUnits, rounding: settings.rounding.value)
         }
         return try db.transaction {
-            if try db.scalarInt("SELECT id FROM trips WHERE name = ?", [.text(name)]) != nil {
-                throw TripError.tripExists(name)
-            }
+            try requireNewTripName(name)
             // The id explicitly: never one a deleted trip had (m0006).
             let id = try nextID(.trips)
             try db.run("""
@@ -99,11 +117,15 @@ extension Ledger {
         try db.prepare("SELECT \(Trip.columns) FROM trips WHERE id = ?").first([.integer(id)], Trip.init(row:))
     }
 
+    /// The trip of that name; else the one trip whose name differs only in case, width or spacing.
     public func trip(named name: String) throws -> Trip {
-        guard let t = try db.prepare("SELECT \(Trip.columns) FROM trips WHERE name = ?").first([.text(name)], Trip.init(row:)) else {
-            throw TripError.tripNotFound(name)
+        if let t = try db.prepare("SELECT \(Trip.columns) FROM trips WHERE name = ?").first([.text(name)], Trip.init(row:)) {
+            return t
         }
-        return t
+        let key = TextField.matchKey(name)
+        let matches = try trips().filter { TextField.matchKey($0.name) == key }
+        guard matches.count == 1 else { throw TripError.tripNotFound(name) }
+        return matches[0]
     }
 
     /// All trips, oldest first.
@@ -172,12 +194,10 @@ extension Ledger {
 
     /// `trip rename OLD NEW`.
     public func renameTrip(_ old: String, to new: String) throws -> Trip {
-        let newName = try Ledger.checkText(new, field: "new name", maxBytes: 200, allowEmpty: false)
+        let newName = try Ledger.checkTripName(new, field: "new name")
         return try db.transaction {
             let t = try trip(named: old)
-            if let other = try db.scalarInt("SELECT id FROM trips WHERE name = ?", [.text(newName)]), other != t.id {
-                throw TripError.tripExists(newName)
-            }
+            try requireNewTripName(newName, except: t.id)
             try db.run("UPDATE trips SET name = ? WHERE id = ?", [.text(newName), .integer(t.id)])
             return try trip(id: t.id)!
         }
@@ -217,5 +237,20 @@ extension Ledger {
             if try currentTrip() == nil { try setLedgerSetting("current_trip", nil) }
             return (t, n)
         }
+    }
+}
+
+extension Ledger {
+    /// A warning for a purchase dated outside its trip's start…end, or nil. Such a purchase is
+    /// accepted (a deposit paid before leaving, a refund after): only a typo is worth a second look.
+    public func outsideTripWarning(_ p: Purchase) throws -> String? {
+        guard let t = try trip(id: p.tripID) else { return nil }
+        if let start = t.start, p.date < start {
+            return "warning: #\(p.id) is dated \(p.date), before \(t.name) starts on \(start)"
+        }
+        if let end = t.end, p.date > end {
+            return "warning: #\(p.id) is dated \(p.date), after \(t.name) ends on \(end)"
+        }
+        return nil
     }
 }

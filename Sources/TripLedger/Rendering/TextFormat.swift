@@ -49,7 +49,9 @@ public enum TextFormat {
 
     /// True for the characters `safe` escapes.
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+        // ASCII has no format characters: no Unicode property lookup for it.
+        if scalar.value < 0x80 { return scalar.value < 0x20 || scalar.value == 0x7F }
+        return scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
             || (scalar.properties.generalCategory == .format && scalar.value != 0x200D)
     }
 
@@ -109,30 +111,55 @@ public enum TextFormat {
         return "Removed #\(p.id) (\(money(p.breakdown.total, p.currency)) on \(p.date)\(note))."
     }
 
-    /// `trip list`.
+    /// `trip list` of purchases in memory: the same table `listHeader`, `listRow` and
+    /// `listFooter` stream.
     public static func list(_ trip: Trip, _ purchases: [Purchase]) -> String {
-        guard !purchases.isEmpty else { return "No purchases in \(safe(trip.name))." }
-        var rows: [[String]] = [["id", "date", "amount", trip.homeCurrency.code, "rate", "note"]]
+        var layout = ListLayout(count: purchases.count, idWidth: 2, amountWidth: 6, homeWidth: trip.homeCurrency.code.count,
+                                rateWidth: 4, anyProvisional: false)
         for p in purchases {
-            let home = p.conversion.home.map { Money.group(Money(minorUnits: $0, currency: p.conversion.homeCurrency).plainText) } ?? "—"
-            let flag = p.conversion.home == nil ? "none" : p.conversion.source.rawValue + (p.conversion.provisional ? "*" : "")
-            var note = safe(p.note)
-            if let cat = p.category { note = "[\(safe(cat))] " + note }
-            rows.append(["#\(p.id)", p.date.description, money(p.breakdown.total, p.currency), home, flag, note])
+            let cells = listCells(p)
+            layout.idWidth = max(layout.idWidth, cells.id.count)
+            layout.amountWidth = max(layout.amountWidth, cells.amount.count)
+            layout.homeWidth = max(layout.homeWidth, cells.home.count)
+            layout.rateWidth = max(layout.rateWidth, cells.rate.count)
+            layout.anyProvisional = layout.anyProvisional || (p.conversion.provisional && p.conversion.home != nil)
         }
-        let widths = (0..<6).map { i in rows.map { $0[i].count }.max() ?? 0 }
-        var out: [String] = []
-        for r in rows {
-            var cells: [String] = []
-            for i in 0..<6 {
-                cells.append(i == 5 ? r[i] : pad(r[i], widths[i], right: i == 2 || i == 3))
-            }
-            out.append(cells.joined(separator: "  "))
-        }
-        if purchases.contains(where: { $0.conversion.provisional && $0.conversion.home != nil }) {
-            out.append("* provisional rate: `trip rates sync` replaces it with the rate of the purchase's date")
-        }
-        return out.joined(separator: "\n")
+        guard let header = listHeader(trip, layout) else { return listEmpty(trip) }
+        return ([header] + purchases.map { listRow($0, layout) } + [listFooter(layout)].compactMap { $0 })
+            .map { String($0.dropLast()) }.joined(separator: "\n")
+    }
+
+    /// `No purchases in Japan.`
+    public static func listEmpty(_ trip: Trip) -> String { "No purchases in \(safe(trip.name))." }
+
+    /// The header line of `trip list` (with its line feed), or nil when there are no rows.
+    public static func listHeader(_ trip: Trip, _ layout: ListLayout) -> String? {
+        guard layout.count > 0 else { return nil }
+        return listLine(["id", "date", "amount", safe(trip.homeCurrency.code), "rate", "note"], layout)
+    }
+
+    /// One purchase's line of `trip list`, with its line feed.
+    public static func listRow(_ p: Purchase, _ layout: ListLayout) -> String {
+        let c = listCells(p)
+        return listLine([c.id, p.date.description, c.amount, c.home, c.rate, c.note], layout)
+    }
+
+    /// The footnote after the rows, if some rate is provisional.
+    public static func listFooter(_ layout: ListLayout) -> String? {
+        layout.anyProvisional ? "* provisional rate: `trip rates sync` replaces it with the rate of the purchase's date\n" : nil
+    }
+
+    private static func listCells(_ p: Purchase) -> (id: String, amount: String, home: String, rate: String, note: String) {
+        let home = p.conversion.home.map { Money.group(Money(minorUnits: $0, currency: p.conversion.homeCurrency).plainText) } ?? "—"
+        let flag = p.conversion.home == nil ? "none" : p.conversion.source.rawValue + (p.conversion.provisional ? "*" : "")
+        var note = safe(p.note)
+        if let cat = p.category { note = "[\(safe(cat))] " + note }
+        return ("#\(p.id)", money(p.breakdown.total, p.currency), home, flag, note)
+    }
+
+    private static func listLine(_ cells: [String], _ layout: ListLayout) -> String {
+        pad(cells[0], layout.idWidth) + "  " + pad(cells[1], 10) + "  " + pad(cells[2], layout.amountWidth, right: true) + "  "
+            + pad(cells[3], layout.homeWidth, right: true) + "  " + pad(cells[4], layout.rateWidth) + "  " + cells[5] + "\n"
     }
 
     /// `trip trips`.

@@ -156,8 +156,7 @@ extension Ledger {
     }
 
     func reports(trips: [Trip], _ q: ReportQuery) throws -> [TripReport] {
-        let since = try q.since.map { try clock.date($0, field: "since") }
-        let until = try q.until.map { try clock.date($0, field: "until") }
+        let (since, until) = try clock.range(since: q.since, until: q.until)
         let range: [SQLValue] = [.text(since?.description ?? "0001-01-01"), .text(until?.description ?? "9999-12-31")]
         let target = try q.home.map { try CurrencyTable.shared.currency(for: $0) }
         var out: [TripReport] = []

@@ -24,6 +24,7 @@ extension Trip {
             let p = try ledger.addPurchase(purchase.draft(amount: amount, currency: currency, noteWords: note),
                                            split: purchase.splitDraft)
             StartupTrace.lap("add purchase")
+            if let warning = try ledger.outsideTripWarning(p) { ProcessExit.printError(warning) }
             let split = try ledger.split(of: p)
             emit(global.format, json: p.json(split: split), text: TextFormat.purchase(p, verb: "Added", split: split))
         }

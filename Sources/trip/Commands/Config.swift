@@ -18,6 +18,7 @@ extension Trip {
                 ("rounding", s.rounding.value.rawValue, s.rounding.source),
                 ("tip_base", s.tipOnTaxed.value ? "taxed" : "subtotal", s.tipOnTaxed.source),
                 ("stale_days", String(s.staleDays.value), s.staleDays.source),
+                ("date_order", s.dateOrder.value?.rawValue ?? "none", s.dateOrder.source),
                 ("rates.chain", s.rateChain.value.joined(separator: ", "), s.rateChain.source),
                 ("rates.connect_timeout", String(s.connectTimeout.value), s.connectTimeout.source),
                 ("rates.total_timeout", String(s.totalTimeout.value), s.totalTimeout.source),

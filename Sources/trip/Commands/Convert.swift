@@ -11,7 +11,7 @@ extension Trip {
         @Argument(help: "The amount or expression.") var amount: String
         @Argument(help: "Its currency.", completion: Completions.currencies) var from: String
         @Argument(help: "Target currency (default: the current trip's home currency).", completion: Completions.currencies) var to: String?
-        @Option(name: [.long, .customShort("d")], help: "Use the rate of this date (default: today).") var date: String?
+        @Option(name: [.long, .customShort("d")], parsing: .unconditional, help: "Use the rate of this date (default: today).") var date: String?
         @OptionGroup var global: GlobalOptions
 
         func run() throws {

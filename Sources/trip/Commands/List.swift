@@ -3,22 +3,56 @@ import TripCore
 import TripLedger
 
 extension Trip {
-    /// `trip list [--trip NAME] [--since D] [--until D] [--category C]`
+    /// `trip list [--trip NAME] [--since D] [--until D] [--category C] [--limit N] [--reverse]`
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List a trip's purchases.", usage: "trip list [-t TRIP] [--since D] [--until D] [-c CATEGORY]\n[global options]")
+        static let configuration = CommandConfiguration(
+            abstract: "List a trip's purchases.",
+            usage: "trip list [-t TRIP] [--since D] [--until D] [-c CATEGORY] [--limit N]\n[--reverse] [global options]",
+            discussion: """
+                Oldest first: by date, then id. --limit N keeps the N most recent purchases (the last N
+                lines of the full list); --reverse puts the newest first. Streams: memory does not grow
+                with the trip.
+                """)
 
-        @Option(name: [.long, .customShort("t")], help: "The trip (default: the current trip).", completion: Completions.tripNames) var trip: String?
-        @Option(help: "From this date on.") var since: String?
-        @Option(help: "Up to this date.") var until: String?
+        @Option(name: [.long, .customShort("t")], help: "The trip (default: the current trip).", completion: Completions.tripNames)
+        var trip: String?
+        @Option(parsing: .unconditional, help: "From this date on.") var since: String?
+        @Option(parsing: .unconditional, help: "Up to this date.") var until: String?
         @Option(name: [.long, .customShort("c")], help: "Only this category.") var category: String?
+        @Option(help: "Only the N most recent purchases.") var limit: Int?
+        @Flag(help: "Newest first.") var reverse = false
         @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            if let limit, limit < 0 { throw ValidationError("--limit: \(limit) is negative; give a number of purchases") }
+        }
 
         func run() throws {
             let ledger = try global.openLedger()
-            let (trip, purchases) = try ledger.purchases(PurchaseFilter(trip: trip, since: since, until: until, category: category))
-            emit(global.format,
-                 json: .object(["trip": .string(trip.name), "purchases": .array(purchases.map(\.json))]),
-                 text: TextFormat.list(trip, purchases))
+            let filter = PurchaseFilter(trip: trip, since: since, until: until, category: category, limit: limit, reverse: reverse)
+            let out = BufferedOutput(fileDescriptor: 1)
+            switch global.format {
+            case .json:
+                // The same document as `emit` would print: keys sorted, `purchases` before `trip`.
+                try out.write("{\"purchases\":[")
+                var first = true
+                let trip = try ledger.purchaseRows(filter) { p in
+                    if !first { try out.write(",") }
+                    try out.write(json: p.json)
+                    first = false
+                }
+                try out.write("],\"trip\":" + JSONValue.string(trip.name).serialized + "}\n")
+            default:
+                let (trip, layout) = try ledger.listLayout(filter)
+                guard let header = TextFormat.listHeader(trip, layout) else {
+                    try out.write(TextFormat.listEmpty(trip) + "\n")
+                    break
+                }
+                try out.write(header)
+                try ledger.purchaseRows(filter) { try out.write(TextFormat.listRow($0, layout)) }
+                if let footer = TextFormat.listFooter(layout) { try out.write(footer) }
+            }
+            try out.flush()
         }
     }
 }

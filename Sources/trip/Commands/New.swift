@@ -10,8 +10,9 @@ extension Trip {
         @Argument(help: "The trip's name.") var name: String
         @Option(help: "Local currency: the default for `trip add`.", completion: Completions.currencies) var currency: String?
         @Option(help: "Home currency the report totals in.", completion: Completions.currencies) var home: String?
-        @Option(help: "First day, YYYY-MM-DD.") var start: String?
-        @Option(help: "Last day, YYYY-MM-DD.") var end: String?
+        @Option(parsing: .unconditional, help: "First day: YYYY-MM-DD, today, yesterday, tomorrow, -N (days ago), mon…sun or D/M.")
+        var start: String?
+        @Option(parsing: .unconditional, help: "Last day.") var end: String?
         @Option(help: "Default preset for purchases in its currency, e.g. JP; repeat for other currencies.",
                 completion: Completions.presets)
         var preset: [String] = []

@@ -12,7 +12,7 @@ extension Trip {
         @Argument(help: "The currency, e.g. JPY.", completion: Completions.currencies) var currency: String
         @Argument(help: "How many --in units 1 CUR is worth, e.g. 0.0067.") var rate: String
         @Option(name: .customLong("in"), help: "The currency RATE is in.", completion: Completions.currencies) var quote: String?
-        @Option(help: "From this date on (default: today).") var date: String?
+        @Option(parsing: .unconditional, help: "From this date on (default: today).") var date: String?
         @OptionGroup var global: GlobalOptions
 
         func run() throws {

@@ -23,8 +23,8 @@ extension Trip {
         var by: ReportGrouping = .category
         @Option(help: "Group trips: this member's own report, from their shares (what an employer reimburses).")
         var member: String?
-        @Option(help: "Only purchases on or after this date.") var since: String?
-        @Option(help: "Only purchases on or before this date.") var until: String?
+        @Option(parsing: .unconditional, help: "Only purchases on or after this date.") var since: String?
+        @Option(parsing: .unconditional, help: "Only purchases on or before this date.") var until: String?
         @Option(help: "Re-express in this currency at each purchase date's rate (stored data is unchanged).", completion: Completions.currencies) var home: String?
         @Flag(help: "Include every purchase.") var lines = false
         @OptionGroup var global: GlobalOptions
@@ -57,8 +57,9 @@ extension Trip {
             default:
                 let terminal = isatty(1) == 1
                 let color = terminal && getenv("NO_COLOR") == nil
-                print(all ? TextFormat.reports(reports, bars: terminal, color: color)
-                          : TextFormat.report(reports[0], bars: terminal, color: color))
+                let width = TerminalWidth.columns(environment: TextFile.environment())
+                print(all ? TextFormat.reports(reports, bars: terminal, color: color, width: width)
+                          : TextFormat.report(reports[0], bars: terminal, color: color, width: width))
             }
         }
     }

@@ -4,7 +4,9 @@ import TripLedger
 /// The options `trip add` and `trip edit` share. On `edit`, an omitted option keeps the stored value.
 struct PurchaseOptions: ParsableArguments {
     @Option(name: [.long, .customShort("n")], help: "A note (also: words after AMOUNT [CUR]).") var note: String?
-    @Option(name: [.long, .customShort("d")], help: "Purchase date: YYYY-MM-DD, today or yesterday. add: default today; edit: keeps the stored date.") var date: String?
+    @Option(name: [.long, .customShort("d")], parsing: .unconditional,
+            help: "Purchase date: YYYY-MM-DD, today, yesterday, tomorrow, -N (days ago), mon…sun or D/M. add: default today; edit: keeps the stored date.")
+    var date: String?
     @Option(name: [.long, .customShort("c")], help: "Category, e.g. food, transport, lodging.") var category: String?
     @Option(help: "Discount: a percentage (20%) or an amount in the purchase currency (500).") var discount: String?
     @Option(help: "Service charge: a percentage of the discounted subtotal (10%) or an amount.") var service: String?

@@ -1,0 +1,101 @@
+import TripCore
+
+/// The query behind `trip list`: one filter, read by `purchaseRows` (a row at a time) and by
+/// `listLayout` (one aggregate over the same rows, for the text table's column widths).
+struct PurchaseQuery {
+    let trip: Trip
+    /// `WHERE …` over `purchases p`, and its bound values.
+    let condition: String
+    let values: [SQLValue]
+    let order: String
+
+    init(_ filter: PurchaseFilter, trip: Trip, clock: Clock) throws {
+        self.trip = trip
+        var condition = "p.trip_id = ?"
+        var values: [SQLValue] = [.integer(trip.id)]
+        let (since, until) = try clock.range(since: filter.since, until: filter.until)
+        if let since {
+            condition += " AND p.date >= ?"
+            values.append(.text(since.description))
+        }
+        if let until {
+            condition += " AND p.date <= ?"
+            values.append(.text(until.description))
+        }
+        if let category = filter.category {
+            condition += " AND p.category = ?"
+            values.append(.text(TextField.label(category)))
+        }
+        if let limit = filter.limit {
+            guard limit >= 0 else { throw TripError.usage("limit: \(limit) is negative; give a number of purchases") }
+            // The last `limit` purchases, found from the newest end of the index, then shown in the asked order.
+            // sql-built: `condition` is made of the constant clauses above; every value is bound.
+            condition = "p.id IN (SELECT p.id FROM purchases p WHERE \(condition) ORDER BY p.date DESC, p.id DESC LIMIT ?)"
+            values.append(.integer(Int64(limit)))
+        }
+        self.condition = condition
+        self.values = values
+        order = filter.reverse ? "ORDER BY p.date DESC, p.id DESC" : "ORDER BY p.date, p.id"
+    }
+}
+
+/// What the text table of `trip list` needs before its first row: how many rows, each column's
+/// width, and whether the provisional footnote applies. One aggregate query gives it, so the rows
+/// themselves can be streamed and still line up exactly.
+public struct ListLayout: Sendable {
+    public var count: Int
+    public var idWidth: Int
+    public var amountWidth: Int
+    public var homeWidth: Int
+    public var rateWidth: Int
+    public var anyProvisional: Bool
+}
+
+extension Ledger {
+    /// The trip's purchases as `filter` selects them, each passed to `body` as it is read, so
+    /// memory does not grow with the trip. Order: date, then id (`reverse`: newest first).
+    /// Returns the trip.
+    @discardableResult
+    public func purchaseRows(_ filter: PurchaseFilter, _ body: (Purchase) throws -> Void) throws -> Trip {
+        let q = try PurchaseQuery(filter, trip: try resolveTrip(filter.trip), clock: clock)
+        try db.preferStreaming()
+        // sql-built: `condition` and `order` come from `PurchaseQuery`'s constant clauses; every value is bound.
+        try db.prepare("SELECT \(Purchase.columns) \(Purchase.from) WHERE \(q.condition) \(q.order)")
+            .forEach(q.values) { try body(Purchase(row: $0)) }
+        return q.trip
+    }
+
+    /// The column widths of `trip list`'s text table over exactly the rows `purchaseRows` reads.
+    public func listLayout(_ filter: PurchaseFilter) throws -> (trip: Trip, layout: ListLayout) {
+        let q = try PurchaseQuery(filter, trip: try resolveTrip(filter.trip), clock: clock)
+        // Read like the rows themselves: through a small page cache, not a growing memory map.
+        try db.preferStreaming()
+        var layout = ListLayout(count: 0, idWidth: 2, amountWidth: 6, homeWidth: q.trip.homeCurrency.code.count,
+                                rateWidth: 4, anyProvisional: false)
+        // The widest amount is that of the smallest or largest total of some currency. Every column
+        // here is in the covering index `purchases_report`, so this reads the index, not the table
+        // (home amounts are in the trip's home currency, as the header says).
+        // sql-built: `condition` comes from `PurchaseQuery`'s constant clauses; every value is bound.
+        try db.prepare("""
+            SELECT p.currency, count(*), max(p.id), min(p.total_minor), max(p.total_minor), min(p.home_minor), max(p.home_minor),
+                   max(CASE WHEN p.home_minor IS NULL THEN 4 ELSE length(p.rate_source) + p.provisional END),
+                   max(p.provisional AND p.home_minor IS NOT NULL)
+            FROM purchases p WHERE \(q.condition) GROUP BY p.currency
+            """).forEach(q.values) { s in
+            let home = q.trip.homeCurrency
+            guard let currency = CurrencyTable.shared.lookup(s.text(0)) else { return }
+            layout.count += Int(s.int(1))
+            layout.idWidth = max(layout.idWidth, 1 + String(s.int(2)).count)
+            for v in [s.int(3), s.int(4)] {
+                layout.amountWidth = max(layout.amountWidth, TextFormat.money(v, currency).count)
+            }
+            for v in [s.optionalInt(5), s.optionalInt(6)] {
+                let text = v.map { Money.group(Money(minorUnits: $0, currency: home).plainText) } ?? "—"
+                layout.homeWidth = max(layout.homeWidth, text.count)
+            }
+            layout.rateWidth = max(layout.rateWidth, Int(s.int(7)))
+            layout.anyProvisional = layout.anyProvisional || s.int(8) != 0
+        }
+        return (q.trip, layout)
+    }
+}
