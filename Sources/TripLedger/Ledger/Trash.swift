@@ -4,8 +4,11 @@ extension Ledger {
     /// The id for a new row of `table` (`purchases` or `trips`): above every id present and every
     /// id ever deleted (`id_high_water`, kept by m0006's triggers), so no id is handed out twice.
     func nextID(_ table: IDTable) throws -> Int64 {
-        // sql-built: `table` is one of two constant table names, never input.
-        let present = try db.scalarInt("SELECT max(id) FROM \(table.rawValue)") ?? 0
+        let present: Int64
+        switch table {
+        case .purchases: present = try db.scalarInt("SELECT max(id) FROM purchases") ?? 0
+        case .trips: present = try db.scalarInt("SELECT max(id) FROM trips") ?? 0
+        }
         return max(present, try highWater(table)) + 1
     }
 
