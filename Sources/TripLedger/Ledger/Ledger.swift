@@ -37,7 +37,10 @@ public final class Ledger {
         if version > Migrator.latestVersion {
             throw TripError.newerLedger(path: path, version: version, known: Migrator.latestVersion)
         }
-        if version == 0, file.exists, try db.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0 > 0 {
+        // One statement, so one snapshot: another trip may be creating this ledger right now, and
+        // its first migration writes the tables and the version in one commit.
+        if version == 0, file.exists,
+           try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE (SELECT user_version FROM pragma_user_version) = 0") ?? 0 > 0 {
             throw LedgerFileError(path: path, cause: .notALedger)
         }
         if db.isReadOnly && version < Migrator.latestVersion {
