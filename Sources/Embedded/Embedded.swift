@@ -8,6 +8,7 @@ public enum Embedded {
         ("m0002_rates", PackageResources.m0002_rates_sql),
         ("m0003_import", PackageResources.m0003_import_sql),
         ("m0004_rate_source_check", PackageResources.m0004_rate_source_check_sql),
+        ("m0007_refunds", PackageResources.m0007_refunds_sql),
     ]
 
     /// `config/settings.toml`: the default settings.

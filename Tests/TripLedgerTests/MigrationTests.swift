@@ -77,7 +77,8 @@ struct MigrationTests {
         #expect(Set(before.map { $0[31] }) == ["manual", "fallback", "none", "charged"])
 
         // Back to version 3: the table as m0001 made it (with m0003's column), its four indexes.
-        let columns = "id, " + PurchaseRow.insertColumns + ", import_key"
+        // Without m0007's kind and refund_of, which come last.
+        let columns = "id, " + PurchaseRow.insertColumns.replacingOccurrences(of: ", kind, refund_of", with: "") + ", import_key"
         try db.execute("""
             CREATE TABLE old AS SELECT \(columns) FROM purchases;
             DROP TABLE purchases;
@@ -96,18 +97,18 @@ struct MigrationTests {
             CREATE UNIQUE INDEX purchases_import_key ON purchases (import_key) WHERE import_key IS NOT NULL;
             INSERT INTO purchases (\(columns)) SELECT \(columns) FROM old;
             DROP TABLE old;
-            DELETE FROM schema_migrations WHERE version = 4;
+            DELETE FROM schema_migrations WHERE version >= 4;
             PRAGMA user_version = 3;
             """)
-        #expect(try rows() == before)
+        #expect(try rows() == before.map { Array($0.dropLast(2)) })
 
         let reopened = try Ledger(path: t.path, settings: t.ledger.settings, clock: t.ledger.clock)
-        #expect(try Migrator.version(of: reopened.db) == 4)
+        #expect(try Migrator.version(of: reopened.db) == Migrator.latestVersion)
         #expect(try rows() == before)
         var indexes: [String] = []
         try reopened.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'purchases' ORDER BY name")
             .forEach { indexes.append($0.text(0)) }
-        #expect(indexes == ["purchases_by_trip_date", "purchases_import_key", "purchases_report"])
+        #expect(indexes == ["purchases_by_trip_date", "purchases_import_key", "purchases_refund_of", "purchases_report"])
         #expect(try reopened.db.scalarText("PRAGMA integrity_check") == "ok")
         for source in RateSource.allCases {
             try reopened.db.execute("SAVEPOINT s")

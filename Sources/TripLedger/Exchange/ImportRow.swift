@@ -365,6 +365,7 @@ enum ExportColumn: Int, CaseIterable {
     case total, rounding, preset
     case rate, rateDate, rateSource, rateProvider, rateFetchedAt, provisional
     case homeCurrency, homeTotal, charged
+    case kind, refundOf
 
     var name: String { PurchaseCSV.columns[rawValue] }
 }

@@ -6,7 +6,8 @@ extension Ledger {
         guard let amount = draft.amount else { throw TripError.usage("amount: missing; e.g. trip add 1200 JPY ramen") }
         let trip = try resolveTrip(draft.trip)
         try requireOpen(trip)
-        let row = try prepareRow(draft, amount: amount, trip: trip, existing: nil)
+        var row = try prepareRow(draft, amount: amount, trip: trip, existing: nil)
+        row.kind = draft.kind
         return try db.transaction {
             try db.run("INSERT INTO purchases (\(PurchaseRow.insertColumns)) VALUES (\(PurchaseRow.placeholders))",
                        row.values(now: clock.now, createdAt: clock.now))
@@ -23,26 +24,42 @@ extension Ledger {
             try requireOpen(try self.trip(id: old.tripID)!)
             let trip = try draft.trip.map { try self.trip(named: $0) } ?? self.trip(id: old.tripID)!
             try requireOpen(trip)
-            let row = try prepareRow(draft, amount: draft.amount ?? old.expression, trip: trip, existing: old)
+            var row = try prepareRow(draft, amount: draft.amount ?? old.expression, trip: trip, existing: old)
+            // An edit keeps what the row is: a refund stays the refund of its purchase.
+            row.kind = old.kind
+            row.refundOf = old.refundOf
             let created = try db.scalarText("SELECT created_at FROM purchases WHERE id = ?", [.integer(id)]) ?? clock.now
             // An imported purchase keeps its import key, so re-importing its file does not add it again.
             let importKey = try db.scalarInt("SELECT import_key FROM purchases WHERE id = ?", [.integer(id)])
+            // The row is deleted and inserted again under its id: its refunds' `refund_of` points at it
+            // in between, so foreign keys are checked at commit (the pragma ends with the transaction).
+            try db.execute("PRAGMA defer_foreign_keys = ON")
             try db.run("DELETE FROM purchases WHERE id = ?", [.integer(id)])
             try db.run("INSERT INTO purchases (id, \(PurchaseRow.insertColumns)) VALUES (?, \(PurchaseRow.placeholders))",
                        [.integer(id)] + row.values(now: clock.now, createdAt: created))
             if let importKey {
                 try db.run("UPDATE purchases SET import_key = ? WHERE id = ?", [.integer(importKey), .integer(id)])
             }
-            return try purchase(id: id)
+            let edited = try purchase(id: id)
+            try checkRefundLink(of: edited)
+            return edited
         }
     }
 
-    /// `trip rm ID`: returns what was removed.
+    /// `trip rm ID`: returns what was removed. A purchase with refunds is refused, naming them:
+    /// remove the refunds first, so no refund is left pointing at nothing.
     public func removePurchase(_ idText: String) throws -> Purchase {
         let id = try Ledger.parseID(idText)
         return try db.transaction {
             let p = try purchase(id: id)
             try requireOpen(try trip(id: p.tripID)!)
+            let refunds = try refundIDs(of: id)
+            if !refunds.isEmpty {
+                let list = refunds.map { "#\($0)" }.joined(separator: ", ")
+                throw TripError.badTextValue(field: "id", value: idText, reason: """
+                    has refund\(refunds.count == 1 ? "" : "s") \(list); remove \(refunds.count == 1 ? "it" : "them") first
+                    """)
+            }
             try db.run("DELETE FROM purchases WHERE id = ?", [.integer(id)])
             return p
         }
@@ -193,16 +210,18 @@ struct PurchaseRow {
     let purchaseRate: String?
     let charged: Int64?
     let conversion: Conversion
+    var kind: PurchaseKind = .purchase
+    var refundOf: Int64? = nil
 
     static let insertColumns = """
         trip_id, date, note, category, paid_with, currency, expression, price_minor, discount_spec, discount_minor, \
         service_spec, service_minor, tax_spec, tax_included, tax_minor, tip_spec, tip_minor, total_minor, rounding, \
         preset, purchase_rate, charged_minor, home_currency, home_minor, home_discount_minor, home_service_minor, \
         home_tax_minor, home_tip_minor, rate, rate_date, rate_source, rate_provider, rate_fetched_at, provisional, \
-        created_at, updated_at
+        created_at, updated_at, kind, refund_of
         """
     /// The number of `insertColumns`.
-    static let columnCount = 36
+    static let columnCount = 38
     static let placeholders = Array(repeating: "?", count: columnCount).joined(separator: ", ")
 
     func values(now: String, createdAt: String) -> [SQLValue] {
@@ -216,7 +235,8 @@ struct PurchaseRow {
             SQLValue(preset), SQLValue(purchaseRate), SQLValue(charged), .text(c.homeCurrency.code), SQLValue(c.home),
             SQLValue(c.homeDiscount), SQLValue(c.homeService), SQLValue(c.homeTax), SQLValue(c.homeTip),
             SQLValue(q?.rate), SQLValue(q?.date?.description), .text(c.source.rawValue), SQLValue(q?.provider),
-            SQLValue(q?.fetchedAt), SQLValue(c.provisional), .text(createdAt), .text(now),
+            SQLValue(q?.fetchedAt), SQLValue(c.provisional), .text(createdAt), .text(now), .text(kind.rawValue),
+            SQLValue(refundOf),
         ]
     }
 }
