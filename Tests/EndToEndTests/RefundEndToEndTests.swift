@@ -118,3 +118,69 @@ struct RefundEndToEndTests {
         #expect(totals["net"] as? String == "22.50")
     }
 }
+
+/// Card statements with money back, European separators and other encodings.
+@Suite("End to end: statements with refunds, semicolons and encodings")
+struct RefundStatementEndToEndTests {
+    static func berlin(_ folder: TemporaryFolder) throws -> TripProcess {
+        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"), today: "2026-03-05")
+        try #require(trip.run("init", "--home", "USD").exitCode == 0)
+        try #require(trip.run("new", "Berlin", "--currency", "EUR", "--home", "USD").exitCode == 0)
+        try #require(trip.run("rates", "set", "EUR", "1.08", "--date", "2026-03-01").exitCode == 0)
+        return trip
+    }
+
+    @Test func negativeLinesOfASemicolonStatementBecomeCredits() throws {
+        let folder = TemporaryFolder()
+        let trip = try Self.berlin(folder)
+        let file = folder.file("konto.csv")
+        try Data("""
+            Datum;Betrag;Beschreibung;Belastet\r
+            2026-03-02;120.00;Jacke;129.90\r
+            2026-03-03;-120.00;Jacke zurück;-129.60\r
+            2026-03-03;18.50;Currywurst;\r
+            2026-03-04;-5.00;Pfand;\r
+
+            """.utf8).write(to: URL(fileURLWithPath: file))
+        let args = ["import", file, "--delimiter", ";", "--date-column", "Datum", "--amount-column", "Betrag",
+                    "--note-column", "Beschreibung", "--charged-column", "Belastet"]
+        // Without --delimiter the header is one column, and the error says what to do.
+        let comma = try trip.run(Array(args[0...1]) + Array(args[4...]))
+        #expect(comma.exitCode == 65)
+        #expect(comma.stderr.contains("give --delimiter ';'"))
+        let imported = try trip.run(args)
+        #expect(imported.exitCode == 0, "\(imported.stderr)")
+        let rows = try #require(try trip.run("list", "--format", "json").json["purchases"] as? [[String: Any]])
+        #expect(rows.map { $0["kind"] as? String } == ["purchase", "credit", "purchase", "credit"])
+        #expect(rows.map { $0["total"] as? String } == ["120.00", "120.00", "18.50", "5.00"])
+        #expect(rows.map { $0["home_amount"] as? String } == ["129.90", "129.60", "19.98", "5.40"])   // 18.50 × 1.08 = 19.98
+        let totals = try #require(try trip.run("report", "--format", "json").json["totals"] as? [String: Any])
+        #expect(totals["gross"] as? String == "149.88")     // 129.90 + 19.98
+        #expect(totals["refunds"] as? String == "135.00")   // 129.60 + 5.40
+        #expect(totals["net"] as? String == "14.88")
+        // Importing it again finds every row, credits included.
+        let again = try trip.run(args)
+        #expect(again.stdout.contains("imported 0 purchases"), "\(again.stdout)\(again.stderr)")
+    }
+
+    static let latin1: [UInt8] = Array("Datum;Betrag\r\n2026-03-02;45.00;M".utf8) + [0xFC] + Array("nchen\r\n".utf8)
+    static let utf16LE: [UInt8] = [0xFF, 0xFE] + Array("D\0a\0t\0u\0m\0".utf8)
+    static let utf16BE: [UInt8] = [0xFE, 0xFF] + Array("\0D\0a\0t\0u\0m".utf8)
+
+    @Test(arguments: [(latin1, "Windows-1252"), (utf16LE, "UTF-16LE"), (utf16BE, "UTF-16BE")] as [([UInt8], String)])
+    func aStatementInAnotherEncodingIsRefusedByName(bytes: [UInt8], encoding: String) throws {
+        let folder = TemporaryFolder()
+        let trip = try Self.berlin(folder)
+        let file = folder.file("statement.csv")
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let r = try trip.run("import", file, "--delimiter", ";", "--date-column", "Datum", "--amount-column", "Betrag")
+        #expect(r.exitCode == 65)
+        #expect(r.stderr == """
+            trip: import: \(file) is not UTF-8 (looks like \(encoding)); convert it with iconv -f \(encoding.uppercased()) \
+            -t UTF-8 \(file) > \(file.dropLast(4))-utf8.csv
+
+            """)
+        let rows = try #require(try trip.run("list", "--format", "json").json["purchases"] as? [[String: Any]])
+        #expect(rows.isEmpty)
+    }
+}
