@@ -10,6 +10,7 @@ public enum Embedded {
         ("m0004_rate_source_check", PackageResources.m0004_rate_source_check_sql),
         ("m0005_explicit_fields_and_trip_presets", PackageResources.m0005_explicit_fields_and_trip_presets_sql),
         ("m0006_trash", PackageResources.m0006_trash_sql),
+        ("m0007_refunds", PackageResources.m0007_refunds_sql),
         ("m0010_members", PackageResources.m0010_members_sql),
     ]
 

@@ -18,7 +18,7 @@ struct Trip: ParsableCommand {
         version: version,
         subcommands: [Init.self, New.self, Trips.self, Use.self, Show.self, Rename.self, Presets.self, Close.self, Reopen.self,
                       Delete.self,
-                      Add.self, List.self, Edit.self, Remove.self, Convert.self, Rates.self, Report.self,
+                      Add.self, Refund.self, List.self, Edit.self, Remove.self, Convert.self, Rates.self, Report.self,
                       Config.self, Demo.self, Export.self, Import.self, Backup.self, Restore.self,
                       MemberGroup.self, Members.self, WhoAmI.self, Balances.self, Settle.self, RecordTransfer.self]
     )

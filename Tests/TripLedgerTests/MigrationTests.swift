@@ -67,7 +67,8 @@ struct MigrationTests {
         let db = t.ledger.db
         try db.execute("UPDATE purchases SET import_key = id * 1000003")
         // The columns purchases had at version 3: later migrations add theirs at the end.
-        let columns = "id, " + PurchaseRow.insertColumns.replacingOccurrences(of: ", explicit_fields", with: "") + ", import_key"
+        let columns = "id, " + PurchaseRow.insertColumns.replacingOccurrences(of: ", explicit_fields, kind, refund_of", with: "")
+            + ", import_key"
         func rows() throws -> [[String]] {
             var out: [[String]] = []
             try db.prepare("SELECT \(columns) FROM purchases ORDER BY id").forEach { r in
@@ -114,7 +115,7 @@ struct MigrationTests {
         var indexes: [String] = []
         try reopened.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'purchases' ORDER BY name")
             .forEach { indexes.append($0.text(0)) }
-        #expect(indexes == ["purchases_by_trip_date", "purchases_import_key", "purchases_report"])
+        #expect(indexes == ["purchases_by_trip_date", "purchases_import_key", "purchases_refund_of", "purchases_report"])
         #expect(try reopened.db.scalarText("PRAGMA integrity_check") == "ok")
         for source in RateSource.allCases {
             try reopened.db.execute("SAVEPOINT s")

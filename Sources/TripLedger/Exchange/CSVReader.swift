@@ -20,6 +20,8 @@ public final class CSVReader {
     public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
         public let record: Int
         public let reason: String
+        /// The encoding the bytes look like when they are not UTF-8 (`UTF-16LE`, `Windows-1252`).
+        public var encoding: String? = nil
         public var description: String { "record \(record): \(reason)" }
     }
 
@@ -45,15 +47,24 @@ public final class CSVReader {
     /// Every record must have this many fields; set from the first record when `nil`.
     public var expectedFieldCount: Int?
 
+    /// The field separator: `,` (RFC 4180), or `;` as many European banks write statements.
+    public let delimiter: UInt8
+    /// The largest byte `wholeLineInBuffer` must look at twice (quote, CR, LF and the delimiter).
+    private let specialMax: UInt8
+
     /// Reads from `fd` (not closed by the reader) in chunks of `chunkSize` bytes.
-    public init(fileDescriptor fd: Int32, chunkSize: Int = 1 << 16) {
+    public init(fileDescriptor fd: Int32, chunkSize: Int = 1 << 16, delimiter: UInt8 = 0x2C) {
+        self.delimiter = delimiter
+        specialMax = max(delimiter, Self.comma)
         source = .descriptor(fd)
         self.chunkSize = max(chunkSize, 4)
         buffer = [UInt8](repeating: 0, count: self.chunkSize)
     }
 
     /// Reads `bytes`, handed over `chunkSize` bytes at a time exactly as a descriptor would be.
-    public init(bytes: [UInt8], chunkSize: Int = 1 << 16) {
+    public init(bytes: [UInt8], chunkSize: Int = 1 << 16, delimiter: UInt8 = 0x2C) {
+        self.delimiter = delimiter
+        specialMax = max(delimiter, Self.comma)
         source = .memory(bytes, offset: 0)
         self.chunkSize = max(chunkSize, 4)
         buffer = [UInt8](repeating: 0, count: self.chunkSize)
@@ -105,10 +116,11 @@ public final class CSVReader {
         let consumed = buffer.withUnsafeBufferPointer { p -> Int? in
             var i = first
             var high: UInt8 = 0
+            let delimiter = self.delimiter, specialMax = self.specialMax
             while i < stop {
                 let c = p[i]
-                if c <= Self.comma {
-                    if c == Self.comma {
+                if c <= specialMax {
+                    if c == delimiter {
                         record.markSeparator(at: i - first)
                     } else if c == Self.lf || c == Self.cr {
                         break
@@ -144,11 +156,12 @@ public final class CSVReader {
                 try readUnquoted(into: &record.bytes)
             }
             if !record.endField(from: fieldStart) {
-                throw Failure(record: recordNumber, reason: "field \(record.count) is not valid UTF-8")
+                throw Failure(record: recordNumber, reason: "field \(record.count) is not valid UTF-8",
+                              encoding: "Windows-1252")
             }
             guard let t = try peek() else { break }
             start += 1
-            if t == Self.comma { continue }
+            if t == delimiter { continue }
             if t == Self.cr, try peek() == Self.lf { start += 1 }
             line += 1
             break
@@ -165,7 +178,7 @@ public final class CSVReader {
             var i = start
             while i < stop {
                 let c = p[i]
-                if c == Self.comma || c == Self.cr || c == Self.lf { break }
+                if c == delimiter || c == Self.cr || c == Self.lf { break }
                 i += 1
             }
             guard i < stop else { return false }
@@ -184,7 +197,7 @@ public final class CSVReader {
             buffer.withUnsafeBufferPointer { p in
                 while i < end {
                     let c = p[i]
-                    if c == Self.comma || c == Self.cr || c == Self.lf { break }
+                    if c == delimiter || c == Self.cr || c == Self.lf { break }
                     i += 1
                 }
             }
@@ -217,7 +230,7 @@ public final class CSVReader {
             scratch.append(c)
             if (scratch.count - fieldStart) & 0xFFF == 0 { try checkFieldSize(scratch.count - fieldStart) }
         }
-        if let after = try peek(), after != Self.comma, after != Self.cr, after != Self.lf {
+        if let after = try peek(), after != delimiter, after != Self.cr, after != Self.lf {
             throw Failure(record: recordNumber,
                           reason: "has a character after a closing quote on line \(line); write a quote inside a quoted field as \"\"")
         }
@@ -235,6 +248,12 @@ public final class CSVReader {
         while end - start < 3, try fill() {}
         if end - start >= 3, buffer[start] == 0xEF, buffer[start + 1] == 0xBB, buffer[start + 2] == 0xBF {
             start += 3
+        }
+        // UTF-16 (Excel's "Unicode text", some bank exports) starts with its byte order mark.
+        if end - start >= 2 {
+            let b0 = buffer[start], b1 = buffer[start + 1]
+            if b0 == 0xFF && b1 == 0xFE { throw Failure(record: 1, reason: "is UTF-16LE text, not UTF-8", encoding: "UTF-16LE") }
+            if b0 == 0xFE && b1 == 0xFF { throw Failure(record: 1, reason: "is UTF-16BE text, not UTF-8", encoding: "UTF-16BE") }
         }
     }
 

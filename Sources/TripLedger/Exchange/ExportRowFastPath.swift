@@ -44,6 +44,12 @@ extension ExportRowImporter {
         }
         @inline(__always) func has(_ c: ExportColumn) -> Bool { at[c.rawValue] >= 0 }
 
+        // Refunds and credits (and their links) take `row`'s path, which checks them.
+        if has(.kind) {
+            let kind = cell(.kind)
+            guard kind.isEmpty || kind.elementsEqual(PurchaseKind.purchase.rawValue.utf8) else { return nil }
+        }
+        if has(.refundOf) && !cell(.refundOf).isEmpty { return nil }
         guard let trip = fastTrip(cell(.trip)) else { return nil }
         let dateCell = cell(.date)
         guard let date = parsed.dates.text(of: dateCell) else { return nil }
@@ -161,6 +167,8 @@ extension ExportRowImporter {
         values.appendText(parsed.now)
         values.appendText(parsed.now)
         values.appendNull()  // explicit_fields: not in the export; derived from the specs and preset on edit
+        values.appendText(PurchaseKind.purchase.rawValue)  // kind: other kinds take `row`'s path
+        values.appendNull()  // refund_of
 
         parsed.fastRows += 1
         // The same key as `row`'s, fed the same bytes.

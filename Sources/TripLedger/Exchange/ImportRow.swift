@@ -371,6 +371,7 @@ enum ExportColumn: Int, CaseIterable {
     case total, rounding, preset
     case rate, rateDate, rateSource, rateProvider, rateFetchedAt, provisional
     case homeCurrency, homeTotal, charged
+    case kind, refundOf
 
     var name: String { PurchaseCSV.columns[rawValue] }
 }
@@ -508,7 +509,8 @@ struct StatementRowImporter: RowImporter {
             guard let name else { return nil }
             guard let i = header.firstIndex(of: name.trimmingSpaces) else {
                 throw TripError.badText(field: "import", reason: """
-                    \(option) \(quoted(name)) is not a column of the header; it has \(header.map { quoted($0) }.joined(separator: ", "))
+                    \(option) \(quoted(name)) is not a column of the header; it has \(header.map { quoted($0) }.joined(separator: ", "))\
+                    \(header.count == 1 && header[0].contains(";") ? "; for a semicolon-separated file give --delimiter ';'" : "")
                     """)
             }
             return i
@@ -533,12 +535,20 @@ struct StatementRowImporter: RowImporter {
             throw TripError.badRow(row: number, column: mapping.date, value: dateText,
                                    reason: "is not a date in the form \(mapping.dateFormat.rawValue)")
         }
-        let amountText = fields[amount]
+        // A negative line is money back: a credit of the same amount (and charged amount) unsigned.
+        var amountText = fields[amount]
+        var chargedText = cell(charged)
+        let isCredit = amountText.trimmingSpaces.hasPrefix("-")
+        if isCredit {
+            amountText = String(amountText.trimmingSpaces.dropFirst())
+            if let c = chargedText, c.hasPrefix("-") { chargedText = String(c.dropFirst()) }
+        }
         let draft = PurchaseDraft(amount: amountText, currency: cell(currency), note: cell(note), date: day.description,
-                                  category: cell(category), charged: cell(charged))
-        let row: PurchaseRow
+                                  category: cell(category), charged: chargedText)
+        var row: PurchaseRow
         do {
             row = try ledger.prepareRow(draft, amount: amountText, trip: trip, existing: nil)
+            if isCredit { row.kind = .credit }
         } catch let e as TripError {
             let (column, index): (String, Int?) = switch e {
             case .unknownCurrency, .currencyWithoutMinorUnits: (mapping.currency ?? "currency", currency)
@@ -558,6 +568,8 @@ struct StatementRowImporter: RowImporter {
         h.add(row.note)
         h.add(row.category ?? "")
         h.add(row.charged.map { String($0) } ?? "")
+        // Only credits add to the key, so the keys of files imported before refunds existed still match.
+        if isCredit { h.add(PurchaseKind.credit.rawValue) }
         return (row, trip, h.value)
     }
 }

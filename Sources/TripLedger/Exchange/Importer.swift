@@ -12,6 +12,8 @@ public struct ImportOptions: Sendable {
     public var trip: String?
     /// `nil`: the file is in the export format (`PurchaseCSV.columns`).
     public var statement: StatementMapping?
+    /// `--delimiter`: the field separator, `,` by default.
+    public var delimiter: UInt8 = 0x2C
     /// Off: every export-format row is read by `ExportRowImporter.row` (tests compare the two paths).
     var fastPath = true
 
@@ -124,6 +126,7 @@ extension Ledger {
             }
             header = h.map(\.trimmingSpaces)
         } catch let f as CSVReader.Failure {
+            if f.encoding != nil { throw f }
             throw TripError.badText(field: "import", reason: "header: \(f.reason)")
         }
         var seen: Set<String> = []
@@ -203,8 +206,9 @@ extension Ledger {
         while true {
             do {
                 guard try reader.next(into: &record) else { break }
-            } catch let f as CSVReader.Failure {
-                throw TripError.badText(field: "import", reason: "row \(f.record - 1): \(f.reason)")
+            } catch {
+                if error.encoding != nil { throw error }
+                throw TripError.badText(field: "import", reason: "row \(error.record - 1): \(error.reason)")
             }
             summary.rows += 1
             let (trip, baseKey) = try importer.append(record, number: summary.rows, to: &batch.values, now: now)
@@ -244,8 +248,19 @@ extension Ledger {
             throw TripError.usage("import: cannot open \(quoted(path)): \(String(cString: strerror(errno)))")
         }
         defer { if fd != 0 { close(fd) } }
-        return try importPurchases(from: CSVReader(fileDescriptor: fd), options: options, progressEvery: progressEvery,
-                                   bulkThreshold: bulkThreshold, progress: progress)
+        do {
+            return try importPurchases(from: CSVReader(fileDescriptor: fd, delimiter: options.delimiter), options: options,
+                                       progressEvery: progressEvery, bulkThreshold: bulkThreshold, progress: progress)
+        } catch let f as CSVReader.Failure {
+            // Only an encoding failure escapes `importPurchases(from:)`: it names the file, not a row.
+            let name = path == "-" ? "standard input" : path
+            let file = path == "-" ? "FILE" : path
+            let stem = file.hasSuffix(".csv") ? String(file.dropLast(4)) : file
+            throw TripError.badText(field: "import", reason: """
+                \(name) is not UTF-8 (looks like \(f.encoding ?? "another encoding")); convert it with \
+                iconv -f \((f.encoding ?? "WINDOWS-1252").uppercased()) -t UTF-8 \(file) > \(stem)-utf8.csv
+                """)
+        }
     }
 }
 

@@ -17,6 +17,8 @@ public enum PurchaseCSV {
         "total", "rounding", "preset",
         "rate", "rate_date", "rate_source", "rate_provider", "rate_fetched_at", "provisional",
         "home_currency", "home_total", "charged",
+        // Added with refunds (m0007); a file without them imports as purchases.
+        "kind", "refund_of",
     ]
 
     /// The fields of `p`, in `columns` order.
@@ -34,6 +36,7 @@ public enum PurchaseCSV {
             q?.rate ?? "", q?.date?.description ?? "", c.source.rawValue, q?.provider ?? "", q?.fetchedAt ?? "",
             c.provisional ? "true" : "false",
             c.homeCurrency.code, home(c.home), home(p.chargedMinor),
+            p.kind.rawValue, p.refundOf.map { String($0) } ?? "",
         ]
     }
 

@@ -22,12 +22,22 @@ public struct Purchase: Sendable, Equatable {
     public let conversion: Conversion
     /// The fields the user set by flag; `nil` when the row did not record them (before m0005, imported).
     public let explicitFields: ExplicitFields?
+    /// A purchase, or money received: a refund (of `refundOf`) or a credit. Amounts above are
+    /// non-negative either way; `kind.sign` says which way they count.
+    public let kind: PurchaseKind
+    /// The purchase a refund refunds.
+    public let refundOf: Int64?
+
+    /// `total` with its sign: negative for a refund or credit.
+    public var signedTotal: Int64 { kind.sign * breakdown.total }
+    /// `conversion.home` with its sign: negative for a refund or credit.
+    public var signedHome: Int64? { conversion.home.map { kind.sign * $0 } }
 
     static let columns = """
         p.id, p.trip_id, t.name, p.date, p.note, p.category, p.paid_with, p.currency, p.expression, \
         p.price_minor, p.discount_spec, p.discount_minor, p.service_spec, p.service_minor, p.tax_spec, \
         p.tax_included, p.tax_minor, p.tip_spec, p.tip_minor, p.total_minor, p.rounding, p.preset, \
-        p.purchase_rate, p.charged_minor, \(Conversion.storedColumns), p.explicit_fields
+        p.purchase_rate, p.charged_minor, \(Conversion.storedColumns), p.explicit_fields, p.kind, p.refund_of
         """
     static let from = "FROM purchases p JOIN trips t ON t.id = p.trip_id"
 
@@ -54,6 +64,8 @@ public struct Purchase: Sendable, Equatable {
         chargedMinor = s.optionalInt(23)
         conversion = Conversion(stored: s, at: 24)
         explicitFields = s.optionalText(36).map(ExplicitFields.init(stored:))
+        kind = PurchaseKind(rawValue: s.text(37)) ?? .purchase
+        refundOf = s.optionalInt(38)
     }
 }
 
@@ -75,6 +87,8 @@ public struct PurchaseDraft: Sendable {
     public var rate: String?
     public var charged: String?
     public var trip: String?
+    /// `.credit` for `trip add … --refund` (money received with no purchase).
+    public var kind: PurchaseKind = .purchase
 
     public init(amount: String? = nil, currency: String? = nil, note: String? = nil, date: String? = nil,
                 category: String? = nil, paidWith: String? = nil, discount: String? = nil, service: String? = nil,

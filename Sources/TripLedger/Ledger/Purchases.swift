@@ -9,7 +9,8 @@ extension Ledger {
         var draft = draft
         (draft.amount, draft.currency) = try PastedAmount.read(
             amount, given: draft.currency, purchaseCurrency: trip.localCurrency ?? trip.homeCurrency) { "trip add \($0) \($1)" }
-        let row = try prepareRow(draft, amount: draft.amount ?? amount, trip: trip, existing: nil)
+        var row = try prepareRow(draft, amount: draft.amount ?? amount, trip: trip, existing: nil)
+        row.kind = draft.kind
         return try db.transaction {
             // The id explicitly: never one a removed purchase had (m0006).
             let id = try nextID(.purchases)
@@ -36,10 +37,16 @@ extension Ledger {
                     "trip edit \(id) --amount \($0) --currency \($1)"
                 }
             }
-            let row = try prepareRow(draft, amount: draft.amount ?? old.expression, trip: trip, existing: old)
+            var row = try prepareRow(draft, amount: draft.amount ?? old.expression, trip: trip, existing: old)
+            // An edit keeps what the row is: a refund stays the refund of its purchase.
+            row.kind = old.kind
+            row.refundOf = old.refundOf
             let created = try db.scalarText("SELECT created_at FROM purchases WHERE id = ?", [.integer(id)]) ?? clock.now
             // An imported purchase keeps its import key, so re-importing its file does not add it again.
             let importKey = try db.scalarInt("SELECT import_key FROM purchases WHERE id = ?", [.integer(id)])
+            // The row is deleted and inserted again under its id: its refunds' `refund_of` points at it
+            // in between, so foreign keys are checked at commit (the pragma ends with the transaction).
+            try db.execute("PRAGMA defer_foreign_keys = ON")
             try db.run("DELETE FROM purchases WHERE id = ?", [.integer(id)])
             try db.run("INSERT INTO purchases (id, \(PurchaseRow.insertColumns)) VALUES (?, \(PurchaseRow.placeholders))",
                        [.integer(id)] + row.values(now: clock.now, createdAt: created))
@@ -48,6 +55,7 @@ extension Ledger {
             }
             let edited = try purchase(id: id)
             try storeSplit(split, purchase: edited, previousTrip: old.tripID)
+            try checkRefundLink(of: edited)
             return edited
         }
     }
@@ -210,16 +218,18 @@ struct PurchaseRow {
     let conversion: Conversion
     /// `nil` for rows that do not record it (imported).
     var explicit: ExplicitFields? = nil
+    var kind: PurchaseKind = .purchase
+    var refundOf: Int64? = nil
 
     static let insertColumns = """
         trip_id, date, note, category, paid_with, currency, expression, price_minor, discount_spec, discount_minor, \
         service_spec, service_minor, tax_spec, tax_included, tax_minor, tip_spec, tip_minor, total_minor, rounding, \
         preset, purchase_rate, charged_minor, home_currency, home_minor, home_discount_minor, home_service_minor, \
         home_tax_minor, home_tip_minor, rate, rate_date, rate_source, rate_provider, rate_fetched_at, provisional, \
-        created_at, updated_at, explicit_fields
+        created_at, updated_at, explicit_fields, kind, refund_of
         """
     /// The number of `insertColumns`.
-    static let columnCount = 37
+    static let columnCount = 39
     static let placeholders = Array(repeating: "?", count: columnCount).joined(separator: ", ")
 
     func values(now: String, createdAt: String) -> [SQLValue] {
@@ -234,6 +244,7 @@ struct PurchaseRow {
             SQLValue(c.homeDiscount), SQLValue(c.homeService), SQLValue(c.homeTax), SQLValue(c.homeTip),
             SQLValue(q?.rate), SQLValue(q?.date?.description), .text(c.source.rawValue), SQLValue(q?.provider),
             SQLValue(q?.fetchedAt), SQLValue(c.provisional), .text(createdAt), .text(now), SQLValue(explicit?.stored),
+            .text(kind.rawValue), SQLValue(refundOf),
         ]
     }
 }

@@ -29,12 +29,21 @@ extension Ledger {
     }
 
     /// `trip rm ID`: moves the purchase to the trash (`removed_purchases`), whole and under its id,
-    /// and returns it. `trip restore ID` undoes it.
+    /// and returns it. `trip restore ID` undoes it. A purchase with refunds is refused, naming them:
+    /// remove the refunds first.
     public func removePurchase(_ idText: String) throws -> Purchase {
         let id = try Ledger.parseID(idText)
         return try db.transaction {
             let p = try purchase(id: id)
             try requireOpen(try trip(id: p.tripID)!)
+            // A purchase with refunds is refused, naming them, so no refund points at nothing.
+            let refunds = try refundIDs(of: id)
+            if !refunds.isEmpty {
+                let list = refunds.map { "#\($0)" }.joined(separator: ", ")
+                throw TripError.badTextValue(field: "id", value: idText, reason: """
+                    has refund\(refunds.count == 1 ? "" : "s") \(list); remove \(refunds.count == 1 ? "it" : "them") first
+                    """)
+            }
             let pairs = try purchaseColumnNames().map { "'\($0)', \"\($0)\"" }.joined(separator: ", ")
             // sql-built: the column names come from the schema (pragma_table_info), not from input.
             try db.run("""

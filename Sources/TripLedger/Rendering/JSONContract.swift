@@ -24,6 +24,7 @@ extension Purchase {
             "rate_provider": JSONValue(q?.provider), "rate_fetched_at": JSONValue(q?.fetchedAt),
             "provisional": .bool(c.provisional),
             "charged": home(chargedMinor),
+            "kind": .string(kind.rawValue), "refund_of": refundOf.map { .int($0) } ?? .null,
         ])
     }
 }
@@ -57,13 +58,13 @@ extension TripReport {
             "home_currency": .string(home.code),
             "reexpressed": .bool(reexpressed),
             "member": JSONValue(member),
-            "purchases": .int(Int64(purchaseCount)),
+            "purchases": .int(Int64(purchaseCount)), "refund_count": .int(Int64(refundCount)),
             "first_date": JSONValue(firstDate?.description), "last_date": JSONValue(lastDate?.description),
             "since": JSONValue(since?.description), "until": JSONValue(until?.description),
             "totals": .object([
                 "gross": money(totals.gross), "discounts": money(totals.discounts), "service": money(totals.service),
                 "tax_added": money(totals.taxAdded), "tax_included": money(totals.taxIncluded), "tip": money(totals.tip),
-                "net": money(totals.net),
+                "refunds": money(totals.refunds), "net": money(totals.net),
             ]),
             "grouping": .string(grouping.rawValue),
             "groups": .array(groups.map(line)),

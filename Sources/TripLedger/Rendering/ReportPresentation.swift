@@ -18,6 +18,7 @@ extension TripReport {
         if totals.service != 0 { rows.append(("service", totals.service)) }
         if totals.taxAdded != 0 { rows.append(("tax added", totals.taxAdded)) }
         if totals.tip != 0 { rows.append(("tip", totals.tip)) }
+        if totals.refunds != 0 { rows.append(("refunds", -totals.refunds)) }
         rows.append(("net total", totals.net))
         return rows
     }
@@ -77,6 +78,7 @@ extension TripReport {
     var subtitle: String {
         var parts: [String] = ["\(purchaseCount) purchase\(purchaseCount == 1 ? "" : "s")"]
         if let member { parts.insert("\(member)'s shares", at: 0) }
+        if refundCount > 0 { parts.append("\(refundCount) refund\(refundCount == 1 ? "" : "s") or credit\(refundCount == 1 ? "" : "s")") }
         if let f = firstDate, let l = lastDate { parts.append("\(f) … \(l)") }
         if since != nil || until != nil { parts.append("filtered \(since?.description ?? "…") to \(until?.description ?? "…")") }
         if let closed = trip.closedAt { parts.append("closed \(closed.prefix(10))") }

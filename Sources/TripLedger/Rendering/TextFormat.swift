@@ -77,7 +77,12 @@ public enum TextFormat {
     /// The breakdown printed by `trip add` and `trip edit`.
     public static func purchase(_ p: Purchase, verb: String) -> String {
         let b = p.breakdown, c = p.currency
-        var lines = ["\(verb) #\(p.id) to \(safe(p.tripName)) · \(p.date)\(p.note.isEmpty ? "" : " · " + safe(p.note))"]
+        let what = switch p.kind {
+        case .purchase: ""
+        case .refund: " (refund of #\(p.refundOf.map(String.init) ?? "?"))"
+        case .credit: " (credit)"
+        }
+        var lines = ["\(verb) #\(p.id)\(what) to \(safe(p.tripName)) · \(p.date)\(p.note.isEmpty ? "" : " · " + safe(p.note))"]
         var rows: [(String, String)] = [("price", money(b.price, c))]
         // The preset is named so that nothing it adds happens unseen.
         if let preset = p.preset {
@@ -93,9 +98,9 @@ public enum TextFormat {
             rows.append((b.taxIncluded ? "of which tax \(t) (included)" : "tax \(t)", money(b.tax, c)))
         }
         if let g = p.inputs.tip { rows.append(("tip \(g)", money(b.tip, c))) }
-        rows.append(("total", money(b.total, c)))
+        rows.append(("total", money(p.signedTotal, c)))
         let conv = p.conversion
-        if let h = conv.home, conv.source != .identity {
+        if let h = p.signedHome, conv.source != .identity {
             rows.append(("in \(conv.homeCurrency.code)", "\(money(h, conv.homeCurrency))  \(provenance(conv))"))
         } else if conv.home == nil {
             rows.append(("in \(conv.homeCurrency.code)", "unconverted: no \(c.code)→\(conv.homeCurrency.code) rate; set one with `trip rates set \(c.code) RATE`"))
@@ -150,11 +155,13 @@ public enum TextFormat {
     }
 
     private static func listCells(_ p: Purchase) -> (id: String, amount: String, home: String, rate: String, note: String) {
-        let home = p.conversion.home.map { Money.group(Money(minorUnits: $0, currency: p.conversion.homeCurrency).plainText) } ?? "—"
+        let home = p.signedHome.map { Money.group(Money(minorUnits: $0, currency: p.conversion.homeCurrency).plainText) } ?? "—"
         let flag = p.conversion.home == nil ? "none" : p.conversion.source.rawValue + (p.conversion.provisional ? "*" : "")
         var note = safe(p.note)
         if let cat = p.category { note = "[\(safe(cat))] " + note }
-        return ("#\(p.id)", money(p.breakdown.total, p.currency), home, flag, note)
+        if p.kind == .refund { note = "refund of #\(p.refundOf.map(String.init) ?? "?") " + note }
+        if p.kind == .credit { note = "credit " + note }
+        return ("#\(p.id)", money(p.signedTotal, p.currency), home, flag, note)
     }
 
     private static func listLine(_ cells: [String], _ layout: ListLayout) -> String {

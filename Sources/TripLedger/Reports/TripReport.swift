@@ -14,6 +14,9 @@ public struct TripReport: Sendable {
         public var taxAdded: Int64 = 0
         public var taxIncluded: Int64 = 0
         public var tip: Int64 = 0
+        /// Money back (refunds and credits), as a positive amount; already taken off `net` and
+        /// every breakdown line.
+        public var refunds: Int64 = 0
         public var net: Int64 = 0
     }
 
@@ -41,6 +44,7 @@ public struct TripReport: Sendable {
     }
 
     public let trip: Trip
+    /// Rows of kind purchase.
     public let purchaseCount: Int
     public let totals: Totals
     public let byCategory: [Line]
@@ -73,6 +77,8 @@ public struct TripReport: Sendable {
     public var lines: [Purchase] = []
     public var since: CivilDate?
     public var until: CivilDate?
+    /// Rows of kind refund or credit (each breakdown line's `count` includes them).
+    public var refundCount = 0
 
     public var unconvertedCount: Int { unconverted.reduce(0) { $0 + $1.count } }
 
@@ -129,6 +135,9 @@ struct ReportRow {
     var home: Int64, discount: Int64, service: Int64, tax: Int64, tip: Int64
     /// In `currency`'s minor units.
     var total: Int64
+    /// Money back in `home` (positive), and how many rows of it (refunds and credits).
+    var refunds: Int64 = 0
+    var refundCount = 0
     var unconverted: Int
     var unconvertedTotal: Int64
     var first: String, last: String
@@ -166,13 +175,16 @@ extension Ledger {
             // One scan: of one trip's index entries, or (`--all`) of the whole index once.
             let one = trips.count == 1
             let tripFilter = one ? "trip_id = ?3 AND" : ""
+            // Refunds and credits count negative in every sum (`kind` is the index's last column).
             // sql-built: `tripFilter` is one of two constants above; a bound `?3 IS NULL OR` would lose the index.
             try db.prepare("""
                 SELECT trip_id, category, currency, rate_source, provisional, tax_included, count(*),
-                       coalesce(sum(home_minor), 0), coalesce(sum(home_discount_minor), 0), coalesce(sum(home_service_minor), 0),
-                       coalesce(sum(home_tax_minor), 0), coalesce(sum(home_tip_minor), 0), sum(total_minor),
+                       coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0), coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_discount_minor), 0),
+                       coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_service_minor), 0), coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_tax_minor), 0),
+                       coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_tip_minor), 0), sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * total_minor),
                        min(date), max(date), sum(home_minor IS NULL),
-                       coalesce(sum(CASE WHEN home_minor IS NULL THEN total_minor END), 0)
+                       coalesce(sum(CASE WHEN home_minor IS NULL THEN (CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * total_minor END), 0),
+                       coalesce(sum(CASE WHEN kind <> 'purchase' THEN home_minor END), 0), sum(kind <> 'purchase')
                 FROM purchases INDEXED BY purchases_report WHERE \(tripFilter) date BETWEEN ?1 AND ?2
                 GROUP BY trip_id, category, currency, rate_source, provisional, tax_included
                 """).forEach(range + (one ? [.integer(trips[0].id)] : [])) { s in
@@ -180,8 +192,8 @@ extension Ledger {
                     category: s.optionalText(1) ?? "uncategorized", currency: s.text(2),
                     source: RateSource(rawValue: s.text(3)) ?? .none, provisional: s.int(4) == 1, taxIncluded: s.int(5) == 1,
                     count: Int(s.int(6)), home: s.int(7), discount: s.int(8), service: s.int(9), tax: s.int(10), tip: s.int(11),
-                    total: s.int(12), unconverted: Int(s.int(15)), unconvertedTotal: s.int(16), first: s.text(13),
-                    last: s.text(14)))
+                    total: s.int(12), refunds: s.int(17), refundCount: Int(s.int(18)), unconverted: Int(s.int(15)),
+                    unconvertedTotal: s.int(16), first: s.text(13), last: s.text(14)))
             }
         }
         for trip in trips {
@@ -234,7 +246,7 @@ extension Ledger {
     func dayLines(trip: Trip, range: [SQLValue]) throws -> [TripReport.Line] {
         var out: [TripReport.Line] = []
         try db.prepare("""
-            SELECT date, count(*), coalesce(sum(home_minor), 0), sum(home_minor IS NULL)
+            SELECT date, count(*), coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0), sum(home_minor IS NULL)
             FROM purchases INDEXED BY purchases_by_trip_date WHERE trip_id = ? AND date BETWEEN ? AND ? GROUP BY date ORDER BY date
             """).forEach([.integer(trip.id)] + range) { s in
             var line = TripReport.Line(key: s.text(0), count: Int(s.int(1)), home: s.int(2), original: nil)
@@ -247,7 +259,9 @@ extension Ledger {
     func paymentLines(trip: Trip, range: [SQLValue]) throws -> [TripReport.Line] {
         var out: [TripReport.Line] = []
         try db.prepare("""
-            SELECT coalesce(paid_with, 'unspecified'), count(*), coalesce(sum(home_minor), 0), sum(home_minor IS NULL)
+            SELECT coalesce(paid_with, 'unspecified'), count(*),
+                   coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0),
+                   sum(home_minor IS NULL)
             FROM purchases WHERE trip_id = ? AND date BETWEEN ? AND ? GROUP BY 1
             """).forEach([.integer(trip.id)] + range) { s in
             var line = TripReport.Line(key: s.text(0), count: Int(s.int(1)), home: s.int(2), original: nil)
@@ -265,7 +279,7 @@ extension Ledger {
         var quotes: [String: RateQuote?] = [:]
         var rows: [ReportRow] = []
         try db.prepare("""
-            SELECT \(RerateRow.columns), p.category, p.paid_with
+            SELECT \(RerateRow.columns), p.category, p.paid_with, p.kind
             FROM purchases p WHERE p.trip_id = ? AND p.date BETWEEN ? AND ?
             """).forEach([.integer(trip.id)] + range) { s in
             let p = RerateRow(row: s)
@@ -278,11 +292,13 @@ extension Ledger {
             let c = try Conversion.make(breakdown: p.breakdown, from: p.currency, to: target, quote: quote,
                                         rounding: settings.rounding.value)
             let b = p.breakdown, converted = c.home != nil
+            let kind = PurchaseKind(rawValue: s.text(24)) ?? .purchase, sign = kind.sign
             rows.append(ReportRow(
                 category: s.optionalText(22) ?? "uncategorized", currency: p.currency.code, source: c.source,
-                provisional: c.provisional, taxIncluded: b.taxIncluded, count: 1, home: c.home ?? 0,
-                discount: c.homeDiscount ?? 0, service: c.homeService ?? 0, tax: c.homeTax ?? 0, tip: c.homeTip ?? 0,
-                total: b.total, unconverted: converted ? 0 : 1, unconvertedTotal: converted ? 0 : b.total,
+                provisional: c.provisional, taxIncluded: b.taxIncluded, count: 1, home: sign * (c.home ?? 0),
+                discount: sign * (c.homeDiscount ?? 0), service: sign * (c.homeService ?? 0), tax: sign * (c.homeTax ?? 0),
+                tip: sign * (c.homeTip ?? 0), total: sign * b.total, refunds: kind.isMoneyBack ? c.home ?? 0 : 0,
+                refundCount: kind.isMoneyBack ? 1 : 0, unconverted: converted ? 0 : 1, unconvertedTotal: converted ? 0 : sign * b.total,
                 first: p.date.description, last: p.date.description, date: p.date.description, payment: s.optionalText(23)))
         }
         return rows
@@ -293,12 +309,14 @@ extension TripReport {
     /// Folds grouped rows into totals, categories, currencies and provenance.
     static func fold(trip: Trip, rows: [ReportRow], home: Currency) -> TripReport {
         var totals = Totals()
-        var count = 0, provisional = 0
+        var count = 0, provisional = 0, refundCount = 0
         var first: String?, last: String?
         var provenance: [String: (RateSource, Bool, Int, Int64)] = [:]
         var unconverted: [String: (Int, Int64)] = [:]
         for row in rows {
-            count += row.count
+            count += row.count - row.refundCount
+            refundCount += row.refundCount
+            totals.refunds += row.refunds
             totals.net += row.home
             totals.discounts += row.discount
             totals.service += row.service
@@ -315,7 +333,8 @@ extension TripReport {
                 unconverted[row.currency]!.1 += row.unconvertedTotal
             }
         }
-        totals.gross = totals.net + totals.discounts - totals.service - totals.taxAdded - totals.tip
+        // Gross is what was spent before refunds, so gross − discounts + … − refunds = net exactly.
+        totals.gross = totals.net + totals.refunds + totals.discounts - totals.service - totals.taxAdded - totals.tip
         var r = TripReport(
             trip: trip, purchaseCount: count, totals: totals,
             byCategory: lines(rows, key: \.category),
@@ -327,6 +346,7 @@ extension TripReport {
             provisionalCount: provisional, firstDate: first.flatMap { CivilDate(iso: $0) },
             lastDate: last.flatMap { CivilDate(iso: $0) })
         r.home = home
+        r.refundCount = refundCount
         return r
     }
 

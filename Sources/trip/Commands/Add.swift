@@ -16,13 +16,16 @@ extension Trip {
         @Argument(help: "The price, e.g. 1200 or 3*1200.") var amount: String
         @Argument(help: "Currency code, then the note.", completion: Completions.currencies) var words: [String] = []
         @OptionGroup var purchase: PurchaseOptions
+        @Flag(help: "Money received, not spent: a credit with no purchase (for a purchase's refund: trip refund ID).")
+        var refund = false
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let (currency, note) = try Add.split(words, amount: amount)
             let ledger = try global.openLedger()
-            let p = try ledger.addPurchase(purchase.draft(amount: amount, currency: currency, noteWords: note),
-                                           split: purchase.splitDraft)
+            var draft = purchase.draft(amount: amount, currency: currency, noteWords: note)
+            if refund { draft.kind = .credit }
+            let p = try ledger.addPurchase(draft, split: purchase.splitDraft)
             StartupTrace.lap("add purchase")
             if let warning = try ledger.outsideTripWarning(p) { ProcessExit.printError(warning) }
             let split = try ledger.split(of: p)

@@ -34,6 +34,7 @@ extension Trip {
         var splitwise = false
         @Flag(help: "With --splitwise: import expenses with several payers, each paying in proportion to their column.")
         var payersByNet = false
+        @Option(help: "The field separator: , (default) or ; (common in European bank statements).") var delimiter: String = ","
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
@@ -59,9 +60,15 @@ extension Trip {
                 mapping = StatementMapping(date: dateColumn, amount: amountColumn, currency: currencyColumn, note: noteColumn,
                                            category: categoryColumn, charged: chargedColumn, dateFormat: format)
             }
+            guard delimiter.utf8.count == 1, let separator = delimiter.utf8.first, separator == 0x2C || separator == 0x3B
+                || separator == 0x09 || separator == 0x7C else {
+                throw ValidationError("--delimiter \(delimiter) is not one of , ; | or a tab")
+            }
+            var options = ImportOptions(trip: trip, statement: mapping)
+            options.delimiter = separator
             let ledger = try global.openLedger(create: true)
             let showProgress = isatty(2) == 1
-            let result = try ledger.importPurchases(path: file, options: ImportOptions(trip: trip, statement: mapping)) { rows in
+            let result = try ledger.importPurchases(path: file, options: options) { rows in
                 if showProgress { ProcessExit.printError("import: \(rows) rows read…") }
             }
             emit(global.format, json: result.json, text: result.text)

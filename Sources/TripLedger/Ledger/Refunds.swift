@@ -1,0 +1,108 @@
+import TripCore
+
+extension Ledger {
+    /// `trip refund ID [AMOUNT] [--date D] [--charged X]`: money back for purchase `ID`, in its currency.
+    ///
+    /// Without `amount` it refunds what remains of the purchase. The refund is converted at the rate
+    /// of its own date (the same rules as a purchase: manual, provider cache, fallback, none) or at
+    /// its `--charged` home amount, and takes the purchase's trip, category, payment method and note,
+    /// so every breakdown nets it. The refunds of a purchase never add up to more than its total.
+    public func addRefund(_ idText: String, amount: String?, date: String?, charged: String?) throws -> Purchase {
+        let id = try Ledger.parseID(idText)
+        return try db.transaction {
+            let p = try purchase(id: id)
+            guard p.kind == .purchase else {
+                throw TripError.badTextValue(field: "id", value: idText, reason: """
+                    is a \(p.kind.rawValue), not a purchase; refund the purchase itself
+                    """)
+            }
+            let trip = try self.trip(id: p.tripID)!
+            try requireOpen(trip)
+            let remaining = p.breakdown.total - (try refundedTotal(of: id))
+            let rounding = p.inputs.rounding
+            let minor: Int64
+            if let amount {
+                minor = try AmountExpression.evaluate(amount, field: "amount", minorUnits: p.currency.minorUnits, rounding: rounding)
+                guard minor > 0 else { throw TripError.badAmount(field: "amount", value: amount, reason: "must be greater than zero") }
+                guard minor <= remaining else {
+                    throw TripError.badAmount(field: "amount", value: amount, reason: """
+                        is more than what remains to refund of purchase #\(id): \
+                        \(Money(minorUnits: remaining, currency: p.currency).plainText) \(p.currency.code) of \
+                        \(Money(minorUnits: p.breakdown.total, currency: p.currency).plainText) \(p.currency.code)
+                        """)
+                }
+            } else {
+                guard remaining > 0 else {
+                    throw TripError.badTextValue(field: "id", value: idText, reason: "is already refunded in full")
+                }
+                minor = remaining
+            }
+            let day = try date.map { d throws(TripError) in try clock.date(d, field: "date") } ?? clock.today
+            let home = trip.homeCurrency
+            let chargedMinor = try charged.map { c throws(TripError) in
+                let v = try AmountExpression.evaluate(c, field: "charged", minorUnits: home.minorUnits, rounding: rounding)
+                guard v > 0 else { throw TripError.badAmount(field: "charged", value: c, reason: "must be greater than zero") }
+                return v
+            }
+            let breakdown = Breakdown(price: minor, discount: 0, subtotal: minor, service: 0, tax: 0, taxIncluded: false,
+                                      tip: 0, total: minor)
+            let conversion = try convert(breakdown, currency: p.currency, home: home, date: day, purchaseRate: nil,
+                                         charged: chargedMinor)
+            var row = PurchaseRow(tripID: trip.id, date: day, note: p.note, category: p.category, paidWith: p.paidWith,
+                                  currency: p.currency, expression: amount?.trimmingSpaces
+                                      ?? Money(minorUnits: minor, currency: p.currency).plainText,
+                                  inputs: AdjustmentInputs(rounding: rounding), breakdown: breakdown, preset: nil,
+                                  purchaseRate: nil, charged: chargedMinor, conversion: conversion)
+            row.kind = .refund
+            row.refundOf = id
+            try db.run("INSERT INTO purchases (\(PurchaseRow.insertColumns)) VALUES (\(PurchaseRow.placeholders))",
+                       row.values(now: clock.now, createdAt: clock.now))
+            return try purchase(id: db.lastInsertRowID)
+        }
+    }
+
+    /// What the refunds of purchase `id` add up to, in its currency's minor units.
+    func refundedTotal(of id: Int64) throws -> Int64 {
+        try db.scalarInt("SELECT coalesce(sum(total_minor), 0) FROM purchases WHERE refund_of = ?", [.integer(id)]) ?? 0
+    }
+
+    /// The ids of the refunds of purchase `id`, oldest first.
+    func refundIDs(of id: Int64) throws -> [Int64] {
+        var ids: [Int64] = []
+        try db.prepare("SELECT id FROM purchases WHERE refund_of = ? ORDER BY id").forEach([.integer(id)]) { ids.append($0.int(0)) }
+        return ids
+    }
+
+    /// After an edit of purchase or refund `id`: a purchase's refunds still share its trip and
+    /// currency and add up to at most its total. Runs inside the edit's transaction, so a failure
+    /// leaves the ledger as it was.
+    func checkRefundLink(of p: Purchase) throws {
+        let (purchaseID, refunds): (Int64, [Int64]) = p.kind == .refund
+            ? (p.refundOf ?? p.id, [p.id]) : (p.id, try refundIDs(of: p.id))
+        guard !refunds.isEmpty, p.kind != .credit else { return }
+        let original = try purchase(id: purchaseID)
+        let list = refunds.map { "#\($0)" }.joined(separator: ", ")
+        if p.kind == .purchase {
+            let mismatch = try db.scalarInt("""
+                SELECT count(*) FROM purchases WHERE refund_of = ? AND (currency <> ? OR trip_id <> ?)
+                """, [.integer(purchaseID), .text(original.currency.code), .integer(original.tripID)]) ?? 0
+            if mismatch > 0 {
+                throw TripError.badText(field: "edit", reason: """
+                    purchase #\(purchaseID) has refunds (\(list)) in its currency and trip; remove them first to change those
+                    """)
+            }
+        } else if p.currency != original.currency || p.tripID != original.tripID {
+            throw TripError.badText(field: "edit", reason: """
+                refund #\(p.id) must stay in the currency and trip of purchase #\(purchaseID)
+                """)
+        }
+        let refunded = try refundedTotal(of: purchaseID)
+        if refunded > original.breakdown.total {
+            throw TripError.badText(field: "edit", reason: """
+                the refunds of purchase #\(purchaseID) would add up to \
+                \(Money(minorUnits: refunded, currency: original.currency).plainText) \(original.currency.code), more than its \
+                total \(Money(minorUnits: original.breakdown.total, currency: original.currency).plainText)
+                """)
+        }
+    }
+}

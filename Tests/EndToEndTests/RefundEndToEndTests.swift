@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Refunds and credits (issue 10, group 3), through the built `trip` binary, to the cent.
+@Suite("End to end: refunds and credits")
+struct RefundEndToEndTests {
+    /// A Japan trip: a ¥12,000 jacket returned in two parts, a ¥3,240 ramen, and a ¥1,500 tax-free
+    /// credit at the airport. JPY is 0.0067 USD from 03-01 and 0.0070 USD from 03-04.
+    static func japan(_ folder: TemporaryFolder) throws -> TripProcess {
+        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"), today: "2026-03-05")
+        try #require(trip.run("init", "--home", "USD").exitCode == 0)
+        try #require(trip.run("new", "Japan", "--currency", "JPY", "--home", "USD").exitCode == 0)
+        try #require(trip.run("rates", "set", "JPY", "0.0067", "--date", "2026-03-01").exitCode == 0)
+        try #require(trip.run("rates", "set", "JPY", "0.0070", "--date", "2026-03-04").exitCode == 0)
+        try #require(trip.run("add", "12000", "jacket", "--date", "2026-03-02", "--category", "shopping").exitCode == 0)
+        try #require(trip.run("add", "3240", "ramen", "--date", "2026-03-02", "--category", "food").exitCode == 0)
+        return trip
+    }
+
+    @Test func aPartialRefundIsConvertedAtItsOwnDateAndNettedEverywhere() throws {
+        let folder = TemporaryFolder()
+        let trip = try Self.japan(folder)
+        // ¥4,000 back on 03-04: 4000 × 0.0070 = 28.00, not the purchase's 4000 × 0.0067 = 26.80.
+        let part = try trip.run("refund", "1", "4000", "--date", "2026-03-04", "--format", "json")
+        #expect(part.exitCode == 0, "\(part.stderr)")
+        #expect(part.json["kind"] as? String == "refund")
+        #expect(part.json["refund_of"] as? Int == 1)
+        #expect(part.json["total"] as? String == "4000")
+        #expect(part.json["home_amount"] as? String == "28.00")
+        #expect(part.json["rate"] as? String == "0.0070")
+        #expect(part.json["category"] as? String == "shopping")
+
+        // Never more than what remains: ¥8,000.
+        let tooMuch = try trip.run("refund", "1", "9000")
+        #expect(tooMuch.exitCode == 65)
+        #expect(tooMuch.stderr == "trip: amount: \"9000\" is more than what remains to refund of purchase #1: 8000 JPY of 12000 JPY\n")
+
+        // No AMOUNT: the rest, ¥8,000 at the card's credited $55.10.
+        let rest = try trip.run("refund", "#1", "--charged", "55.10", "--format", "json")
+        #expect(rest.exitCode == 0, "\(rest.stderr)")
+        #expect(rest.json["total"] as? String == "8000")
+        #expect(rest.json["home_amount"] as? String == "55.10")
+        #expect(rest.json["rate_source"] as? String == "charged")
+        let again = try trip.run("refund", "1")
+        #expect(again.exitCode == 65)
+        #expect(again.stderr == "trip: id: \"1\" is already refunded in full\n")
+
+        // Money back with no purchase: a credit.
+        let credit = try trip.run("add", "1500", "tax-free", "refund", "--refund", "--category", "shopping", "--format", "json")
+        #expect(credit.exitCode == 0, "\(credit.stderr)")
+        #expect(credit.json["kind"] as? String == "credit")
+        #expect(credit.json["home_amount"] as? String == "10.50")      // 1500 × 0.0070
+
+        // 80.40 + 21.71 spent; 28.00 + 55.10 + 10.50 = 93.60 back; net 8.51.
+        let report = try trip.run("report", "--format", "json")
+        #expect(report.exitCode == 0, "\(report.stderr)")
+        let totals = try #require(report.json["totals"] as? [String: Any])
+        #expect(totals["gross"] as? String == "102.11")
+        #expect(totals["refunds"] as? String == "93.60")
+        #expect(totals["net"] as? String == "8.51")
+        #expect(report.json["purchases"] as? Int == 2)
+        #expect(report.json["refund_count"] as? Int == 3)
+        let categories = try #require(report.json["by_category"] as? [[String: Any]])
+        let byKey = Dictionary(uniqueKeysWithValues: categories.map { ($0["key"] as! String, $0["home_amount"] as! String) })
+        #expect(byKey == ["food": "21.71", "shopping": "-13.20"])      // 80.40 − 28.00 − 55.10 − 10.50
+        let days = try #require(report.json["by_day"] as? [[String: Any]])
+        #expect(days.map { $0["home_amount"] as? String } == ["102.11", "0.00", "-28.00", "-65.60"])
+        let currencies = try #require(report.json["by_currency"] as? [[String: Any]])
+        #expect(currencies.first?["amount"] as? String == "1740")       // 12000 + 3240 − 4000 − 8000 − 1500
+
+        let text = try trip.run("report")
+        #expect(text.stdout.contains("  refunds            -93.60\n"))
+        #expect(text.stdout.contains("  net total            8.51\n"))
+        let byPayment = try trip.run("report", "--by", "payment", "--format", "json")
+        let payment = try #require(byPayment.json["groups"] as? [[String: Any]] ?? byPayment.json["by_payment"] as? [[String: Any]])
+        #expect(payment.map { $0["home_amount"] as? String } == ["8.51"])
+        // Re-expressed in EUR at each row's own date, refunds still net.
+        try #require(trip.run("rates", "set", "JPY", "0.006", "--in", "EUR", "--date", "2026-03-01").exitCode == 0)
+        let eur = try trip.run("report", "--home", "EUR", "--format", "json")
+        let eurTotals = try #require(eur.json["totals"] as? [String: Any])
+        #expect(eurTotals["net"] as? String == "10.44")                 // 1740 × 0.006
+        #expect(eurTotals["refunds"] as? String == "81.00")              // 13500 × 0.006
+    }
+
+    @Test func aPurchaseWithRefundsIsNotRemovedAndEditsKeepTheCap() throws {
+        let folder = TemporaryFolder()
+        let trip = try Self.japan(folder)
+        try #require(trip.run("refund", "1", "4000").exitCode == 0)
+        let rm = try trip.run("rm", "1")
+        #expect(rm.exitCode == 65)
+        #expect(rm.stderr == "trip: id: \"1\" has refund #3; remove it first\n")
+        let shrink = try trip.run("edit", "1", "--amount", "3000")
+        #expect(shrink.exitCode == 65)
+        #expect(shrink.stderr.contains("the refunds of purchase #1 would add up to 4000 JPY, more than its total 3000"))
+        let grow = try trip.run("edit", "3", "--amount", "13000")
+        #expect(grow.exitCode == 65)
+        let list = try trip.run("list", "--format", "json")
+        let rows = try #require(list.json["purchases"] as? [[String: Any]])
+        #expect(rows.map { $0["total"] as? String } == ["12000", "3240", "4000"])
+        #expect(rows.map { $0["kind"] as? String } == ["purchase", "purchase", "refund"])
+        #expect(try trip.run("rm", "3").exitCode == 0)
+        #expect(try trip.run("rm", "1").exitCode == 0)
+    }
+
+    @Test func aRefundIsReRatedLikeAPurchase() throws {
+        let folder = TemporaryFolder()
+        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"), today: "2026-03-05")
+        try #require(trip.run("init", "--home", "USD").exitCode == 0)
+        try #require(trip.run("new", "Korea", "--currency", "KRW", "--home", "USD").exitCode == 0)
+        try #require(trip.run("add", "50000", "shoes", "--date", "2026-03-02").exitCode == 0)
+        let refund = try trip.run("refund", "1", "20000", "--date", "2026-03-03", "--format", "json")
+        #expect(refund.exitCode == 0, "\(refund.stderr)")
+        // A manual rate set afterwards re-rates both: 50000 × 0.00075 = 37.50, 20000 × 0.00075 = 15.00.
+        try #require(trip.run("rates", "set", "KRW", "0.00075", "--date", "2026-03-01").exitCode == 0)
+        let totals = try #require(try trip.run("report", "--format", "json").json["totals"] as? [String: Any])
+        #expect(totals["refunds"] as? String == "15.00")
+        #expect(totals["net"] as? String == "22.50")
+    }
+}
+
+/// Card statements with money back, European separators and other encodings.
+@Suite("End to end: statements with refunds, semicolons and encodings")
+struct RefundStatementEndToEndTests {
+    static func berlin(_ folder: TemporaryFolder) throws -> TripProcess {
+        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"), today: "2026-03-05")
+        try #require(trip.run("init", "--home", "USD").exitCode == 0)
+        try #require(trip.run("new", "Berlin", "--currency", "EUR", "--home", "USD").exitCode == 0)
+        try #require(trip.run("rates", "set", "EUR", "1.08", "--date", "2026-03-01").exitCode == 0)
+        return trip
+    }
+
+    @Test func negativeLinesOfASemicolonStatementBecomeCredits() throws {
+        let folder = TemporaryFolder()
+        let trip = try Self.berlin(folder)
+        let file = folder.file("konto.csv")
+        try Data("""
+            Datum;Betrag;Beschreibung;Belastet\r
+            2026-03-02;120.00;Jacke;129.90\r
+            2026-03-03;-120.00;Jacke zurück;-129.60\r
+            2026-03-03;18.50;Currywurst;\r
+            2026-03-04;-5.00;Pfand;\r
+
+            """.utf8).write(to: URL(fileURLWithPath: file))
+        let args = ["import", file, "--delimiter", ";", "--date-column", "Datum", "--amount-column", "Betrag",
+                    "--note-column", "Beschreibung", "--charged-column", "Belastet"]
+        // Without --delimiter the header is one column, and the error says what to do.
+        let comma = try trip.run(Array(args[0...1]) + Array(args[4...]))
+        #expect(comma.exitCode == 65)
+        #expect(comma.stderr.contains("give --delimiter ';'"))
+        let imported = try trip.run(args)
+        #expect(imported.exitCode == 0, "\(imported.stderr)")
+        let rows = try #require(try trip.run("list", "--format", "json").json["purchases"] as? [[String: Any]])
+        #expect(rows.map { $0["kind"] as? String } == ["purchase", "credit", "purchase", "credit"])
+        #expect(rows.map { $0["total"] as? String } == ["120.00", "120.00", "18.50", "5.00"])
+        #expect(rows.map { $0["home_amount"] as? String } == ["129.90", "129.60", "19.98", "5.40"])   // 18.50 × 1.08 = 19.98
+        let totals = try #require(try trip.run("report", "--format", "json").json["totals"] as? [String: Any])
+        #expect(totals["gross"] as? String == "149.88")     // 129.90 + 19.98
+        #expect(totals["refunds"] as? String == "135.00")   // 129.60 + 5.40
+        #expect(totals["net"] as? String == "14.88")
+        // Importing it again finds every row, credits included.
+        let again = try trip.run(args)
+        #expect(again.stdout.contains("imported 0 purchases"), "\(again.stdout)\(again.stderr)")
+    }
+
+    static let latin1: [UInt8] = Array("Datum;Betrag\r\n2026-03-02;45.00;M".utf8) + [0xFC] + Array("nchen\r\n".utf8)
+    static let utf16LE: [UInt8] = [0xFF, 0xFE] + Array("D\0a\0t\0u\0m\0".utf8)
+    static let utf16BE: [UInt8] = [0xFE, 0xFF] + Array("\0D\0a\0t\0u\0m".utf8)
+
+    @Test(arguments: [(latin1, "Windows-1252"), (utf16LE, "UTF-16LE"), (utf16BE, "UTF-16BE")] as [([UInt8], String)])
+    func aStatementInAnotherEncodingIsRefusedByName(bytes: [UInt8], encoding: String) throws {
+        let folder = TemporaryFolder()
+        let trip = try Self.berlin(folder)
+        let file = folder.file("statement.csv")
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let r = try trip.run("import", file, "--delimiter", ";", "--date-column", "Datum", "--amount-column", "Betrag")
+        #expect(r.exitCode == 65)
+        #expect(r.stderr == """
+            trip: import: \(file) is not UTF-8 (looks like \(encoding)); convert it with iconv -f \(encoding.uppercased()) \
+            -t UTF-8 \(file) > \(file.dropLast(4))-utf8.csv
+
+            """)
+        let rows = try #require(try trip.run("list", "--format", "json").json["purchases"] as? [[String: Any]])
+        #expect(rows.isEmpty)
+    }
+}
