@@ -184,3 +184,89 @@ struct RefundStatementEndToEndTests {
         #expect(rows.isEmpty)
     }
 }
+
+/// Refunds and credits in every export format, and back in through `trip import`.
+@Suite("End to end: exporting refunds and credits")
+struct RefundExportEndToEndTests {
+    /// Japan with a ¥12,000 jacket (80.40), ¥3,240 ramen (21.71), a ¥4,000 refund on 03-04 (28.00),
+    /// a ¥1,500 credit (10.50) and a USD 20.00 home-currency credit: net 102.11 − 58.50 = 43.61.
+    static func trip(_ folder: TemporaryFolder) throws -> TripProcess {
+        let trip = try RefundEndToEndTests.japan(folder)
+        try #require(trip.run("refund", "1", "4000", "--date", "2026-03-04").exitCode == 0)
+        try #require(trip.run("add", "1500", "tax-free", "--refund", "--category", "shopping").exitCode == 0)
+        try #require(trip.run("add", "20", "USD", "hotel", "deposit", "back", "--refund", "--paid-with", "card").exitCode == 0)
+        let totals = try #require(try trip.run("report", "--format", "json").json["totals"] as? [String: Any])
+        try #require(totals["net"] as? String == "43.61")
+        return trip
+    }
+
+    @Test func journalsPostRefundsNegativeAndHledgerAndLedgerAgreeWithTheReport() throws {
+        let folder = TemporaryFolder()
+        let trip = try Self.trip(folder)
+        let result = try trip.run("export", "--format", "ledger")
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("    Expenses:Shopping  -4000 JPY @@ 28.00 USD\n    Assets:Cash  28.00 USD\n"))
+        #expect(result.stdout.contains("    Expenses:Uncategorized  -20.00 USD\n    Liabilities:Card  20.00 USD\n"))
+        #expect(result.stdout.contains("; kind: refund\n    ; refund_of: 1\n"))
+        #expect(result.stdout.contains("home totals: 43.61 USD"))
+        let file = folder.file("trip.journal")
+        try result.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        for tool in [AccountingTool.hledger, .ledger] {
+            let bal = try tool.balanceAtCost(file)
+            #expect(bal.status == 0, "\(tool): \(bal.stderr)")
+            #expect(AccountingTool.totals(bal.stdout)["USD"] == "43.61", "\(tool) printed:\n\(bal.stdout)")
+        }
+    }
+
+    @Test func beancountLoadsRefundsAndSumsToTheNet() throws {
+        let folder = TemporaryFolder()
+        let trip = try Self.trip(folder)
+        let result = try trip.run("export", "--format", "beancount")
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let file = folder.file("trip.beancount")
+        try result.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        let bean = try Beancount.expenseTotals(file)
+        #expect(bean.status == 0, "beancount: \(bean.stderr)")
+        #expect(bean.totals["USD"].flatMap { Decimal(string: $0) } == Decimal(string: "43.61"), "beancount summed \(bean.totals)")
+    }
+
+    @Test func csvAndJsonCarryTheKindAndImportGivesTheSameReport() throws {
+        let folder = TemporaryFolder()
+        let trip = try Self.trip(folder)
+        let csv = try trip.run("export", "--format", "csv")
+        #expect(csv.exitCode == 0, "\(csv.stderr)")
+        let lines = csv.stdout.split(separator: "\r\n")
+        #expect(lines[0].hasSuffix(",home_currency,home_total,charged,kind,refund_of"))
+        #expect(lines[3].hasSuffix(",USD,28.00,,refund,1"))
+        #expect(lines[4].hasSuffix(",USD,10.50,,credit,"))
+        let json = try trip.run("export", "--format", "json")
+        #expect(json.stdout.contains("\"kind\":\"refund\""))
+        #expect(json.stdout.contains("\"refund_of\":1"))
+
+        let file = folder.file("export.csv")
+        try csv.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        let fresh = TripProcess(ledgerPath: folder.file("fresh.sqlite"), today: "2026-03-05")
+        try #require(fresh.run("init", "--home", "USD").exitCode == 0)
+        try #require(fresh.run("new", "Japan", "--currency", "JPY", "--home", "USD").exitCode == 0)
+        let imported = try fresh.run("import", file)
+        #expect(imported.exitCode == 0, "\(imported.stderr)")
+        let before = try trip.run("report", "--format", "json").json
+        let after = try fresh.run("report", "--format", "json").json
+        for key in ["totals", "by_category", "by_currency", "by_day", "provenance", "purchases", "refund_count"] {
+            func canonical(_ v: Any?) throws -> String {
+                String(decoding: try JSONSerialization.data(withJSONObject: [v ?? NSNull()], options: .sortedKeys), as: UTF8.self)
+            }
+            #expect(try canonical(before[key]) == canonical(after[key]), "\(key)")
+        }
+        // A file written before refunds existed (no kind column) still imports, as purchases.
+        let old = lines.map { $0.split(separator: ",", omittingEmptySubsequences: false).dropLast(2).joined(separator: ",") }
+        let oldFile = folder.file("old.csv")
+        try (old.prefix(3).joined(separator: "\r\n") + "\r\n").write(toFile: oldFile, atomically: true, encoding: .utf8)
+        let older = TripProcess(ledgerPath: folder.file("older.sqlite"), today: "2026-03-05")
+        try #require(older.run("init", "--home", "USD").exitCode == 0)
+        try #require(older.run("new", "Japan", "--currency", "JPY", "--home", "USD").exitCode == 0)
+        #expect(try older.run("import", oldFile).exitCode == 0)
+        let oldTotals = try #require(try older.run("report", "--format", "json").json["totals"] as? [String: Any])
+        #expect(oldTotals["net"] as? String == "102.11")
+    }
+}

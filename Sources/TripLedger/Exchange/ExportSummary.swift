@@ -15,7 +15,7 @@ public struct ExportSummary: Sendable, Equatable {
 
     mutating func add(_ p: Purchase) {
         purchases += 1
-        if let home = p.conversion.home {
+        if let home = p.signedHome {
             homeTotals[p.conversion.homeCurrency.code, default: 0] += home
         } else {
             unconverted += 1

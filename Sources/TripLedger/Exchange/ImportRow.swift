@@ -141,9 +141,20 @@ struct ExportRowImporter: RowImporter {
         let category = try text(.category)
         let paidWith = try text(.paidWith)
         let charged = conversion.source == .charged ? conversion.home : nil
-        let row = PurchaseRow(tripID: trip.id, date: date, note: note, category: category, paidWith: paidWith, currency: currency,
+        let kindText = trimmed(cell(.kind))
+        guard let kind = kindText.isEmpty ? .purchase : PurchaseKind(rawValue: kindText) else {
+            throw bad(.kind, "is not one of \(PurchaseKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var row = PurchaseRow(tripID: trip.id, date: date, note: note, category: category, paidWith: paidWith, currency: currency,
                               expression: expression, inputs: inputs, breakdown: b, preset: preset, purchaseRate: nil,
                               charged: charged, conversion: conversion)
+        // The file's ids are not this ledger's: a refund keeps its kind (and so its sign in every
+        // report) but not its link; `refund_of` is read only to be checked as an id.
+        row.kind = kind
+        let refundOfText = trimmed(cell(.refundOf))
+        if !refundOfText.isEmpty, Int64(refundOfText) == nil || kind != .refund {
+            throw bad(.refundOf, kind == .refund ? "is not a purchase id" : "is set on a row whose kind is not refund")
+        }
 
         // The purchase as paid, not its conversion: a re-rated export of the same purchases is still a duplicate.
         var h = FNV1a()
@@ -165,6 +176,8 @@ struct ExportRowImporter: RowImporter {
         h.add(category ?? "")
         h.add(paidWith ?? "")
         h.add(charged.map { String($0) } ?? "")
+        // Only money back adds to the key, so files exported before refunds existed keep their keys.
+        if kind != .purchase { h.add(kind.rawValue) }
         return (row, trip, h.value)
     }
 

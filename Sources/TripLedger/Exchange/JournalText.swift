@@ -85,23 +85,27 @@ enum JournalText {
     /// The posted amount and, for a foreign-currency purchase, its total price in home currency
     /// (`3240 JPY @@ 21.71 USD`). A home-currency purchase posts its home amount (which a `--charged`
     /// amount may have made differ from its total). Unconverted: the total in its own currency only.
+    /// A refund or credit posts negative amounts (`-4000 JPY @@ 28.00 USD`: the `@@` total price is
+    /// unsigned in ledger, hledger and Beancount alike, the sign is the amount's), so `-B` nets it.
     static func postedAmount(_ p: Purchase) -> String {
         let home = p.conversion.homeCurrency
-        guard let homeMinor = p.conversion.home else { return money(p.breakdown.total, p.currency) }
-        if p.currency.code == home.code { return money(homeMinor, home) }
-        return "\(money(p.breakdown.total, p.currency)) @@ \(money(homeMinor, home))"
+        guard let homeMinor = p.conversion.home else { return money(p.signedTotal, p.currency) }
+        if p.currency.code == home.code { return money(p.kind.sign * homeMinor, home) }
+        return "\(money(p.signedTotal, p.currency)) @@ \(money(homeMinor, home))"
     }
 
     /// The balancing amount, written out: minus the home amount, or minus the original total when
     /// unconverted.
     static func balancingAmount(_ p: Purchase) -> String {
-        guard let homeMinor = p.conversion.home else { return money(-p.breakdown.total, p.currency) }
+        guard let homeMinor = p.signedHome else { return money(-p.signedTotal, p.currency) }
         return money(-homeMinor, p.conversion.homeCurrency)
     }
 
     /// The purchase's metadata, as (key, value) pairs, in a fixed order. Values are one line.
     static func metadata(_ p: Purchase) -> [(String, String)] {
         var out: [(String, String)] = [("trip", oneLine(p.tripName)), ("purchase", String(p.id))]
+        if p.kind != .purchase { out.append(("kind", p.kind.rawValue)) }
+        if let of = p.refundOf { out.append(("refund_of", String(of))) }
         if p.currency.code == p.conversion.homeCurrency.code, let home = p.conversion.home, home != p.breakdown.total {
             out.append(("paid", money(p.breakdown.total, p.currency)))
         }
