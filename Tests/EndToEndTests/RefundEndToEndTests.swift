@@ -111,8 +111,15 @@ struct RefundEndToEndTests {
         try #require(trip.run("add", "50000", "shoes", "--date", "2026-03-02").exitCode == 0)
         let refund = try trip.run("refund", "1", "20000", "--date", "2026-03-03", "--format", "json")
         #expect(refund.exitCode == 0, "\(refund.stderr)")
-        // A manual rate set afterwards re-rates both: 50000 × 0.00075 = 37.50, 20000 × 0.00075 = 15.00.
-        try #require(trip.run("rates", "set", "KRW", "0.00075", "--date", "2026-03-01").exitCode == 0)
+        let netBefore = try #require((try trip.run("report", "--format", "json").json["totals"] as? [String: Any])?["net"] as? String)
+        // A manual rate set afterwards re-rates both: 50000 × 0.00075 = 37.50, 20000 × 0.00075 = 15.00,
+        // and the change it reports is net of the refund.
+        let set = try trip.run("rates", "set", "KRW", "0.00075", "--date", "2026-03-01", "--format", "json")
+        try #require(set.exitCode == 0)
+        let rerate = try #require(set.json["rerate"] as? [String: Any])
+        #expect(rerate["rerated"] as? Int == 2)
+        let delta = try #require((rerate["delta"] as? [String: Any])?["USD"] as? String)
+        #expect(Decimal(string: delta)! == Decimal(string: "22.50")! - Decimal(string: netBefore)!, "net before \(netBefore)")
         let totals = try #require(try trip.run("report", "--format", "json").json["totals"] as? [String: Any])
         #expect(totals["refunds"] as? String == "15.00")
         #expect(totals["net"] as? String == "22.50")

@@ -89,8 +89,9 @@ extension Ledger {
     public func rerate(currencies: Set<String>? = nil, tripID: Int64? = nil) throws -> RerateSummary {
         var summary = RerateSummary()
         // Only the columns a conversion needs: this runs over every provisional purchase.
+        // Refunds and credits are re-rated like purchases; their kind only signs the reported delta.
         var sql = """
-            SELECT \(RerateRow.columns)
+            SELECT \(RerateRow.columns), p.kind
             FROM purchases p JOIN trips t ON t.id = p.trip_id
             WHERE t.closed_at IS NULL AND p.purchase_rate IS NULL AND p.charged_minor IS NULL
               AND (p.provisional = 1 OR p.rate_source IN ('none', 'manual', 'fallback'))
@@ -98,7 +99,11 @@ extension Ledger {
         var values: [SQLValue] = []
         if let tripID { sql += " AND p.trip_id = ?"; values.append(.integer(tripID)) }
         var rows: [RerateRow] = []
-        try db.prepare(sql).forEach(values) { rows.append(RerateRow(row: $0)) }
+        var signs: [Int64] = []
+        try db.prepare(sql).forEach(values) {
+            rows.append(RerateRow(row: $0))
+            signs.append((PurchaseKind(rawValue: $0.text(22)) ?? .purchase).sign)
+        }
         let resolver = RateResolver(ledger: self)
         var cache: [String: RateQuote?] = [:]
         let update = try db.prepare("""
@@ -106,7 +111,7 @@ extension Ledger {
               home_tip_minor = ?, rate = ?, rate_date = ?, rate_source = ?, rate_provider = ?, rate_fetched_at = ?,
               provisional = ?, updated_at = ? WHERE id = ?
             """)
-        for p in rows {
+        for (p, sign) in zip(rows, signs) {
             if let currencies, !currencies.contains(p.currency.code) && !currencies.contains(p.conversion.homeCurrency.code) { continue }
             let key = "\(p.currency.code)>\(p.conversion.homeCurrency.code)@\(p.date)"
             let quote: RateQuote?
@@ -124,7 +129,7 @@ extension Ledger {
             }
             guard c != p.conversion else { continue }
             summary.changed += 1
-            summary.delta[c.homeCurrency.code, default: 0] += (c.home ?? 0) - (p.conversion.home ?? 0)
+            summary.delta[c.homeCurrency.code, default: 0] += sign * ((c.home ?? 0) - (p.conversion.home ?? 0))
             let q = c.quote
             try update.run([SQLValue(c.home), SQLValue(c.homeDiscount), SQLValue(c.homeService), SQLValue(c.homeTax),
                             SQLValue(c.homeTip), SQLValue(q?.rate), SQLValue(q?.date?.description), .text(c.source.rawValue),
