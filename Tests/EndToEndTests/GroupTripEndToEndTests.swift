@@ -121,6 +121,27 @@ struct GroupTripEndToEndTests {
             == ["Ana 0.00 46.50 -26.50", "Ben 46.50 0.00 36.50", "Carla 0.00 0.00 -10.00"])
     }
 
+    /// A refund is divided like the purchase it refunds; a credit like a purchase of money received.
+    @Test func refundsAreDividedLikeThePurchaseTheyRefund() throws {
+        let (folder, trip) = try Self.singapore()
+        defer { withExtendedLifetime(folder) {} }
+        // US$90 paid by Ana, shared 2:1 by Ana and Ben: Ben owes 30.00.
+        #expect(try trip.run("add", "90", "USD", "jacket", "--paid-by", "ana", "--split", "ana=2,ben=1").exitCode == 0)
+        // US$30 back: Ana gets it, and Ben's part of it (10.00) is taken off what he owes.
+        let refund = try trip.run("refund", "1", "30")
+        #expect(refund.exitCode == 0, "\(refund.stderr)")
+        let rows = try #require(try trip.run("balances", "--format", "json").json["members"] as? [[String: Any]])
+        #expect(rows.map { "\($0["name"]!) \($0["paid"]!) \($0["share"]!) \($0["balance"]!)" }
+            == ["Ana 60.00 40.00 20.00", "Ben 0.00 20.00 -20.00", "Carla 0.00 0.00 0.00"])
+        let ben = try trip.run("report", "--member", "Ben", "--format", "json").json
+        #expect((ben["totals"] as? [String: Any])?["net"] as? String == "20.00")
+        #expect((ben["totals"] as? [String: Any])?["refunds"] as? String == "10.00")
+        // A credit of US$9 received by Carla for everyone: 3.00 each.
+        #expect(try trip.run("add", "9", "USD", "--refund", "--paid-by", "carla").exitCode == 0)
+        let after = try #require(try trip.run("balances", "--format", "json").json["members"] as? [[String: Any]])
+        #expect(after.map { $0["balance"] as! String } == ["23.00", "-17.00", "-6.00"])
+    }
+
     @Test("a bad split is one line, exit 65, and changes nothing", arguments: [
         ["--split", "ana=60%,ben=39%"], ["--split", "ana=60%,ben=41%"], ["--split", "zoe"], ["--paid-by", "zoe"],
         ["--items", "ana=5"], ["--items", "ana=5,ben=6"], ["--items", "ana=rest,ben=rest"], ["--paid-by", "ana=rest,ben=rest"],

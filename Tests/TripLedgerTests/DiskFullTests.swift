@@ -10,7 +10,8 @@ import TripCore
 @Suite("Disk full: max_page_count")
 struct DiskFullLedgerTests {
     static func csv(rows count: Int) -> String {
-        var text = PurchaseCSV.columns.joined(separator: ",") + "\r\n"
+        // The 30 columns of a file written before refunds: it still imports.
+        var text = PurchaseCSV.columns.prefix(30).joined(separator: ",") + "\r\n"
         for i in 1...count {
             let p = "\(4 + i / 100).\(i % 100 < 10 ? "0" : "")\(i % 100)"
             text += "\(i),Alps,2026-03-01,coffee \(i),food,,USD,\(p),\(p),0.00,,0.00,,0.00,,false,0.00,,\(p),half-up,,1,2026-03-01,identity,,,false,USD,\(p),\r\n"

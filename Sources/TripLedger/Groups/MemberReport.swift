@@ -19,7 +19,8 @@ extension Ledger {
                 category: p.category ?? "uncategorized", currency: p.currency, source: p.source, provisional: p.provisional,
                 taxIncluded: p.taxIncluded, count: 1, home: p.home.map(part) ?? 0, discount: converted ? part(p.homeDiscount) : 0,
                 service: converted ? part(p.homeService) : 0, tax: converted ? part(p.homeTax) : 0,
-                tip: converted ? part(p.homeTip) : 0, total: total, unconverted: converted ? 0 : 1,
+                tip: converted ? part(p.homeTip) : 0, total: total,
+                refunds: p.moneyBack ? -(p.home.map(part) ?? 0) : 0, refundCount: p.moneyBack ? 1 : 0, unconverted: converted ? 0 : 1,
                 unconvertedTotal: converted ? 0 : total, first: p.date, last: p.date, date: p.date, payment: p.paidWith))
         }
         return rows

@@ -108,6 +108,14 @@ extension Ledger {
             """, [.integer(p.tripID), .integer(p.id), .text(payers), .text(shares)])
     }
 
+    /// Gives the refund `refundID` the payers and sharers of the purchase it refunds.
+    func copySplit(from purchase: Purchase, to refundID: Int64) throws {
+        try db.run("""
+            INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares)
+            SELECT trip_id, ?, payers, shares FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?
+            """, [.integer(refundID), .integer(purchase.tripID), .integer(purchase.id)])
+    }
+
     /// Who paid and who shares a purchase; `nil` when it has no split (a trip without members,
     /// or a purchase logged before the trip had members).
     public func split(of purchase: Purchase) throws -> PurchaseSplit? {

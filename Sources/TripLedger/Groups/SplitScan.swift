@@ -6,8 +6,10 @@ struct SplitRow {
     var id: Int64 = 0
     /// In `currency`'s minor units.
     var total: Int64 = 0
-    /// Home minor units; `nil` when the purchase has no rate.
+    /// Home minor units; `nil` when the purchase has no rate. Negative for money back.
     var home: Int64?
+    /// A refund or a credit: its amounts are negative.
+    var moneyBack = false
     var currency = ""
     var payers: [(index: Int, weight: Rational)] = []
     var sharers: [(index: Int, weight: Rational)] = []
@@ -66,7 +68,7 @@ extension Ledger {
         try db.prepare("""
             SELECT s.purchase_id, s.payers, s.shares, p.total_minor, p.home_minor, p.currency, p.category, p.rate_source,
                    p.provisional, p.tax_included, p.home_discount_minor, p.home_service_minor, p.home_tax_minor,
-                   p.home_tip_minor, p.date, p.paid_with
+                   p.home_tip_minor, p.date, p.paid_with, p.kind = 'purchase'
             FROM purchase_splits s JOIN purchases p ON p.id = s.purchase_id
             WHERE s.trip_id = ?1 AND p.date BETWEEN ?2 AND ?3 AND (?4 IS NULL OR p.currency = ?4)
             ORDER BY s.purchase_id
@@ -77,18 +79,21 @@ extension Ledger {
             row.sharers.removeAll(keepingCapacity: true)
             s.withBytes(1) { SplitWeights.decode($0, index: index, into: &row.payers, cache: &cache) }
             s.withBytes(2) { SplitWeights.decode($0, index: index, into: &row.sharers, cache: &cache) }
-            row.total = s.int(3)
-            row.home = s.optionalInt(4)
+            // Money back (a refund, a credit) counts negative, and is divided like a purchase.
+            let sign: Int64 = s.int(16) == 1 ? 1 : -1
+            row.moneyBack = sign < 0
+            row.total = sign * s.int(3)
+            row.home = s.optionalInt(4).map { sign * $0 }
             if row.home == nil || currency != nil || details { row.currency = s.text(5) }
             if details {
                 row.category = s.optionalText(6)
                 row.source = RateSource(rawValue: s.text(7)) ?? .none
                 row.provisional = s.int(8) == 1
                 row.taxIncluded = s.int(9) == 1
-                row.homeDiscount = s.int(10)
-                row.homeService = s.int(11)
-                row.homeTax = s.int(12)
-                row.homeTip = s.int(13)
+                row.homeDiscount = sign * s.int(10)
+                row.homeService = sign * s.int(11)
+                row.homeTax = sign * s.int(12)
+                row.homeTip = sign * s.int(13)
                 row.date = s.text(14)
                 row.paidWith = s.optionalText(15)
             }

@@ -55,9 +55,13 @@ extension Ledger {
                                   purchaseRate: nil, charged: chargedMinor, conversion: conversion)
             row.kind = .refund
             row.refundOf = id
-            try db.run("INSERT INTO purchases (\(PurchaseRow.insertColumns)) VALUES (\(PurchaseRow.placeholders))",
-                       row.values(now: clock.now, createdAt: clock.now))
-            return try purchase(id: db.lastInsertRowID)
+            // The id explicitly: never one a removed purchase had (m0006).
+            let refundID = try nextID(.purchases)
+            try db.run("INSERT INTO purchases (id, \(PurchaseRow.insertColumns)) VALUES (?, \(PurchaseRow.placeholders))",
+                       [.integer(refundID)] + row.values(now: clock.now, createdAt: clock.now))
+            // On a group trip a refund is divided like the purchase it refunds.
+            try copySplit(from: p, to: refundID)
+            return try purchase(id: refundID)
         }
     }
 
