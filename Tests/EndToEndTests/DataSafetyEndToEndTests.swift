@@ -111,6 +111,9 @@ struct DataSafetyEndToEndTests {
         #expect(r.exitCode == 73)
         #expect(r.stderr == "trip: backup: \"\(target)\" already exists; choose a new file name\n")
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep me")
+        let nowhere = try trip.run("backup", "/proc/no-such/copy.sqlite")
+        #expect(nowhere.exitCode == 73, "\(nowhere.stderr)")
+        #expect(nowhere.stderr.hasPrefix("trip: backup: cannot create \"/proc/no-such/copy.sqlite\": "))
     }
 
     // MARK: only the creating commands create
@@ -206,6 +209,10 @@ struct DataSafetyEndToEndTests {
         chmod(folder.path, 0o777)
         #expect(try runAsOtherUser(trip, ["list", "--trip", "Japan"]).exitCode == 0)
         #expect(try runAsOtherUser(trip, ["add", "5", "JPY", "--trip", "Japan"]).exitCode == 73)
+        // A backup only reads the ledger.
+        let backup = try runAsOtherUser(trip, ["backup", folder.file("copy.sqlite")])
+        #expect(backup.exitCode == 0, "\(backup.stderr)")
+        #expect(try LedgerInspection.count(folder.file("copy.sqlite"), "SELECT count(*) FROM purchases") == 2)
         #expect(try LedgerInspection.count(trip.ledgerPath, "SELECT count(*) FROM purchases") == 2)
 
         chmod(trip.ledgerPath, 0o600)

@@ -15,18 +15,25 @@ extension Ledger {
     /// backup leaves no file behind.
     public func backup(to target: String) throws -> String {
         if target.isEmpty { throw TripError.usage("backup: the target path is empty") }
-        try Ledger.makeParentFolder(of: target)
+        do {
+            try Ledger.makeParentFolder(of: target)
+        } catch {
+            throw LedgerFileError(path: target, cause: .cannotCreate("its folder cannot be created (\(String(cString: strerror(errno))))"))
+        }
         // Created here, empty and private, so the copy is never readable by others; VACUUM INTO
         // writes into an empty file and refuses a non-empty one.
         let fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if fd < 0 {
             let e = errno
-            throw LedgerFileError(path: target, cause: e == EEXIST ? .exists
-                                  : e == EACCES ? .readOnly : .ioError(String(cString: strerror(e))))
+            throw LedgerFileError(path: target, cause: e == EEXIST ? .exists : .cannotCreate(String(cString: strerror(e))))
         }
         close(fd)
         do {
             try db.run("VACUUM INTO ?", [.text(target)])
+        } catch where !error.isDiskFull {
+            unlink(target)
+            // The ledger was only read: a failure here is writing the copy.
+            throw LedgerFileError(path: target, cause: .cannotCreate(error.message))
         } catch {
             unlink(target)
             throw error

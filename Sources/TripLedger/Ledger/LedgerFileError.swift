@@ -22,6 +22,8 @@ public struct LedgerFileError: Error, Equatable, Sendable, CustomStringConvertib
         case readOnly
         /// The file exists and must not be overwritten (`trip backup`'s target).
         case exists
+        /// A new file (`trip backup`'s target) cannot be created there (`strerror` of the cause).
+        case cannotCreate(String)
         /// A read or write failed under SQLite (`strerror` of the system error).
         case ioError(String)
     }
@@ -37,7 +39,7 @@ public struct LedgerFileError: Error, Equatable, Sendable, CustomStringConvertib
     public var exitCode: Int32 {
         switch cause {
         case .missing, .isDirectory, .permissionDenied, .notSQLite, .notALedger: 66
-        case .readOnly, .exists: 73
+        case .readOnly, .exists, .cannotCreate: 73
         case .ioError: 74
         }
     }
@@ -52,6 +54,7 @@ public struct LedgerFileError: Error, Equatable, Sendable, CustomStringConvertib
         case .notALedger: return "ledger: \(p) is a SQLite file but not a trip ledger"
         case .readOnly: return "ledger: \(p) is read-only; nothing was written"
         case .exists: return "backup: \(p) already exists; choose a new file name"
+        case .cannotCreate(let reason): return "backup: cannot create \(p): \(reason)"
         case .ioError(let reason): return "ledger: \(p): I/O error (\(reason)); nothing was written"
         }
     }
