@@ -21,9 +21,11 @@ public struct Member: Sendable, Equatable {
 /// The `members` table's SQL: the only code that reads or writes it.
 extension Ledger {
     /// A trip's members in join order.
-    public func members(of trip: Trip) throws -> [Member] {
+    public func members(of trip: Trip) throws -> [Member] { try members(ofTripID: trip.id) }
+
+    func members(ofTripID id: Int64) throws -> [Member] {
         var out: [Member] = []
-        try db.prepare("SELECT \(Member.columns) FROM members WHERE trip_id = ? ORDER BY id").forEach([.integer(trip.id)]) {
+        try db.prepare("SELECT \(Member.columns) FROM members WHERE trip_id = ? ORDER BY id").forEach([.integer(id)]) {
             out.append(Member(row: $0))
         }
         return out

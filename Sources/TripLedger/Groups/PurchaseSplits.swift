@@ -56,16 +56,16 @@ extension Ledger {
     /// nothing behind.
     /// `previousTrip` is the trip an edited purchase was in (nil for a new one).
     func storeSplit(_ draft: SplitDraft, purchase p: Purchase, previousTrip: Int64?) throws {
-        let trip = try self.trip(id: p.tripID)!
         // An edit that moved the purchase to another trip: the old trip's members no longer apply.
         if let previousTrip, previousTrip != p.tripID {
             try db.run("DELETE FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?", [.integer(previousTrip), .integer(p.id)])
         }
         let isNew = previousTrip != p.tripID
-        let members = try members(of: trip)
+        // One query on a trip without members: the common case, and `trip add`'s hot path.
+        let members = try members(ofTripID: p.tripID)
         guard !members.isEmpty else {
             if !draft.isEmpty {
-                throw TripError.usage("split: \(quoted(trip.name)) has no members; add them with `trip member add NAME…`")
+                throw TripError.usage("split: \(quoted(p.tripName)) has no members; add them with `trip member add NAME…`")
             }
             return
         }
