@@ -248,8 +248,10 @@ public final class CSVReader {
         while end - start < 3, try fill() {}
         if end - start >= 3, buffer[start] == 0xEF, buffer[start + 1] == 0xBB, buffer[start + 2] == 0xBF {
             start += 3
+            return
         }
-        // UTF-16 (Excel's "Unicode text", some bank exports) starts with its byte order mark.
+        // UTF-16 (Excel's "Unicode text", some bank exports) starts with its byte order mark, at the
+        // very start only: after a UTF-8 BOM the same bytes are just invalid UTF-8, whatever the chunks.
         if end - start >= 2 {
             let b0 = buffer[start], b1 = buffer[start + 1]
             if b0 == 0xFF && b1 == 0xFE { throw Failure(record: 1, reason: "is UTF-16LE text, not UTF-8", encoding: "UTF-16LE") }
