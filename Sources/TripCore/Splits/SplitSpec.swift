@@ -95,33 +95,44 @@ public enum SplitSpec: Equatable, Sendable {
         case .shares(let named), .percentages(let named):
             for (n, w) in named { weights[try index(n, "split")] = w }
         case .items(let named):
-            var restIndex: Int?
-            var sum: Int64 = 0
-            var portions = [Int64](repeating: 0, count: members.count)
-            for (n, v) in named {
-                let i = try index(n, "items")
-                if v.lowercased() == "rest" { restIndex = i; continue }
-                let amount = try AmountExpression.evaluate(v, field: "items", minorUnits: currency.minorUnits, rounding: rounding)
-                portions[i] += amount
-                sum += amount
-            }
-            let price = Money(minorUnits: price, currency: currency)
-            if let r = restIndex {
-                guard sum <= price.minorUnits else {
-                    throw .badAmount(field: "items", value: Money(minorUnits: sum, currency: currency).plainText,
-                                     reason: "is more than the price \(price.plainText); nothing is left for rest")
-                }
-                portions[r] += price.minorUnits - sum
-            } else if sum != price.minorUnits {
-                throw .badAmount(field: "items", value: Money(minorUnits: sum, currency: currency).plainText,
-                                 reason: "does not add up to the price \(price.plainText); add the missing items or one NAME=rest")
-            }
+            let portions = try SplitSpec.amounts(named, members: members, adding: price, of: "the price", field: "items",
+                                                 currency: currency, rounding: rounding)
             weights = portions.map { Rational($0) }
         }
         guard weights.contains(where: { !$0.isZero }) else {
             throw .badAmount(field: "split", value: "", reason: "gives nobody a share")
         }
         return weights
+    }
+
+    /// `NAME=AMOUNT,…` with at most one `NAME=rest`, per member (a name may come back: its amounts
+    /// add up), so that they add up to exactly `target`; `rest` takes what the others leave.
+    static func amounts(_ named: [(String, String)], members: [String], adding target: Int64, of what: String,
+                        field: String, currency: Currency, rounding: RoundingMode) throws(TripError) -> [Int64] {
+        var out = [Int64](repeating: 0, count: members.count)
+        var restIndex: Int?
+        var sum: Int64 = 0
+        for (name, value) in named {
+            guard let i = memberIndex(name, in: members) else {
+                throw .badAmount(field: field, value: name,
+                                 reason: "is not a member of this trip; members: \(members.joined(separator: ", "))")
+            }
+            if value.lowercased() == "rest" { restIndex = i; continue }
+            let amount = try AmountExpression.evaluate(value, field: field, minorUnits: currency.minorUnits, rounding: rounding)
+            out[i] += amount
+            sum += amount
+        }
+        let goal = Money(minorUnits: target, currency: currency).plainText
+        let given = Money(minorUnits: sum, currency: currency).plainText
+        if let r = restIndex {
+            guard sum <= target else {
+                throw .badAmount(field: field, value: given, reason: "is more than \(what) \(goal); nothing is left for rest")
+            }
+            out[r] += target - sum
+        } else if sum != target {
+            throw .badAmount(field: field, value: given, reason: "does not add up to \(what) \(goal); add what is missing or one NAME=rest")
+        }
+        return out
     }
 
     /// Members are matched by name, case-insensitively.
@@ -202,26 +213,8 @@ public enum PayerSpec: Equatable, Sendable {
         case .one(let name):
             paid[try index(name)] = total
         case .amounts(let named):
-            var restIndex: Int?
-            var sum: Int64 = 0
-            for (n, v) in named {
-                let i = try index(n)
-                if v.lowercased() == "rest" { restIndex = i; continue }
-                let amount = try AmountExpression.evaluate(v, field: "paid-by", minorUnits: currency.minorUnits, rounding: rounding)
-                paid[i] = amount
-                sum += amount
-            }
-            let t = Money(minorUnits: total, currency: currency).plainText
-            if let r = restIndex {
-                guard sum <= total else {
-                    throw .badAmount(field: "paid-by", value: Money(minorUnits: sum, currency: currency).plainText,
-                                     reason: "is more than the total \(t); nothing is left for rest")
-                }
-                paid[r] = total - sum
-            } else if sum != total {
-                throw .badAmount(field: "paid-by", value: Money(minorUnits: sum, currency: currency).plainText,
-                                 reason: "does not add up to the total \(t); give the missing amount or one NAME=rest")
-            }
+            paid = try SplitSpec.amounts(named, members: members, adding: total, of: "the total", field: "paid-by",
+                                         currency: currency, rounding: rounding)
         }
         return paid
     }
