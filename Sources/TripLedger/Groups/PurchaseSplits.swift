@@ -119,8 +119,8 @@ extension Ledger {
     /// Who paid and who shares a purchase; `nil` when it has no split (a trip without members,
     /// or a purchase logged before the trip had members).
     public func split(of purchase: Purchase) throws -> PurchaseSplit? {
-        let trip = try self.trip(id: purchase.tripID)!
-        let members = try members(of: trip)
+        let members = try members(ofTripID: purchase.tripID)
+        if members.isEmpty { return nil }
         let index = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.id, $0) })
         var cache: [Int64: Rational] = [:]
         return try db.prepare("SELECT payers, shares FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?")
