@@ -65,14 +65,8 @@ public enum SplitSpec: Equatable, Sendable {
     /// Parses `--items ana=12.50,ben=8,ana=3,ben=rest`: amounts are kept as typed, read in the
     /// purchase's currency by `resolve`.
     public static func parse(items text: String) throws(TripError) -> SplitSpec {
-        let parts = try pieces(text.trimmingSpaces, field: "items", namesMayRepeat: true)
-        guard parts.allSatisfy({ $0.value != nil }) else {
-            throw .badAmount(field: "items", value: text, reason: "needs NAME=AMOUNT for every item, e.g. ana=12.50,ben=rest")
-        }
-        guard parts.filter({ $0.value!.lowercased() == "rest" }).count <= 1 else {
-            throw .badAmount(field: "items", value: text, reason: "has rest more than once")
-        }
-        return .items(parts.map { ($0.name, $0.value!) })
+        .items(try namedAmounts(try pieces(text.trimmingSpaces, field: "items", namesMayRepeat: true), text: text,
+                                field: "items", example: "item"))
     }
 
     /// One weight per member (in `members`' order, which is join order); members not taking part
@@ -146,6 +140,18 @@ public enum SplitSpec: Equatable, Sendable {
         let value: String?
     }
 
+    /// `NAME=AMOUNT` for every piece, `rest` at most once: the grammar `--items` and `--paid-by` share.
+    static func namedAmounts(_ parts: [Piece], text: String, field: String,
+                             example: String) throws(TripError) -> [(String, String)] {
+        guard parts.allSatisfy({ $0.value != nil }) else {
+            throw .badAmount(field: field, value: text, reason: "needs NAME=AMOUNT for every \(example), e.g. ana=30,ben=rest")
+        }
+        guard parts.filter({ $0.value!.lowercased() == "rest" }).count <= 1 else {
+            throw .badAmount(field: field, value: text, reason: "has rest more than once")
+        }
+        return parts.map { ($0.name, $0.value!) }
+    }
+
     static func pieces(_ text: String, field: String, namesMayRepeat: Bool = false) throws(TripError) -> [Piece] {
         var out: [Piece] = []
         for raw in text.split(separator: ",", omittingEmptySubsequences: false) {
@@ -189,13 +195,7 @@ public enum PayerSpec: Equatable, Sendable {
     public static func parse(_ text: String) throws(TripError) -> PayerSpec {
         let parts = try SplitSpec.pieces(text.trimmingSpaces, field: "paid-by")
         if parts.count == 1, parts[0].value == nil { return .one(parts[0].name) }
-        guard parts.allSatisfy({ $0.value != nil }) else {
-            throw .badAmount(field: "paid-by", value: text, reason: "needs NAME=AMOUNT for every payer, e.g. ana=30,ben=rest")
-        }
-        guard parts.filter({ $0.value!.lowercased() == "rest" }).count <= 1 else {
-            throw .badAmount(field: "paid-by", value: text, reason: "has rest more than once")
-        }
-        return .amounts(parts.map { ($0.name, $0.value!) })
+        return .amounts(try SplitSpec.namedAmounts(parts, text: text, field: "paid-by", example: "payer"))
     }
 
     /// What each member paid of `total`, in minor units, in `members`' order; they add up to `total`.
