@@ -139,11 +139,14 @@ struct SplitArithmeticTests {
     }
 
     @Test func twentyMembersAreSolvedExactly() {
-        // Ten pairs that cancel, hidden among twenty members: exactly ten transfers.
-        let pairs: [Int64] = [101, 202, 303, 404, 505, 606, 707, 808, 909, 1111]
-        let b = pairs + pairs.map { -$0 }.reversed()
+        // A block where the greedy plan needs 5 transfers and the best needs 4 ({+7, -7} settle
+        // apart from {-9, -2, +5, +6}), hidden among seven pairs that cancel: 4 + 7 = 11 transfers.
+        let block: [Int64] = [-900, 700, -200, 500, 600, -700]
+        let pairs: [Int64] = [1101, 1102, 1103, 1104, 1105, 1106, 1107]
+        let b = block + pairs + pairs.map { -$0 }.reversed()
+        #expect(b.count == 20)
         let plan = SettleUp.plan(balances: b)
-        #expect(plan.count == 10)
+        #expect(plan.count == 11)
         #expect(Self.apply(plan, to: b).allSatisfy { $0 == 0 })
     }
 }

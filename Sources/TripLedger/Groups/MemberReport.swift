@@ -5,12 +5,12 @@ extension Ledger {
     /// total, discount, service, tax, tip, and the total in the purchase's currency) being the
     /// member's part of it, divided exactly like the split. Folded like any report, so its lines
     /// add up to its total, and the members' reports add up to the trip's.
-    func memberRows(trip: Trip, member name: String, range: [SQLValue]) throws -> [ReportRow] {
+    func memberRows(trip: Trip, member name: String, from: String, to: String) throws -> [ReportRow] {
         let members = try requireMembers(trip)
         let member = try Ledger.member(name, in: members, trip: trip)
         let me = members.firstIndex { $0.id == member.id }!
         var rows: [ReportRow] = []
-        try scanSplits(trip: trip, members: members, from: range[0].textValue, to: range[1].textValue, details: true) { p in
+        try scanSplits(trip: trip, members: members, from: from, to: to, details: true) { p in
             guard let k = p.sharers.firstIndex(where: { $0.index == me }) else { return }
             func part(_ amount: Int64) -> Int64 { SplitRow.divide(amount, among: p.sharers)[k] }
             let converted = p.home != nil
@@ -28,11 +28,11 @@ extension Ledger {
 
     /// `trip report --by member`: per member, in join order, their share of the home amounts
     /// (`home`, adding up to the report's net over split purchases) and what they paid (`paid`).
-    func memberLines(trip: Trip, range: [SQLValue]) throws -> [TripReport.Line] {
+    func memberLines(trip: Trip, from: String, to: String) throws -> [TripReport.Line] {
         let members = try requireMembers(trip)
         var share = [Int64](repeating: 0, count: members.count), paid = share
         var count = [Int](repeating: 0, count: members.count), unconverted = count
-        try scanSplits(trip: trip, members: members, from: range[0].textValue, to: range[1].textValue) { p in
+        try scanSplits(trip: trip, members: members, from: from, to: to) { p in
             for s in p.sharers {
                 count[s.index] += 1
                 if p.home == nil { unconverted[s.index] += 1 }
@@ -47,12 +47,5 @@ extension Ledger {
             line.paid = paid[i]
             return line
         }
-    }
-}
-
-extension SQLValue {
-    var textValue: String {
-        if case .text(let t) = self { return t }
-        return ""
     }
 }

@@ -166,7 +166,8 @@ extension Ledger {
 
     func reports(trips: [Trip], _ q: ReportQuery) throws -> [TripReport] {
         let (since, until) = try clock.range(since: q.since, until: q.until)
-        let range: [SQLValue] = [.text(since?.description ?? "0001-01-01"), .text(until?.description ?? "9999-12-31")]
+        let from = since?.description ?? "0001-01-01", to = until?.description ?? "9999-12-31"
+        let range: [SQLValue] = [.text(from), .text(to)]
         let target = try q.home.map { try CurrencyTable.shared.currency(for: $0) }
         var out: [TripReport] = []
         var grouped: [Int64: [ReportRow]] = [:]
@@ -202,7 +203,7 @@ extension Ledger {
                 if target != nil && target != trip.homeCurrency {
                     throw TripError.usage("report: --member and --home cannot be used together yet")
                 }
-                let rows = try memberRows(trip: trip, member: member, range: range)
+                let rows = try memberRows(trip: trip, member: member, from: from, to: to)
                 r = TripReport.fold(trip: trip, rows: rows, home: trip.homeCurrency)
                 r.member = try Ledger.member(member, in: try members(of: trip), trip: trip).name
                 r.byDay = TripReport.lines(rows, key: { $0.date ?? "" }).sorted { $0.key < $1.key }
@@ -227,7 +228,7 @@ extension Ledger {
             case .currency: r.groups = r.byCurrency
             case .day: r.groups = r.byDay
             case .payment: break
-            case .member: r.groups = try memberLines(trip: trip, range: range)
+            case .member: r.groups = try memberLines(trip: trip, from: from, to: to)
             case .none: r.groups = []
             }
             r.days = TripReport.dayCount(trip: trip, first: r.firstDate, last: r.lastDate, today: clock.today)
