@@ -18,11 +18,13 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         // libcurl headers plus a dlopen shim, so that only network commands load libcurl.
         .target(name: "CCurl", path: "Sources/CCurl"),
+        // libpq headers plus a dlopen shim, so that only the sharing commands load libpq.
+        .target(name: "CLibPQ", path: "Sources/CLibPQ"),
         // The shipped data: migrations, config defaults and the ISO 4217 table, compiled in.
         .target(
             name: "Embedded",
             path: ".",
-            exclude: ["Sources/CSQLite", "Sources/CCurl", "Sources/TripCore", "Sources/TripLedger",
+            exclude: ["Sources/CSQLite", "Sources/CCurl", "Sources/CLibPQ", "Sources/TripSharing", "Sources/TripCore", "Sources/TripLedger",
                       "Sources/RateService", "Sources/RateSync", "Sources/trip", "Sources/TripBench", "Tests", ".ci", "README.md",
                       "Makefile"],
             sources: ["Sources/Embedded"],
@@ -34,10 +36,12 @@ let package = Package(
         .target(name: "RateService", dependencies: ["CCurl", "TripCore"]),
         // `trip rates sync`: plans requests from the ledger's needs, stores validated batches, re-rates.
         .target(name: "RateSync", dependencies: ["TripCore", "TripLedger", "RateService"]),
+        // Shared trips: `trip remote`, `share`, `join`, `sync` through PostgreSQL (libpq).
+        .target(name: "TripSharing", dependencies: ["CLibPQ", "TripCore", "TripLedger"]),
         .executableTarget(
             name: "trip",
             dependencies: [
-                "TripCore", "TripLedger", "RateService", "RateSync",
+                "TripCore", "TripLedger", "RateService", "RateSync", "TripSharing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -12,6 +12,7 @@ public enum Embedded {
         ("m0006_trash", PackageResources.m0006_trash_sql),
         ("m0007_refunds", PackageResources.m0007_refunds_sql),
         ("m0010_members", PackageResources.m0010_members_sql),
+        ("m0011_sharing", PackageResources.m0011_sharing_sql),
     ]
 
     /// `config/settings.toml`: the default settings.

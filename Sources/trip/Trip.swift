@@ -1,6 +1,7 @@
 import ArgumentParser
 import TripCore
 import TripLedger
+import TripSharing
 
 /// `trip`: an offline-first travel expense tracker. This target only parses arguments, opens the
 /// ledger, calls one TripLedger operation and renders its result.
@@ -12,7 +13,7 @@ struct Trip: ParsableCommand {
         commandName: "trip",
         abstract: "Log travel purchases in any currency; get exact totals in your home currency.",
         discussion: """
-            Exit codes: 0 success, 64 usage, 65 bad data, 69 unavailable (network), 70 internal.
+            Exit codes: 0 success, 64 usage, 65 bad data, 69 unavailable (network), 70 internal, 77 permission (server).
             Environment: TRIP_DB (ledger), TRIP_CONFIG (config file), TRIP_TODAY (pins today), NO_COLOR.
             """,
         version: version,
@@ -20,7 +21,8 @@ struct Trip: ParsableCommand {
                       Delete.self,
                       Add.self, Refund.self, List.self, Edit.self, Remove.self, Convert.self, Rates.self, Report.self,
                       Config.self, Demo.self, Export.self, Import.self, Backup.self, Restore.self,
-                      MemberGroup.self, Members.self, WhoAmI.self, Balances.self, Settle.self, RecordTransfer.self]
+                      MemberGroup.self, Members.self, WhoAmI.self, Balances.self, Settle.self, RecordTransfer.self,
+                      RemoteGroup.self, Share.self, Join.self, Sync.self, Conflicts.self, Resolve.self]
     )
 
     /// Runs a command and turns every failure into one line on stderr and a sysexits code.
@@ -44,6 +46,9 @@ struct Trip: ParsableCommand {
             ProcessExit.ledgerFailure(error)
         } catch let error as LedgerFileError {
             ProcessExit.ledgerFileFailure(error)
+        } catch let error as SharingError {
+            ProcessExit.printError("trip: \(error.description)")
+            ProcessExit.exit(error.exitCode)
         } catch {
             let code = exitCode(for: error)
             if code == .success {

@@ -21,6 +21,9 @@ public struct Settings: Sendable {
     public var connectTimeout: Sourced<Int>
     public var totalTimeout: Sourced<Int>
     public var presets: [String: Sourced<Preset>]
+    /// `[sync] remote`: the PostgreSQL server of shared trips, as a libpq connection string
+    /// (`TRIP_REMOTE` overrides it). Never printed with its password.
+    public var remote: Sourced<String?>
     public var fallback: FallbackTable
     /// The user config file that was read, if any.
     public var userFile: String?
@@ -68,7 +71,7 @@ public struct Settings: Sendable {
             rateChain: Sourced(value: ["frankfurter", "open-er-api"], source: placeholder),
             providerURLs: [:], ecbHistory: Sourced(value: "90d", source: placeholder),
             connectTimeout: Sourced(value: 5, source: placeholder), totalTimeout: Sourced(value: 20, source: placeholder),
-            presets: [:], fallback: FallbackTable(), userFile: nil, searched: [])
+            presets: [:], remote: Sourced(value: nil, source: placeholder), fallback: FallbackTable(), userFile: nil, searched: [])
         try s.apply(settingsFile)
         try s.apply(ConfigFile(origin: "config/presets.toml", text: String(decoding: Embedded.presets, as: UTF8.self)))
         try s.fallback.merge(ConfigFile(origin: "config/fallback_rates.toml", text: String(decoding: Embedded.fallbackRates, as: UTF8.self)))
@@ -114,6 +117,8 @@ public struct Settings: Sendable {
                 guard let t = Int(e.value), (1...600).contains(t) else { throw bad("\(e.key) must be 1 to 600 seconds") }
                 if e.key == "connect_timeout" { connectTimeout = Sourced(value: t, source: here) }
                 else { totalTimeout = Sourced(value: t, source: here) }
+            case ("sync", "remote"):
+                remote = Sourced(value: e.value.isEmpty ? nil : e.value, source: here)
             case ("fallback", _), ("irrevocable", _):
                 continue
             case (let section, _) where section.hasPrefix("preset."):

@@ -1,7 +1,8 @@
 import TripCore
 
-/// A member of a group trip. Members keep the order in which they joined (their id order), and
-/// that order breaks every tie of a split or a settle-up.
+/// A member of a group trip. Members keep the order in which they joined (`joined_at`, then id:
+/// the order of one `member add`), and that order breaks every tie of a split or a settle-up. Not
+/// the id alone: on a shared trip each device numbers members as they reach it.
 public struct Member: Sendable, Equatable {
     public let id: Int64
     public let tripID: Int64
@@ -25,7 +26,7 @@ extension Ledger {
 
     func members(ofTripID id: Int64) throws -> [Member] {
         var out: [Member] = []
-        try db.prepare("SELECT \(Member.columns) FROM members WHERE trip_id = ? ORDER BY id").forEach([.integer(id)]) {
+        try db.prepare("SELECT \(Member.columns) FROM members WHERE trip_id = ? ORDER BY joined_at, id").forEach([.integer(id)]) {
             out.append(Member(row: $0))
         }
         return out

@@ -86,7 +86,14 @@ extension Ledger {
     /// Chooses the rate again for every purchase of an open trip whose rate came from the resolver
     /// (not `--rate`, not `--charged`) and is provisional, missing or manual. Must run inside the
     /// caller's transaction. `currencies` narrows it to purchases in or into those codes.
+    ///
+    /// Re-rating is not a local change of a shared trip: every device re-rates alike from the same
+    /// shared rates, so its writes stay out of the outbox (`withApplying`).
     public func rerate(currencies: Set<String>? = nil, tripID: Int64? = nil) throws -> RerateSummary {
+        try withApplying { try rerateNow(currencies: currencies, tripID: tripID) }
+    }
+
+    private func rerateNow(currencies: Set<String>?, tripID: Int64?) throws -> RerateSummary {
         var summary = RerateSummary()
         // Only the columns a conversion needs: this runs over every provisional purchase.
         // Refunds and credits are re-rated like purchases; their kind only signs the reported delta.

@@ -1,0 +1,48 @@
+import TripCore
+
+/// A row of a table that travels between devices, as one JSON object of its columns by name.
+///
+/// The columns come from the schema (`pragma_table_info`), so a column added by a later migration
+/// travels without a change here; a payload from a device with fewer or more columns writes only
+/// the columns both know, and the others keep their defaults.
+struct RowCodec {
+    enum Table: String, CaseIterable {
+        case trips, members, purchases, transfers
+    }
+
+    let db: Database
+
+    func columns(_ table: Table) throws -> [String] {
+        var names: [String] = []
+        try db.prepare("SELECT name FROM pragma_table_info(?) ORDER BY cid").forEach([.text(table.rawValue)]) { names.append($0.text(0)) }
+        return names
+    }
+
+    /// The row `id` of `table` as a JSON object of every column, or `nil` when there is none.
+    func read(_ table: Table, id: Int64) throws -> String? {
+        let pairs = try columns(table).map { "'\($0)', \"\($0)\"" }.joined(separator: ", ")
+        // sql-built: the table and column names come from the schema (pragma_table_info), not from input.
+        return try db.prepare("SELECT json_object(\(pairs)) FROM \"\(table.rawValue)\" WHERE id = ?")
+            .first([.integer(id)]) { $0.text(0) }
+    }
+
+    /// Writes `payload`'s columns (those this schema has, except `id` and `fixed`'s) and `fixed`'s
+    /// values to row `id`: inserted, or updated in place when it exists (never deleted and
+    /// re-inserted, so rows referring to it stay valid).
+    func write(_ table: Table, id: Int64, payload: String, fixed: [(String, SQLValue)]) throws {
+        var keys = Set<String>()
+        try db.prepare("SELECT key FROM json_each(?)").forEach([.text(payload)]) { keys.insert($0.text(0)) }
+        let fixedNames = Set(fixed.map(\.0))
+        let names = try columns(table).filter { $0 != "id" && keys.contains($0) && !fixedNames.contains($0) }
+        let all = ["id"] + fixed.map(\.0) + names
+        let values = ["?1"] + fixed.indices.map { "?\($0 + 3)" } + names.map { "json_extract(?2, '$.\"\($0)\"')" }
+        let updates = all.dropFirst().map { "\"\($0)\" = excluded.\"\($0)\"" }
+        let quoted = all.map { "\"\($0)\"" }.joined(separator: ", ")
+        let conflict = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + updates.joined(separator: ", ")
+        // sql-built: the table and column names come from the schema (pragma_table_info) and are
+        // kept only when the payload names them too; every value is bound.
+        try db.run("""
+            INSERT INTO "\(table.rawValue)" (\(quoted)) VALUES (\(values.joined(separator: ", "))) ON CONFLICT (id) \(conflict)
+            """, [.integer(id), .text(payload)] + fixed.map(\.1))
+    }
+}

@@ -1,0 +1,75 @@
+/// A change as it travels: one row of a shared trip, whole, with the clock that orders it.
+public struct SyncChange: Sendable, Equatable {
+    /// Unique for ever; the server keeps each once, so a repeated push adds nothing.
+    public var changeID: String
+    /// `trip`, `member`, `purchase`, `transfer`, `rate` or `provider`.
+    public var kind: String
+    /// The row's global id.
+    public var gid: String
+    /// `put`, `delete` or `restore`.
+    public var op: String
+    /// Hybrid logical clock of the write: milliseconds * 65536 + counter.
+    public var hlc: Int64
+    /// The clock of the version this one was edited from (0: a new row): two versions with
+    /// neither built on the other are a conflict.
+    public var baseHLC: Int64
+    public var device: String
+    /// The row as a JSON object of its columns (references to other rows by global id); `nil`
+    /// for a delete.
+    public var payload: String?
+    /// The server's sequence number (pulls only) and the role that pushed it.
+    public var seq: Int64 = 0
+    public var author: String = ""
+
+    public init(changeID: String, kind: String, gid: String, op: String, hlc: Int64, baseHLC: Int64, device: String,
+                payload: String?, seq: Int64 = 0, author: String = "") {
+        self.changeID = changeID
+        self.kind = kind
+        self.gid = gid
+        self.op = op
+        self.hlc = hlc
+        self.baseHLC = baseHLC
+        self.device = device
+        self.payload = payload
+        self.seq = seq
+        self.author = author
+    }
+}
+
+/// A local trip that is shared, and where its sync stands.
+public struct SharedTrip: Sendable, Equatable {
+    public let trip: Trip
+    public let gid: String
+    public let owner: String
+    /// The server's change log is applied up to here.
+    public let pulledSeq: Int64
+    public let lastSync: String?
+    /// Local changes not yet acknowledged by the server.
+    public let unsent: Int
+}
+
+/// What one pull applied.
+public struct PullSummary: Sendable, Equatable {
+    public var applied = 0
+    /// Per author (PostgreSQL role), changes applied.
+    public var byAuthor: [String: Int] = [:]
+    public var conflicts = 0
+    public var rates = 0
+    public init() {}
+}
+
+/// Two versions of one row written without seeing each other.
+public struct SyncConflict: Sendable, Equatable {
+    public let id: Int64
+    public let trip: String
+    public let kind: String
+    public let localID: Int64
+    public let reason: String
+    /// `mine` or `theirs`: the version every device applied.
+    public let winner: String
+    public let mine: String?
+    public let theirs: String?
+    public let theirsBy: String
+    public let createdAt: String
+    public let resolvedAt: String?
+}

@@ -1,0 +1,575 @@
+import TripCore
+
+/// The local side of shared trips: `shared_trips`, `sync_rows`, `sync_outbox`,
+/// `sync_rate_outbox`, `sync_conflicts` and `sync_state` (m0011). The only code that reads or
+/// writes them. What crosses to the server is `SyncChange`; the server side is `TripSharing`.
+extension Ledger {
+    /// This ledger's device id.
+    public func deviceID() throws -> String {
+        try db.scalarText("SELECT device FROM sync_state WHERE id = 1") ?? ""
+    }
+
+    /// Every shared trip of this ledger, by name.
+    public func sharedTrips() throws -> [SharedTrip] {
+        var rows: [(Int64, String, String, Int64, String?)] = []
+        try db.prepare("SELECT trip_id, gid, owner, pulled_seq, last_sync FROM shared_trips ORDER BY trip_id").forEach {
+            rows.append(($0.int(0), $0.text(1), $0.text(2), $0.int(3), $0.optionalText(4)))
+        }
+        return try rows.compactMap { r in
+            guard let trip = try trip(id: r.0) else { return nil }
+            let unsent = try db.scalarInt("SELECT count(*) FROM sync_outbox WHERE trip_id = ?", [.integer(r.0)]) ?? 0
+            return SharedTrip(trip: trip, gid: r.1, owner: r.2, pulledSeq: r.3, lastSync: r.4, unsent: Int(unsent))
+        }.sorted { $0.trip.name.lowercased() < $1.trip.name.lowercased() }
+    }
+
+    /// The share of `trip`, or `nil` when it is not shared.
+    public func sharedTrip(_ trip: Trip) throws -> SharedTrip? {
+        try sharedTrips().first { $0.trip.id == trip.id }
+    }
+
+    /// `trip share`: marks `trip` shared under `gid` and queues its whole history (the trip, its
+    /// members, purchases and transfers, and the cached rates) for the first push. One transaction.
+    public func markShared(_ trip: Trip, gid: String, owner: String) throws -> SharedTrip {
+        try db.transaction {
+            if try db.scalarInt("SELECT 1 FROM shared_trips WHERE trip_id = ?", [.integer(trip.id)]) != nil {
+                throw TripError.badTextValue(field: "trip", value: trip.name, reason: "is already shared")
+            }
+            try db.run("INSERT INTO shared_trips (trip_id, gid, owner) VALUES (?, ?, ?)", [.integer(trip.id), .text(gid), .text(owner)])
+            try db.run("INSERT INTO sync_rows (kind, local_id, gid, trip_id) VALUES ('trip', ?, ?, ?)",
+                       [.integer(trip.id), .text(gid), .integer(trip.id)])
+            let hlc = try tick()
+            let id = SQLValue.integer(trip.id)
+            try db.run("INSERT INTO sync_outbox (trip_id, kind, local_id, hlc) VALUES (?, 'trip', ?, ?)", [id, id, .integer(hlc)])
+            try db.run("""
+                INSERT INTO sync_outbox (trip_id, kind, local_id, hlc)
+                SELECT trip_id, 'member', id, ?2 FROM members WHERE trip_id = ?1 ORDER BY joined_at, id
+                """, [id, .integer(hlc)])
+            try db.run("""
+                INSERT INTO sync_outbox (trip_id, kind, local_id, hlc)
+                SELECT trip_id, 'purchase', id, ?2 FROM purchases WHERE trip_id = ?1 ORDER BY id
+                """, [id, .integer(hlc)])
+            try db.run("""
+                INSERT INTO sync_outbox (trip_id, kind, local_id, hlc)
+                SELECT trip_id, 'transfer', id, ?2 FROM transfers WHERE trip_id = ?1 ORDER BY id
+                """, [id, .integer(hlc)])
+            try db.run("""
+                INSERT OR IGNORE INTO sync_rate_outbox (trip_id, provider, base, quote, date)
+                SELECT ?, provider, base, quote, date FROM rate_observations
+                """, [id])
+            return SharedTrip(trip: trip, gid: gid, owner: owner, pulledSeq: 0, lastSync: nil,
+                              unsent: Int(try db.scalarInt("SELECT count(*) FROM sync_outbox WHERE trip_id = ?", [id]) ?? 0))
+        }
+    }
+
+    /// `trip join`: creates the local trip from its shared `trip` change and marks it shared, so
+    /// the first pull fills it. A local trip of the same name is refused.
+    public func createJoinedTrip(_ change: SyncChange, owner: String) throws -> Trip {
+        try db.transaction {
+            try withApplying {
+                let name = try db.scalarText("SELECT json_extract(?, '$.name')", [SQLValue(change.payload)]) ?? ""
+                try requireNewTripName(name)
+                let id = try nextID(.trips)
+                try RowCodec(db: db).write(.trips, id: id, payload: change.payload ?? "{}", fixed: [])
+                try db.run("INSERT INTO shared_trips (trip_id, gid, owner) VALUES (?, ?, ?)", [.integer(id), .text(change.gid), .text(owner)])
+                try db.run("INSERT INTO sync_rows (kind, local_id, gid, trip_id, hlc, device, base_hlc) VALUES ('trip', ?, ?, ?, ?, ?, ?)",
+                           [.integer(id), .text(change.gid), .integer(id), .integer(change.hlc), .text(change.device), .integer(change.baseHLC)])
+                return try trip(id: id)!
+            }
+        }
+    }
+
+    // MARK: push
+
+    /// Turns every local change of the trip not yet prepared into a `SyncChange` (its id, op and
+    /// payload fixed from now on) and returns every prepared change not yet acknowledged, in an
+    /// order the receiver can apply (trip, members, purchases, transfers; a refund after its
+    /// purchase). One transaction.
+    public func prepareOutgoing(_ shared: SharedTrip) throws -> [SyncChange] {
+        try db.transaction {
+            let trip = SQLValue.integer(shared.trip.id)
+            // Several writes to one row before a sync travel as one change: the row as it is now.
+            try db.run("""
+                DELETE FROM sync_outbox WHERE trip_id = ?1 AND change_id IS NULL AND id < (
+                  SELECT max(o.id) FROM sync_outbox o
+                  WHERE o.trip_id = ?1 AND o.change_id IS NULL AND o.kind = sync_outbox.kind AND o.local_id = sync_outbox.local_id)
+                """, [trip])
+            var pending: [(id: Int64, kind: String, localID: Int64, hlc: Int64)] = []
+            try db.prepare("""
+                SELECT id, kind, local_id, hlc FROM sync_outbox WHERE trip_id = ? AND change_id IS NULL ORDER BY id
+                """).forEach([trip]) { pending.append(($0.int(0), $0.text(1), $0.int(2), $0.int(3))) }
+            let me = try deviceID()
+            for p in pending {
+                guard let change = try prepare(kind: p.kind, localID: p.localID, hlc: p.hlc, shared: shared, device: me) else {
+                    try db.run("DELETE FROM sync_outbox WHERE id = ?", [.integer(p.id)])
+                    continue
+                }
+                try db.run("UPDATE sync_outbox SET change_id = ?, gid = ?, op = ?, base_hlc = ?, payload = ? WHERE id = ?",
+                           [.text(change.changeID), .text(change.gid), .text(change.op), .integer(change.baseHLC),
+                            SQLValue(change.payload), .integer(p.id)])
+            }
+            var out: [SyncChange] = []
+            try db.prepare("""
+                SELECT change_id, kind, gid, op, hlc, base_hlc, payload FROM sync_outbox
+                WHERE trip_id = ? AND change_id IS NOT NULL
+                ORDER BY CASE kind WHEN 'trip' THEN 0 WHEN 'member' THEN 1 WHEN 'purchase' THEN 2 ELSE 3 END, local_id, id
+                """).forEach([trip]) { s in
+                out.append(SyncChange(changeID: s.text(0), kind: s.text(1), gid: s.text(2), op: s.text(3), hlc: s.int(4),
+                                      baseHLC: s.int(5), device: me, payload: s.optionalText(6)))
+            }
+            return out + (try outgoingRates(shared, device: me))
+        }
+    }
+
+    /// The cached rates waiting for this trip: those in or into its currencies, from a month
+    /// before its first purchase. Their change ids are their content, so a rate sent twice (or
+    /// by two devices that fetched the same observation at the same moment) is kept once.
+    private func outgoingRates(_ shared: SharedTrip, device: String) throws -> [SyncChange] {
+        var out: [SyncChange] = []
+        try db.prepare("""
+            WITH currencies (code) AS (
+              SELECT home_currency FROM trips WHERE id = ?1
+              UNION SELECT currency FROM purchases WHERE trip_id = ?1
+              UNION SELECT currency FROM transfers WHERE trip_id = ?1),
+            since (day) AS (
+              SELECT coalesce(date(min(date), '-31 days'), date((SELECT start_date FROM trips WHERE id = ?1), '-31 days'), '0000-00-00')
+              FROM purchases WHERE trip_id = ?1)
+            SELECT o.provider, o.base, o.quote, o.date, o.rate, o.fetched_at FROM sync_rate_outbox r
+            JOIN rate_observations o ON o.provider = r.provider AND o.base = r.base AND o.quote = r.quote AND o.date = r.date
+            WHERE r.trip_id = ?1 AND o.date >= (SELECT day FROM since)
+              AND (o.base IN (SELECT code FROM currencies) OR o.quote IN (SELECT code FROM currencies))
+            ORDER BY o.date, o.provider, o.base, o.quote
+            """).forEach([.integer(shared.trip.id)]) { s in
+            let key = "\(s.text(0)):\(s.text(1)):\(s.text(2)):\(s.text(3))"
+            let payload = try db.scalarText("""
+                SELECT json_object('provider', ?, 'base', ?, 'quote', ?, 'date', ?, 'rate', ?, 'fetched_at', ?)
+                """, [.text(s.text(0)), .text(s.text(1)), .text(s.text(2)), .text(s.text(3)), .text(s.text(4)), .text(s.text(5))])
+            out.append(SyncChange(changeID: "rate:\(key):\(s.text(5))", kind: "rate", gid: "rate:\(key)", op: "put", hlc: 0,
+                                  baseHLC: 0, device: device, payload: payload))
+        }
+        // The newest date each provider has published decides whether a rate is still
+        // provisional; it travels with the rates so every device decides alike.
+        try db.prepare("""
+            SELECT provider, url, base, latest_date, json_object('provider', provider, 'url', url, 'base', base, 'latest_date', latest_date)
+            FROM provider_state WHERE latest_date IS NOT NULL ORDER BY provider, url
+            """).forEach { s in
+            out.append(SyncChange(changeID: "provider:\(s.text(0)):\(s.text(1)):\(s.text(3))", kind: "provider",
+                                  gid: "provider:\(s.text(0)):\(s.text(1))", op: "put", hlc: 0, baseHLC: 0, device: device,
+                                  payload: s.text(4)))
+        }
+        return out
+    }
+
+    /// The server has every change in `changes`: they leave the outbox. One transaction.
+    public func markSent(_ shared: SharedTrip, _ changes: [SyncChange]) throws {
+        try db.transaction {
+            let trip = SQLValue.integer(shared.trip.id)
+            for c in changes {
+                switch c.kind {
+                case "rate":
+                    let parts = c.gid.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+                    guard parts.count == 5 else { continue }
+                    try db.run("DELETE FROM sync_rate_outbox WHERE trip_id = ? AND provider = ? AND base = ? AND quote = ? AND date = ?",
+                               [trip, .text(parts[1]), .text(parts[2]), .text(parts[3]), .text(parts[4])])
+                case "provider": continue
+                default:
+                    try db.run("DELETE FROM sync_outbox WHERE trip_id = ? AND change_id = ?", [trip, .text(c.changeID)])
+                }
+            }
+            // Rates outside the trip's currencies and dates are never sent: they leave too.
+            try db.run("DELETE FROM sync_rate_outbox WHERE trip_id = ?", [trip])
+        }
+    }
+
+    // MARK: pull
+
+    /// Applies changes pulled from the server, in their order, and records that the log is
+    /// applied up to `upTo`; then re-rates the trip with the rates it now has. One transaction: a
+    /// pull killed halfway applies nothing and is simply repeated.
+    public func applyIncoming(_ shared: SharedTrip, _ changes: [SyncChange], upTo: Int64) throws -> PullSummary {
+        try db.transaction {
+            try withApplying {
+                var summary = PullSummary()
+                let me = try deviceID()
+                for c in changes {
+                    try db.run("UPDATE sync_state SET hlc = max(hlc, ?)", [.integer(c.hlc)])
+                    if c.device == me && c.kind != "rate" && c.kind != "provider" { continue }
+                    switch c.kind {
+                    case "rate":
+                        try db.run("""
+                            INSERT INTO rate_observations (provider, base, quote, date, rate, fetched_at)
+                            SELECT json_extract(?1, '$.provider'), json_extract(?1, '$.base'), json_extract(?1, '$.quote'),
+                                   json_extract(?1, '$.date'), json_extract(?1, '$.rate'), json_extract(?1, '$.fetched_at')
+                            WHERE json_extract(?1, '$.rate') IS NOT NULL
+                            ON CONFLICT (provider, base, quote, date) DO UPDATE SET rate = excluded.rate, fetched_at = excluded.fetched_at
+                            WHERE excluded.fetched_at > rate_observations.fetched_at
+                            """, [SQLValue(c.payload)])
+                        summary.rates += 1
+                    case "provider":
+                        try db.run("""
+                            INSERT INTO provider_state (provider, url, base, latest_date, fetched_at)
+                            SELECT json_extract(?1, '$.provider'), json_extract(?1, '$.url'), json_extract(?1, '$.base'),
+                                   json_extract(?1, '$.latest_date'), ?2
+                            WHERE json_extract(?1, '$.url') IS NOT NULL
+                            ON CONFLICT (provider, url) DO UPDATE SET latest_date = excluded.latest_date
+                            WHERE provider_state.latest_date IS NULL OR excluded.latest_date > provider_state.latest_date
+                            """, [SQLValue(c.payload), .text(clock.now)])
+                    case "trip", "member", "purchase", "transfer":
+                        if try applyRow(c, shared: shared) { summary.conflicts += 1 }
+                        summary.applied += 1
+                        summary.byAuthor[c.author, default: 0] += 1
+                    default:
+                        continue        // a kind from a newer trip: skipped, as a newer column is
+                    }
+                }
+                try db.run("UPDATE shared_trips SET pulled_seq = max(pulled_seq, ?), last_sync = ? WHERE trip_id = ?",
+                           [.integer(upTo), .text(clock.now), .integer(shared.trip.id)])
+                if !changes.isEmpty, try trip(id: shared.trip.id)?.closedAt == nil {
+                    _ = try rerate(tripID: shared.trip.id)
+                }
+                return summary
+            }
+        }
+    }
+
+    /// Records a sync that found nothing to pull.
+    public func markSynced(_ shared: SharedTrip) throws {
+        try db.transaction {
+            try db.run("UPDATE shared_trips SET last_sync = ? WHERE trip_id = ?", [.text(clock.now), .integer(shared.trip.id)])
+        }
+    }
+
+    // MARK: conflicts
+
+    /// Every conflict of every shared trip (open ones first).
+    public func conflicts(includeResolved: Bool = false) throws -> [SyncConflict] {
+        var out: [SyncConflict] = []
+        try db.prepare("""
+            SELECT c.id, t.name, c.kind, c.local_id, c.reason, c.winner, c.mine, c.theirs, c.theirs_by, c.created_at, c.resolved_at
+            FROM sync_conflicts c JOIN trips t ON t.id = c.trip_id
+            WHERE ?1 = 1 OR c.resolved_at IS NULL ORDER BY c.resolved_at IS NOT NULL, c.id
+            """).forEach([.integer(includeResolved ? 1 : 0)]) { s in
+            out.append(SyncConflict(id: s.int(0), trip: s.text(1), kind: s.text(2), localID: s.int(3), reason: s.text(4),
+                                    winner: s.text(5), mine: s.optionalText(6), theirs: s.optionalText(7), theirsBy: s.text(8),
+                                    createdAt: s.text(9), resolvedAt: s.optionalText(10)))
+        }
+        return out
+    }
+
+    /// `trip resolve ID --keep mine|theirs`: the kept version is written again as a new local
+    /// change (so it wins on every device at the next sync), and the conflict is closed.
+    public func resolveConflict(_ idText: String, keepMine: Bool) throws -> SyncConflict {
+        let id = try Ledger.parseID(idText)
+        return try db.transaction {
+            guard let c = try conflicts().first(where: { $0.id == id }) else {
+                throw TripError.badText(field: "id", reason: "no open conflict \(idText); `trip conflicts` lists them")
+            }
+            let keep = keepMine ? c.mine : c.theirs
+            let kept = keepMine ? "mine" : "theirs"
+            if let keep, kept != c.winner, let table = RowCodec.Table(kind: c.kind),
+               let shared = try sharedTrips().first(where: { $0.trip.name == c.trip }) {
+                let local = try db.prepare("SELECT local_id FROM sync_rows WHERE kind = ? AND local_id = ?")
+                    .first([.text(c.kind), .integer(c.localID)]) { $0.int(0) }
+                if local != nil, try RowCodec(db: db).read(table, id: c.localID) != nil {
+                    let fixed = try localReferences(kind: c.kind, payload: keep, shared: shared)
+                    try RowCodec(db: db).write(table, id: c.localID, payload: keep, fixed: fixed)
+                    if c.kind == "purchase" { try writeSplits(payload: keep, purchaseID: c.localID, shared: shared) }
+                }
+            }
+            try db.run("UPDATE sync_conflicts SET resolved_at = ? WHERE id = ?", [.text(clock.now), .integer(id)])
+            return try conflicts(includeResolved: true).first { $0.id == id }!
+        }
+    }
+
+    // MARK: internals
+
+    /// Advances the hybrid logical clock and returns it.
+    func tick() throws -> Int64 {
+        try db.run("UPDATE sync_state SET hlc = max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536)")
+        return try db.scalarInt("SELECT hlc FROM sync_state") ?? 0
+    }
+
+    /// Runs `body` with the outbox triggers silent (a pull, a re-rate: not local changes), and
+    /// puts the previous state back, so it nests.
+    func withApplying<T>(_ body: () throws -> T) throws -> T {
+        let previous = try db.scalarInt("SELECT applying FROM sync_state") ?? 0
+        try db.run("UPDATE sync_state SET applying = 1")
+        let result = try body()
+        try db.run("UPDATE sync_state SET applying = ?", [.integer(previous)])
+        return result
+    }
+
+    /// The global id of a row, given one the first time it is asked for.
+    func globalID(kind: String, localID: Int64, shared: SharedTrip) throws -> String {
+        if let gid = try db.scalarText("SELECT gid FROM sync_rows WHERE kind = ? AND local_id = ?", [.text(kind), .integer(localID)]) {
+            return gid
+        }
+        let gid: String
+        switch kind {
+        case "trip": gid = shared.gid
+        case "member":
+            let name = try db.scalarText("SELECT name FROM members WHERE id = ?", [.integer(localID)]) ?? "#\(localID)"
+            gid = GlobalID.member(trip: shared.gid, name: name)
+        default: gid = GlobalID.make()
+        }
+        try db.run("INSERT INTO sync_rows (kind, local_id, gid, trip_id) VALUES (?, ?, ?, ?)",
+                   [.text(kind), .integer(localID), .text(gid), .integer(shared.trip.id)])
+        return gid
+    }
+
+    private func localID(kind: String, gid: String) throws -> Int64? {
+        try db.prepare("SELECT local_id FROM sync_rows WHERE kind = ? AND gid = ?").first([.text(kind), .text(gid)]) { $0.int(0) }
+    }
+
+    /// One outbox entry as the change that will travel, or `nil` when there is nothing to send.
+    private func prepare(kind: String, localID: Int64, hlc: Int64, shared: SharedTrip, device: String) throws -> SyncChange? {
+        guard let table = RowCodec.Table(kind: kind) else { return nil }
+        let gid = try globalID(kind: kind, localID: localID, shared: shared)
+        let state = try db.prepare("SELECT hlc, deleted_hlc, restored_hlc FROM sync_rows WHERE kind = ? AND local_id = ?")
+            .first([.text(kind), .integer(localID)]) { ($0.int(0), $0.int(1), $0.int(2)) } ?? (0, 0, 0)
+        let payload = try travellingPayload(kind: kind, localID: localID, table: table, shared: shared)
+        let op: String
+        if payload == nil {
+            // A trip removed here only leaves the share; it is not removed for the others.
+            if kind == "trip" { return nil }
+            op = "delete"
+            try db.run("UPDATE sync_rows SET deleted_hlc = max(deleted_hlc, ?) WHERE kind = ? AND local_id = ?",
+                       [.integer(hlc), .text(kind), .integer(localID)])
+        } else if state.1 > state.2 {
+            op = "restore"
+            try db.run("UPDATE sync_rows SET restored_hlc = max(restored_hlc, ?) WHERE kind = ? AND local_id = ?",
+                       [.integer(hlc), .text(kind), .integer(localID)])
+        } else {
+            op = "put"
+        }
+        try db.run("UPDATE sync_rows SET hlc = ?, device = ?, base_hlc = ? WHERE kind = ? AND local_id = ?",
+                   [.integer(hlc), .text(device), .integer(state.0), .text(kind), .integer(localID)])
+        return SyncChange(changeID: GlobalID.make(), kind: kind, gid: gid, op: op, hlc: hlc, baseHLC: state.0, device: device, payload: payload)
+    }
+
+    /// The row as it travels: every column by name, without its local ids, and with references
+    /// to other rows by their global ids (a purchase's payers and split, a refund's purchase, a
+    /// transfer's members).
+    private func travellingPayload(kind: String, localID: Int64, table: RowCodec.Table, shared: SharedTrip) throws -> String? {
+        guard let row = try RowCodec(db: db).read(table, id: localID) else { return nil }
+        switch kind {
+        case "purchase":
+            let refundOf = try db.scalarInt("SELECT refund_of FROM purchases WHERE id = ?", [.integer(localID)])
+            let splits = try db.prepare("SELECT payers, shares FROM purchase_splits WHERE purchase_id = ? AND trip_id = ?")
+                .first([.integer(localID), .integer(shared.trip.id)]) { ($0.text(0), $0.text(1)) }
+            return try db.scalarText("""
+                SELECT json_set(json_remove(?1, '$.id', '$.trip_id', '$.import_key', '$.refund_of'),
+                                '$.refund_of', ?2, '$.payers', ?3, '$.shares', ?4)
+                """, [.text(row), SQLValue(try refundOf.map { try globalID(kind: "purchase", localID: $0, shared: shared) }),
+                      SQLValue(try splits.map { try memberList($0.0, toGlobal: true, shared: shared) }),
+                      SQLValue(try splits.map { try memberList($0.1, toGlobal: true, shared: shared) })])
+        case "transfer":
+            let ends = try db.prepare("SELECT from_member, to_member FROM transfers WHERE id = ?")
+                .first([.integer(localID)]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+            return try db.scalarText("""
+                SELECT json_set(json_remove(?1, '$.id', '$.trip_id'), '$.from_member', ?2, '$.to_member', ?3)
+                """, [.text(row), .text(try globalID(kind: "member", localID: ends.0, shared: shared)),
+                      .text(try globalID(kind: "member", localID: ends.1, shared: shared))])
+        case "member":
+            return try db.scalarText("SELECT json_remove(?1, '$.id', '$.trip_id')", [.text(row)])
+        default:
+            return try db.scalarText("SELECT json_remove(?1, '$.id')", [.text(row)])
+        }
+    }
+
+    /// `MEMBER=WEIGHT,…` with local member ids turned into global ids, or back.
+    private func memberList(_ text: String, toGlobal: Bool, shared: SharedTrip) throws -> String {
+        guard !text.isEmpty else { return text }
+        return try text.split(separator: ",").map { item -> String in
+            guard let eq = item.lastIndex(of: "=") else { return String(item) }
+            let who = String(item[..<eq]), weight = item[item.index(after: eq)...]
+            if toGlobal {
+                return "\(try globalID(kind: "member", localID: Int64(who) ?? 0, shared: shared))=\(weight)"
+            }
+            guard let local = try localID(kind: "member", gid: who) else {
+                throw TripError.badText(field: "member", reason: "a shared purchase names an unknown member \(quoted(who))")
+            }
+            return "\(local)=\(weight)"
+        }.joined(separator: ",")
+    }
+
+    /// The local values of a travelling row's references: its trip, and per kind its members or
+    /// the purchase it refunds.
+    private func localReferences(kind: String, payload: String, shared: SharedTrip) throws -> [(String, SQLValue)] {
+        let trip: (String, SQLValue) = ("trip_id", .integer(shared.trip.id))
+        func member(_ path: String) throws -> SQLValue {
+            let gid = try db.scalarText("SELECT json_extract(?, ?)", [.text(payload), .text(path)]) ?? ""
+            guard let id = try localID(kind: "member", gid: gid) else {
+                throw TripError.badText(field: "member", reason: "a shared transfer names an unknown member \(quoted(gid))")
+            }
+            return .integer(id)
+        }
+        switch kind {
+        case "trip": return []
+        case "member": return [trip]
+        case "transfer": return [trip, ("from_member", try member("$.from_member")), ("to_member", try member("$.to_member"))]
+        default:
+            let refunded = try db.scalarText("SELECT json_extract(?, '$.refund_of')", [.text(payload)])
+            return [trip, ("refund_of", SQLValue(try refunded.flatMap { try localID(kind: "purchase", gid: $0) }))]
+        }
+    }
+
+    private func writeSplits(payload: String, purchaseID: Int64, shared: SharedTrip) throws {
+        let parts = try db.prepare("SELECT json_extract(?1, '$.payers'), json_extract(?1, '$.shares')")
+            .first([.text(payload)]) { ($0.optionalText(0), $0.optionalText(1)) } ?? (nil, nil)
+        try db.run("DELETE FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?", [.integer(shared.trip.id), .integer(purchaseID)])
+        if let payers = parts.0, let shares = parts.1 {
+            try db.run("INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)",
+                       [.integer(shared.trip.id), .integer(purchaseID), .text(try memberList(payers, toGlobal: false, shared: shared)),
+                        .text(try memberList(shares, toGlobal: false, shared: shared))])
+        }
+    }
+
+    /// The id a new row of `table` gets: above every id present or ever used.
+    private func newLocalID(_ table: RowCodec.Table) throws -> Int64 {
+        switch table {
+        case .purchases: return try nextID(.purchases)
+        case .trips: return try nextID(.trips)
+        case .members:
+            let used = max(try db.scalarInt("SELECT max(id) FROM members") ?? 0,
+                           try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'members'") ?? 0)
+            return used + 1
+        case .transfers:
+            let used = max(try db.scalarInt("SELECT max(id) FROM transfers") ?? 0,
+                           try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'transfers'") ?? 0)
+            return used + 1
+        }
+    }
+
+    /// Applies one pulled change of a row. Returns whether it was a conflict.
+    ///
+    /// The rules, the same on every device whatever order the changes arrive in: of two versions
+    /// of a row, the one with the later clock wins whole (ties: the larger device id); a delete
+    /// wins over every edit, and only a restore (written after seeing the delete) undoes it.
+    private func applyRow(_ c: SyncChange, shared: SharedTrip) throws -> Bool {
+        guard let table = RowCodec.Table(kind: c.kind) else { return false }
+        var local = try localID(kind: c.kind, gid: c.gid)
+        if local == nil, c.kind == "member", let payload = c.payload,
+           let same = try db.scalarInt("SELECT id FROM members WHERE trip_id = ? AND name = json_extract(?, '$.name')",
+                                       [.integer(shared.trip.id), .text(payload)]) {
+            // Added under the same name here too: one member. Its id stays; the global id is shared.
+            try db.run("DELETE FROM sync_rows WHERE kind = 'member' AND local_id = ?", [.integer(same)])
+            try db.run("INSERT INTO sync_rows (kind, local_id, gid, trip_id) VALUES ('member', ?, ?, ?)",
+                       [.integer(same), .text(c.gid), .integer(shared.trip.id)])
+            local = same
+        }
+        guard let id = local else {
+            guard c.op != "delete", let payload = c.payload else { return false }
+            if c.kind == "trip" { return false }
+            let id = try newLocalID(table)
+            try RowCodec(db: db).write(table, id: id, payload: payload, fixed: try localReferences(kind: c.kind, payload: payload, shared: shared))
+            if c.kind == "purchase" { try writeSplits(payload: payload, purchaseID: id, shared: shared) }
+            try db.run("""
+                INSERT INTO sync_rows (kind, local_id, gid, trip_id, hlc, device, base_hlc, restored_hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.text(c.kind), .integer(id), .text(c.gid), .integer(shared.trip.id), .integer(c.hlc), .text(c.device),
+                      .integer(c.baseHLC), .integer(c.op == "restore" ? c.hlc : 0)])
+            return false
+        }
+        let state = try db.prepare("SELECT hlc, device, base_hlc, deleted_hlc, restored_hlc FROM sync_rows WHERE kind = ? AND local_id = ?")
+            .first([.text(c.kind), .integer(id)]) { (hlc: $0.int(0), device: $0.text(1), base: $0.int(2), deleted: $0.int(3), restored: $0.int(4)) }!
+        // A local write not yet prepared is newer than what sync_rows says.
+        let pendingHLC = try db.scalarInt("""
+            SELECT max(hlc) FROM sync_outbox WHERE kind = ? AND local_id = ? AND change_id IS NULL
+            """, [.text(c.kind), .integer(id)]) ?? 0
+        let localHLC = max(state.hlc, pendingHLC)
+        let localDevice = pendingHLC > state.hlc ? try deviceID() : state.device
+        let alive = try RowCodec(db: db).read(table, id: id) != nil
+        switch c.op {
+        case "delete":
+            try db.run("UPDATE sync_rows SET deleted_hlc = max(deleted_hlc, ?) WHERE kind = ? AND local_id = ?",
+                       [.integer(c.hlc), .text(c.kind), .integer(id)])
+            if alive, c.hlc > state.restored { try removeLocally(table, id: id, shared: shared, change: c) }
+            return false
+        case "restore":
+            try db.run("UPDATE sync_rows SET restored_hlc = max(restored_hlc, ?) WHERE kind = ? AND local_id = ?",
+                       [.integer(c.hlc), .text(c.kind), .integer(id)])
+            if !alive, c.hlc > state.deleted, table == .purchases {
+                try db.run("DELETE FROM removed_purchases WHERE id = ?", [.integer(id)])
+                try RowCodec(db: db).write(table, id: id, payload: c.payload ?? "{}",
+                                           fixed: try localReferences(kind: c.kind, payload: c.payload ?? "{}", shared: shared))
+                try writeSplits(payload: c.payload ?? "{}", purchaseID: id, shared: shared)
+                try db.run("UPDATE sync_rows SET hlc = ?, device = ?, base_hlc = ? WHERE kind = ? AND local_id = ?",
+                           [.integer(c.hlc), .text(c.device), .integer(c.baseHLC), .text(c.kind), .integer(id)])
+                return false
+            }
+        default:
+            break
+        }
+        guard let payload = c.payload else { return false }
+        let incomingWins = c.hlc > localHLC || (c.hlc == localHLC && c.device > localDevice)
+        let concurrent = c.hlc != localHLC && c.baseHLC != localHLC && state.base != c.hlc && localHLC != 0
+        var conflict = false
+        if concurrent {
+            let mine = alive ? try travellingPayload(kind: c.kind, localID: id, table: table, shared: shared) : nil
+            if let mine, try db.scalarInt("SELECT json(?) = json(?)", [.text(mine), .text(payload)]) != 1 {
+                try db.run("""
+                    INSERT INTO sync_conflicts (trip_id, kind, gid, local_id, reason, winner, mine, mine_hlc, theirs, theirs_hlc,
+                                                theirs_by, created_at)
+                    VALUES (?, ?, ?, ?, 'edited on two devices', ?, ?, ?, ?, ?, ?, ?)
+                    """, [.integer(shared.trip.id), .text(c.kind), .text(c.gid), .integer(id), .text(incomingWins ? "theirs" : "mine"),
+                          .text(mine), .integer(localHLC), .text(payload), .integer(c.hlc), .text(c.author), .text(clock.now)])
+                conflict = true
+            }
+        }
+        guard incomingWins else { return conflict }
+        if alive {
+            try RowCodec(db: db).write(table, id: id, payload: payload, fixed: try localReferences(kind: c.kind, payload: payload, shared: shared))
+            if c.kind == "purchase" { try writeSplits(payload: payload, purchaseID: id, shared: shared) }
+        } else if table == .purchases {
+            // Deleted here: the edit is kept in the trash, so `trip restore` brings back the latest version.
+            try db.run("""
+                UPDATE removed_purchases SET row = json_patch(row, json_remove(?, '$.refund_of', '$.payers', '$.shares')) WHERE id = ?
+                """, [.text(payload), .integer(id)])
+        }
+        try db.run("UPDATE sync_rows SET hlc = ?, device = ?, base_hlc = ? WHERE kind = ? AND local_id = ?",
+                   [.integer(c.hlc), .text(c.device), .integer(c.baseHLC), .text(c.kind), .integer(id)])
+        return conflict
+    }
+
+    /// A remote delete: a purchase goes to the trash (restorable), a transfer or member is removed.
+    /// A row something here still refers to (a refund's purchase, a member with purchases) stays,
+    /// and the delete is listed as a conflict.
+    private func removeLocally(_ table: RowCodec.Table, id: Int64, shared: SharedTrip, change c: SyncChange) throws {
+        let mine = try RowCodec(db: db).read(table, id: id)
+        do {
+            try db.transaction {
+                if table == .purchases, let mine {
+                    try db.run("INSERT OR REPLACE INTO removed_purchases (id, trip_id, removed_at, row) VALUES (?, ?, ?, ?)",
+                               [.integer(id), .integer(shared.trip.id), .text(clock.now), .text(mine)])
+                }
+                try db.run(table.deleteByID, [.integer(id)])
+            }
+        } catch {
+            try db.run("""
+                INSERT INTO sync_conflicts (trip_id, kind, gid, local_id, reason, winner, mine, mine_hlc, theirs, theirs_hlc, theirs_by, created_at)
+                VALUES (?, ?, ?, ?, 'removed on another device but still used here', 'mine', ?, 0, NULL, ?, ?, ?)
+                """, [.integer(shared.trip.id), .text(c.kind), .text(c.gid), .integer(id), SQLValue(mine), .integer(c.hlc),
+                      .text(c.author), .text(clock.now)])
+        }
+    }
+}
+
+extension RowCodec.Table {
+    init?(kind: String) {
+        switch kind {
+        case "trip": self = .trips
+        case "member": self = .members
+        case "purchase": self = .purchases
+        case "transfer": self = .transfers
+        default: return nil
+        }
+    }
+
+    var deleteByID: String {
+        switch self {
+        case .trips: "DELETE FROM trips WHERE id = ?"
+        case .members: "DELETE FROM members WHERE id = ?"
+        case .purchases: "DELETE FROM purchases WHERE id = ?"
+        case .transfers: "DELETE FROM transfers WHERE id = ?"
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import TripCore
+import TripLedger
+
+/// Text and JSON of the sharing commands (README, "JSON contract": sync, remote status, conflicts).
+public enum SharingFormat {
+    public static func text(_ r: SyncResult) -> String {
+        var parts = ["pushed \(r.pushed)"]
+        let authors = r.pulledBy.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        parts.append("pulled \(r.pulled)" + (authors.isEmpty ? "" : " (\(authors.joined(separator: ", ")))"))
+        if r.conflicts > 0 { parts.append("\(r.conflicts) conflict\(r.conflicts == 1 ? "" : "s")") }
+        let sign = r.change > 0 ? "+" : r.change < 0 ? "-" : "±"
+        let change = Money(minorUnits: abs(r.change), currency: r.home).plainText
+        var line = "\(r.trip): \(parts.joined(separator: ", ")); total \(sign)\(change) \(r.home.code)"
+        if !r.grantedTo.isEmpty { line += "; shared with \(r.grantedTo.joined(separator: ", "))" }
+        return line
+    }
+
+    public static func json(_ r: SyncResult) -> JSONValue {
+        .object([
+            "trip": .string(r.trip), "pushed": .int(Int64(r.pushed)), "sent": .int(Int64(r.sent)), "pulled": .int(Int64(r.pulled)),
+            "pulled_by": .object(r.pulledBy.mapValues { .int(Int64($0)) }), "rates": .int(Int64(r.rates)),
+            "conflicts": .int(Int64(r.conflicts)), "currency": .string(r.home.code),
+            "total": .string(Money(minorUnits: r.total, currency: r.home).plainText),
+            "total_change": .string(Money(minorUnits: r.change, currency: r.home).plainText),
+            "shared_with": .array(r.grantedTo.map { .string($0) }),
+        ])
+    }
+
+    public static func text(_ results: [SyncResult]) -> String {
+        results.isEmpty ? "No shared trips; `trip share` publishes one." : results.map(text).joined(separator: "\n")
+    }
+
+    public static func json(_ results: [SyncResult]) -> JSONValue {
+        .object(["trips": .array(results.map(json))])
+    }
+
+    public static func text(_ r: RemoteInit) -> String {
+        r.from == r.to ? "\(r.server): trip schema \(r.to) already in place (role \(r.role))."
+            : "\(r.server): trip schema \(r.from == 0 ? "created" : "upgraded from \(r.from)") at version \(r.to) (role \(r.role))."
+    }
+
+    public static func json(_ r: RemoteInit) -> JSONValue {
+        .object(["server": .string(r.server), "role": .string(r.role), "schema_before": .int(Int64(r.from)), "schema": .int(Int64(r.to))])
+    }
+
+    public static func text(_ s: RemoteStatus) -> String {
+        var lines: [String] = []
+        if s.reachable {
+            let schema = s.schema.map { $0 == 0 ? "none (run `trip remote init`)" : "\($0)" } ?? "unknown"
+            lines.append("Server: \(s.server), reachable as \(s.role ?? "?"); schema \(schema) (this trip knows \(s.known)).")
+        } else {
+            lines.append("Server: \(s.server), not reachable: \(s.problem.map { "\($0)" } ?? "unknown")")
+        }
+        if s.trips.isEmpty { lines.append("No shared trips on this ledger.") }
+        for t in s.trips {
+            let behind = t.onServer.map { $0 > t.pulled ? ", \($0 - t.pulled) to pull" : ", up to date" } ?? ""
+            lines.append("  \(t.name) (owner \(t.owner)): \(t.unsent) unsent\(behind); last sync \(t.lastSync ?? "never")")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    public static func json(_ s: RemoteStatus) -> JSONValue {
+        .object([
+            "server": .string(s.server), "reachable": .bool(s.reachable), "role": JSONValue(s.role),
+            "schema": s.schema.map { .int(Int64($0)) } ?? .null, "schema_known": .int(Int64(s.known)),
+            "problem": JSONValue(s.problem.map { "\($0)" }),
+            "trips": .array(s.trips.map { t in
+                .object(["trip": .string(t.name), "owner": .string(t.owner), "unsent": .int(Int64(t.unsent)),
+                         "last_sync": JSONValue(t.lastSync), "pulled_seq": .int(t.pulled),
+                         "server_seq": t.onServer.map { .int($0) } ?? .null])
+            }),
+        ])
+    }
+
+    public static func text(_ conflicts: [SyncConflict]) -> String {
+        guard !conflicts.isEmpty else { return "No conflicts." }
+        return conflicts.map { c in
+            let what = "\(c.kind) #\(c.localID)"
+            let state = c.resolvedAt.map { "resolved \($0)" } ?? "kept: \(c.winner == "mine" ? "mine" : "theirs (\(c.theirsBy))")"
+            return "\(c.id)  \(c.trip)  \(what): \(c.reason); \(state)\n    mine:   \(c.mine ?? "(removed)")\n    theirs: \(c.theirs ?? "(removed)")"
+        }.joined(separator: "\n")
+    }
+
+    public static func json(_ conflicts: [SyncConflict]) -> JSONValue {
+        .object(["conflicts": .array(conflicts.map { c in
+            .object(["id": .int(c.id), "trip": .string(c.trip), "kind": .string(c.kind), "local_id": .int(c.localID),
+                     "reason": .string(c.reason), "winner": .string(c.winner), "mine": JSONValue(c.mine), "theirs": JSONValue(c.theirs),
+                     "theirs_by": .string(c.theirsBy), "created_at": .string(c.createdAt), "resolved_at": JSONValue(c.resolvedAt)])
+        })])
+    }
+}

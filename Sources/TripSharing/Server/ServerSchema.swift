@@ -1,0 +1,126 @@
+/// The tables of shared trips on the PostgreSQL server, in schema `trip_ledger`, and their
+/// versions. `trip remote init` creates or upgrades them; every other command only checks the
+/// version: too old asks for `trip remote init`, too new is refused and left untouched.
+///
+/// Access is PostgreSQL's own: each traveller logs in as their own role; row-level security lets
+/// a role see and change only the trips it owns or was granted (`trip share NAME --with ROLE`).
+/// The role that ran `trip remote init` owns the tables and, as their owner, is not bound by the
+/// policies: it is the administrator.
+enum ServerSchema {
+    /// The version this `trip` writes and reads.
+    static let version = 1
+
+    /// Upgrade steps; step i brings the schema from version i to i + 1.
+    static let steps: [String] = [
+        """
+        CREATE TABLE trip_ledger.trips (
+            gid         text        PRIMARY KEY,
+            name        text        NOT NULL,
+            owner       name        NOT NULL DEFAULT current_user,
+            -- The last sequence number given in this trip's change log; the row is locked by every
+            -- push, so numbers are given in commit order without gaps.
+            last_seq    bigint      NOT NULL DEFAULT 0,
+            created_at  timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE INDEX trips_by_name ON trip_ledger.trips (lower(name));
+
+        CREATE TABLE trip_ledger.grants (
+            trip_gid    text NOT NULL REFERENCES trip_ledger.trips (gid) ON DELETE CASCADE,
+            role        name NOT NULL,
+            granted_by  name NOT NULL DEFAULT current_user,
+            PRIMARY KEY (trip_gid, role)
+        );
+
+        -- Each trip's changes: append-only, numbered 1, 2, 3… in commit order.
+        CREATE TABLE trip_ledger.changes (
+            trip_gid     text        NOT NULL REFERENCES trip_ledger.trips (gid) ON DELETE CASCADE,
+            seq          bigint      NOT NULL,
+            change_id    text        NOT NULL,
+            kind         text        NOT NULL,
+            gid          text        NOT NULL,
+            op           text        NOT NULL CHECK (op IN ('put', 'delete', 'restore')),
+            hlc          bigint      NOT NULL,
+            base_hlc     bigint      NOT NULL,
+            device       text        NOT NULL,
+            author       name        NOT NULL DEFAULT current_user,
+            -- Kept as the device wrote it (text, not jsonb): every device reads the same bytes.
+            payload      text,
+            committed_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (trip_gid, seq),
+            UNIQUE (trip_gid, change_id)
+        );
+
+        -- SECURITY DEFINER so that the policies can read grants and trips without each
+        -- recursing into the other's policy; the role asking is passed in, as seen by the caller.
+        CREATE FUNCTION trip_ledger.can_access(trip text, who name) RETURNS boolean
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+            SELECT EXISTS (SELECT 1 FROM trip_ledger.trips t WHERE t.gid = trip AND t.owner = who)
+                OR EXISTS (SELECT 1 FROM trip_ledger.grants g WHERE g.trip_gid = trip AND g.role = who)
+        $$;
+
+        ALTER TABLE trip_ledger.trips ENABLE ROW LEVEL SECURITY;
+        -- The owner test is written out: a row being inserted is not yet visible to can_access.
+        CREATE POLICY trips_read ON trip_ledger.trips FOR SELECT USING (owner = current_user OR trip_ledger.can_access(gid, current_user));
+        CREATE POLICY trips_create ON trip_ledger.trips FOR INSERT WITH CHECK (owner = current_user);
+        CREATE POLICY trips_number ON trip_ledger.trips FOR UPDATE
+            USING (trip_ledger.can_access(gid, current_user)) WITH CHECK (trip_ledger.can_access(gid, current_user));
+
+        ALTER TABLE trip_ledger.grants ENABLE ROW LEVEL SECURITY;
+        CREATE POLICY grants_read ON trip_ledger.grants FOR SELECT USING (trip_ledger.can_access(trip_gid, current_user));
+        CREATE POLICY grants_give ON trip_ledger.grants FOR INSERT
+            WITH CHECK (trip_ledger.can_access(trip_gid, current_user) AND granted_by = current_user);
+
+        ALTER TABLE trip_ledger.changes ENABLE ROW LEVEL SECURITY;
+        CREATE POLICY changes_read ON trip_ledger.changes FOR SELECT USING (trip_ledger.can_access(trip_gid, current_user));
+        CREATE POLICY changes_append ON trip_ledger.changes FOR INSERT
+            WITH CHECK (trip_ledger.can_access(trip_gid, current_user) AND author = current_user);
+
+        GRANT USAGE ON SCHEMA trip_ledger TO PUBLIC;
+        GRANT SELECT ON trip_ledger.meta TO PUBLIC;
+        GRANT SELECT, INSERT ON trip_ledger.trips, trip_ledger.grants, trip_ledger.changes TO PUBLIC;
+        GRANT UPDATE (last_seq) ON trip_ledger.trips TO PUBLIC;
+        GRANT EXECUTE ON FUNCTION trip_ledger.can_access(text, name) TO PUBLIC;
+        """,
+    ]
+
+    /// The server's schema version (0: none).
+    static func installed(_ connection: PostgresConnection) throws(SharingError) -> Int {
+        let exists = try connection.query("SELECT to_regclass('trip_ledger.meta') IS NOT NULL AS present")
+        guard exists.value(0, "present") == "t" else { return 0 }
+        let rows = try connection.query("SELECT value FROM trip_ledger.meta WHERE key = 'schema_version'")
+        return rows.rows.isEmpty ? 0 : Int(rows.value(0, "value") ?? "0") ?? 0
+    }
+
+    /// Fails unless the server has exactly this version.
+    static func check(_ connection: PostgresConnection) throws(SharingError) {
+        let found = try installed(connection)
+        if found < version { throw .schemaTooOld(server: connection.displayName, found: found, needed: version) }
+        if found > version { throw .schemaTooNew(server: connection.displayName, found: found, known: version) }
+    }
+
+    /// `trip remote init`: creates or upgrades the schema in one transaction, under a lock, so two
+    /// runs at once do it once. Returns the version before and after.
+    static func install(_ connection: PostgresConnection) throws(SharingError) -> (from: Int, to: Int) {
+        try connection.query("BEGIN")
+        do throws(SharingError) {
+            try connection.query("CREATE SCHEMA IF NOT EXISTS trip_ledger")
+            try connection.query("CREATE TABLE IF NOT EXISTS trip_ledger.meta (key text PRIMARY KEY, value text NOT NULL)")
+            try connection.query("LOCK TABLE trip_ledger.meta IN EXCLUSIVE MODE")
+            let found = try installed(connection)
+            if found > version {
+                try connection.query("ROLLBACK")
+                throw SharingError.schemaTooNew(server: connection.displayName, found: found, known: version)
+            }
+            for step in steps.dropFirst(found) { try connection.script(step) }
+            try connection.query("""
+                INSERT INTO trip_ledger.meta (key, value) VALUES ('schema_version', $1)
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """, [String(version)])
+            try connection.query("COMMIT")
+            return (found, version)
+        } catch {
+            _ = try? connection.query("ROLLBACK")
+            throw error
+        }
+    }
+}

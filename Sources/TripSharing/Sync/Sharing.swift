@@ -1,0 +1,171 @@
+import TripCore
+import TripLedger
+
+/// `trip remote`, `share`, `join` and `sync`: one ledger and one server. Every local write is one
+/// SQLite transaction and every server write one PostgreSQL transaction; between them, the
+/// outbox keeps each change until the server has it, so a sync killed at any moment is simply run
+/// again.
+public struct Sharing {
+    let ledger: Ledger
+    let server: RemoteServer
+
+    public init(ledger: Ledger, environment: [String: String]) throws(SharingError) {
+        self.ledger = ledger
+        self.server = try RemoteServer.configured(settings: ledger.settings, environment: environment)
+    }
+
+    private func open() throws(SharingError) -> PostgresConnection {
+        let connection = try server.connect()
+        try ServerSchema.check(connection)
+        return connection
+    }
+
+    private func role(_ connection: PostgresConnection) throws(SharingError) -> String {
+        try connection.query("SELECT current_user AS role").value(0, "role") ?? ""
+    }
+
+    // MARK: remote
+
+    /// `trip remote init`: needs no ledger, only the configured server.
+    public static func initialize(settings: Settings, environment: [String: String]) throws(SharingError) -> RemoteInit {
+        let server = try RemoteServer.configured(settings: settings, environment: environment)
+        let connection = try server.connect()
+        let (from, to) = try ServerSchema.install(connection)
+        let role = try connection.query("SELECT current_user AS role").value(0, "role") ?? ""
+        return RemoteInit(server: server.display, role: role, from: from, to: to)
+    }
+
+    /// `trip remote status`: what this ledger knows, and what the server says (or why it cannot).
+    public func status() throws -> RemoteStatus {
+        var status = RemoteStatus(server: server.display, known: ServerSchema.version)
+        var logs: [String: Int64] = [:]
+        do {
+            let connection = try server.connect()
+            status.reachable = true
+            status.role = try role(connection)
+            status.schema = try ServerSchema.installed(connection)
+            if status.schema == ServerSchema.version {
+                for shared in try ledger.sharedTrips() {
+                    logs[shared.gid] = try ChangeLog(connection: connection, tripGID: shared.gid).lastSeq()
+                }
+            }
+        } catch {
+            status.problem = error
+        }
+        status.trips = try ledger.sharedTrips().map { s in
+            RemoteStatus.Trip(name: s.trip.name, owner: s.owner, unsent: s.unsent, lastSync: s.lastSync,
+                              pulled: s.pulledSeq, onServer: logs[s.gid])
+        }
+        return status
+    }
+
+    // MARK: share and join
+
+    /// `trip share [NAME] [--with ROLE…]`: publishes the trip with its whole history (or, when it
+    /// is shared already, only grants the roles).
+    public func share(trip name: String?, with roles: [String]) throws -> SyncResult {
+        let trip = try ledger.resolveTrip(name)
+        let connection = try open()
+        let me = try role(connection)
+        let shared: SharedTrip
+        if let existing = try ledger.sharedTrip(trip) {
+            shared = existing
+        } else {
+            shared = try ledger.markShared(trip, gid: GlobalID.make(), owner: me)
+        }
+        try connection.query("INSERT INTO trip_ledger.trips (gid, name) VALUES ($1, $2) ON CONFLICT (gid) DO NOTHING",
+                             [shared.gid, trip.name])
+        for r in roles {
+            let exists = try connection.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [r])
+            if exists.rows.isEmpty {
+                throw TripError.badTextValue(field: "--with", value: r, reason: "is not a role of \(server.display)")
+            }
+            try connection.query("INSERT INTO trip_ledger.grants (trip_gid, role) VALUES ($1, $2) ON CONFLICT DO NOTHING", [shared.gid, r])
+        }
+        var result = try sync(shared, connection)
+        result.grantedTo = roles
+        return result
+    }
+
+    /// `trip join NAME` (or `OWNER/NAME`): copies a shared trip onto this ledger.
+    public func join(_ name: String) throws -> SyncResult {
+        let connection = try open()
+        var owner: String?
+        var tripName = name
+        if let slash = name.firstIndex(of: "/") {
+            owner = String(name[..<slash])
+            tripName = String(name[name.index(after: slash)...])
+        }
+        let found = try connection.query("""
+            SELECT gid, owner FROM trip_ledger.trips WHERE lower(name) = lower($1) AND ($2::name IS NULL OR owner = $2::name)
+            ORDER BY owner, created_at
+            """, [tripName, owner])
+        guard !found.rows.isEmpty else { throw SharingError.noSharedTrip(tripName) }
+        guard found.rows.count == 1 else {
+            throw SharingError.ambiguousSharedTrip(tripName, owners: found.rows.map { $0[1] ?? "" })
+        }
+        let gid = found.rows[0][0] ?? "", tripOwner = found.rows[0][1] ?? ""
+        if let here = try ledger.sharedTrips().first(where: { $0.gid == gid }) {
+            throw TripError.badTextValue(field: "trip", value: tripName, reason: "is already on this ledger as \(quoted(here.trip.name)); `trip sync` updates it")
+        }
+        let log = ChangeLog(connection: connection, tripGID: gid)
+        let first = try log.pull(after: 0)
+        guard let tripChange = first.last(where: { $0.kind == "trip" && $0.payload != nil }) else {
+            throw SharingError.noSharedTrip(tripName)
+        }
+        let trip = try ledger.createJoinedTrip(tripChange, owner: tripOwner)
+        // Like `trip new`: the trip just joined is the one the next commands mean.
+        _ = try ledger.useTrip(trip.name)
+        guard let shared = try ledger.sharedTrip(trip) else { throw SharingError.tripNotShared(trip.name) }
+        return try sync(shared, connection)
+    }
+
+    // MARK: sync
+
+    /// `trip sync [NAME | --all]`: pushes, then pulls, each shared trip (default: the current trip).
+    public func sync(trip name: String?, all: Bool) throws -> [SyncResult] {
+        let targets: [SharedTrip]
+        if all {
+            targets = try ledger.sharedTrips()
+        } else {
+            let trip = try ledger.resolveTrip(name)
+            guard let shared = try ledger.sharedTrip(trip) else { throw SharingError.tripNotShared(trip.name) }
+            targets = [shared]
+        }
+        guard !targets.isEmpty else { return [] }
+        let connection = try open()
+        return try targets.map { try sync($0, connection) }
+    }
+
+    private func sync(_ shared: SharedTrip, _ connection: PostgresConnection) throws -> SyncResult {
+        let before = try ledger.report(trip: shared.trip.name).totals.net
+        let device = try ledger.deviceID()
+        let log = ChangeLog(connection: connection, tripGID: shared.gid)
+        // The trip's row on the server: created by the first push of a share that was cut short.
+        try connection.query("INSERT INTO trip_ledger.trips (gid, name) VALUES ($1, $2) ON CONFLICT (gid) DO NOTHING",
+                             [shared.gid, shared.trip.name])
+        let outgoing = try ledger.prepareOutgoing(shared)
+        let pushed = try log.push(outgoing, device: device)
+        if !outgoing.isEmpty { try ledger.markSent(shared, outgoing) }
+        var summary = PullSummary()
+        var after = try ledger.sharedTrip(shared.trip) ?? shared
+        while true {
+            let batch = try log.pull(after: after.pulledSeq)
+            guard let last = batch.last else { break }
+            let applied = try ledger.applyIncoming(after, batch, upTo: last.seq)
+            summary.applied += applied.applied
+            summary.conflicts += applied.conflicts
+            summary.rates += applied.rates
+            for (who, n) in applied.byAuthor { summary.byAuthor[who, default: 0] += n }
+            after = try ledger.sharedTrip(shared.trip) ?? after
+            if batch.count < ChangeLog.batchSize { break }
+        }
+        if summary.applied == 0 && summary.rates == 0 { try ledger.markSynced(after) }
+        let trip = try ledger.sharedTrip(shared.trip)?.trip ?? shared.trip
+        let total = try ledger.report(trip: trip.name).totals.net
+        return SyncResult(trip: trip.name, home: trip.homeCurrency, pushed: pushed, sent: outgoing.filter { $0.kind != "rate" && $0.kind != "provider" }.count,
+                          pulled: summary.applied, pulledBy: summary.byAuthor, rates: summary.rates, conflicts: summary.conflicts,
+                          total: total, change: total - before)
+    }
+}
+

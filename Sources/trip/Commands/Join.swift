@@ -1,0 +1,21 @@
+import ArgumentParser
+import TripLedger
+import TripSharing
+
+extension Trip {
+    /// `trip join NAME`
+    struct Join: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Copy a trip shared with your role onto this ledger.",
+            discussion: "When two shared trips have that name, name one as OWNER/NAME.")
+
+        @Argument(help: "The shared trip's name, or OWNER/NAME.") var name: String
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let context = try global.context()
+            let result = try Sharing(ledger: try context.openLedger(), environment: context.environment).join(name)
+            emit(global.format, json: SharingFormat.json(result), text: SharingFormat.text(result))
+        }
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+extension Trip {
+    /// `trip remote init|status`
+    struct RemoteGroup: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remote",
+            abstract: "The PostgreSQL server of shared trips ([sync] remote in config, or TRIP_REMOTE).",
+            subcommands: [RemoteInit.self, RemoteStatus.self])
+    }
+}
