@@ -1,10 +1,12 @@
 # TripLedger: `make demo` and `make test` on a fresh machine. See README.md.
 SHELL := /bin/bash
 SWIFT ?= swift
-APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev
+# libpq-dev: the headers of PostgreSQL's client library for shared trips (loaded only by `trip sync` & co).
+APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev libpq-dev
 # Only the tests need these: openssl runs a real TLS server with a self-signed certificate;
 # hledger and ledger (and Beancount, from PyPI) read our exported journals.
-TEST_APT_PACKAGES := openssl hledger ledger
+# postgresql-15: the throwaway server of the shared-trip tests (Tests/Sharing/pg-cluster.sh).
+TEST_APT_PACKAGES := openssl hledger ledger postgresql-15
 # The bench compares `trip list` with the sqlite3 shell printing the same rows.
 BENCH_APT_PACKAGES := sqlite3
 # Release builds link the Swift runtime statically: it halves process start-up (see make bench).

@@ -3,7 +3,8 @@
 # its own. initdb refuses to run as root, so as root the cluster runs as the `postgres` user that
 # Debian's postgresql-15 package creates.
 #
-#   pg-cluster.sh start DIR     prints the port; roles: tripadmin (owner of database `trips`,
+#   pg-cluster.sh start DIR [PID]  prints the port; with PID, the cluster is stopped and DIR
+#                               removed once that process has ended, however it ended; roles: tripadmin (owner of database `trips`,
 #                               password admin-pw) and ana, ben, carla, dave (password NAME-pw)
 #   pg-cluster.sh stop DIR      stops the server and removes DIR
 #   pg-cluster.sh restart DIR   stops and starts it again on the same port (fault tests)
@@ -33,6 +34,11 @@ start)
     -c "CREATE DATABASE trips" \
     -c "CREATE ROLE ana LOGIN PASSWORD 'ana-pw'" -c "CREATE ROLE ben LOGIN PASSWORD 'ben-pw'" \
     -c "CREATE ROLE carla LOGIN PASSWORD 'carla-pw'" -c "CREATE ROLE dave LOGIN PASSWORD 'dave-pw'" >/dev/null
+  if [ -n "${3:-}" ]; then
+    # A watchdog, detached from this script: the test process may end by a signal, with no
+    # chance to stop what it started.
+    nohup setsid bash -c "while kill -0 $3 2>/dev/null; do sleep 1; done; '$0' stop '$dir'" >/dev/null 2>&1 &
+  fi
   cat "$dir/port"
   ;;
 stop)

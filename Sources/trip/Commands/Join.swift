@@ -14,7 +14,8 @@ extension Trip {
 
         func run() throws {
             let context = try global.context()
-            let result = try Sharing(ledger: try context.openLedger(), environment: context.environment).join(name)
+            // A new device starts here: like `trip new`, join may create the ledger.
+            let result = try Sharing(ledger: try context.openLedger(create: true), environment: context.environment).join(name)
             emit(global.format, json: SharingFormat.json(result), text: SharingFormat.text(result))
         }
     }

@@ -1,0 +1,263 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Several ledgers in temporary folders play several travellers' devices, each logging in as its
+/// own PostgreSQL role on a real throwaway PostgreSQL 15 (`PostgresCluster`), through the binary.
+struct SharedTripWorld {
+    let cluster: PostgresCluster
+    let database: String
+    let folder = TemporaryFolder("trip-shared")
+
+    init() throws {
+        cluster = try PostgresCluster.start()
+        database = try cluster.freshDatabase()
+        let admin = TripProcess(ledgerPath: folder.file("admin.sqlite"), extra: ["TRIP_REMOTE": cluster.url("tripadmin", database: database)])
+        let r = try admin.run("remote", "init")
+        guard r.exitCode == 0 else { throw PostgresClusterError(message: "remote init: \(r.stderr)") }
+    }
+
+    /// A device: its own ledger, logged in as `role`.
+    func device(_ role: String, ledger: String? = nil, today: String = "2026-03-08") -> TripProcess {
+        TripProcess(ledgerPath: folder.file((ledger ?? role) + ".sqlite"), today: today,
+                    extra: ["TRIP_REMOTE": cluster.url(role, database: database)])
+    }
+}
+
+/// Everything a device shows of a trip, for comparing devices: the report, the members (without
+/// `whoami`, which is this device's own), and on a group trip the balances and the settle-up.
+func snapshot(_ trip: TripProcess) throws -> [String] {
+    let members = try trip.run("members", "--format", "json")
+    #expect(members.exitCode == 0, "\(members.stderr)")
+    let names = (members.json["members"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+    let commands = [["report", "--format", "json"]] + (names.isEmpty ? [] : [["balances", "--format", "json"], ["settle", "--format", "json"]])
+    return try [names.joined(separator: ",")] + commands.map { args in
+        let r = try trip.run(args)
+        #expect(r.exitCode == 0, "\(args): \(r.stderr)")
+        return r.stdout
+    }
+}
+
+func notes(_ trip: TripProcess) throws -> [String] {
+    let list = try trip.run("list", "--format", "json").json["purchases"] as? [[String: Any]] ?? []
+    return list.compactMap { $0["note"] as? String }.sorted()
+}
+
+@Suite("End to end: shared trips through PostgreSQL")
+struct SharedTripEndToEndTests {
+    /// Ana shares a group trip with Ben and Carla; each logs offline; syncs in an order that
+    /// varies by seed. After everyone synced twice, every device shows the same report, balances,
+    /// settle-up and members, and every purchase exactly once.
+    @Test(arguments: [0, 1, 2])
+    func offlineAddsOnThreeDevicesConvergeWhateverTheSyncOrder(seed: Int) throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben"), carla = world.device("carla")
+        try #require(ana.run("new", "Japan", "--currency", "JPY", "--home", "USD").exitCode == 0)
+        try #require(ana.run("member", "add", "ana", "ben", "carla").exitCode == 0)
+        try #require(ana.run("add", "9000", "hotel", "--paid-by", "ana", "--split", "all").exitCode == 0)
+        let share = try ana.run("share", "--with", "ben", "--with", "carla")
+        #expect(share.exitCode == 0, "\(share.stderr)")
+        #expect(share.stdout.hasPrefix("Japan: pushed "), "\(share.stdout)")
+        for d in [ben, carla] {
+            let join = try d.run("join", "Japan")
+            #expect(join.exitCode == 0, "\(join.stderr)")
+            #expect(join.stdout.contains("pulled "), "\(join.stdout)")
+        }
+        // Offline, on each device.
+        #expect(try ana.run("add", "1000", "ramen", "--split", "ana,ben").exitCode == 0)
+        #expect(try ana.run("add", "25.50", "USD", "museum", "--paid-by", "ana=20,carla=rest", "--split", "ana=2,carla=1").exitCode == 0)
+        #expect(try ben.run("whoami", "ben").exitCode == 0)
+        #expect(try ben.run("add", "3000", "taxi", "--split", "ben=60%,carla=40%").exitCode == 0)
+        #expect(try ben.run("add", "4500", "izakaya", "--items", "ana=1500,ben=2000,carla=rest", "--tip", "10%").exitCode == 0)
+        #expect(try carla.run("whoami", "carla").exitCode == 0)
+        #expect(try carla.run("add", "800", "coffee").exitCode == 0)
+        #expect(try carla.run("transfer", "carla", "ana", "20", "USD").exitCode == 0)
+        #expect(try carla.run("refund", "1", "900").exitCode == 0)
+
+        let devices = [ana, ben, carla]
+        let orders = [[0, 1, 2], [2, 0, 1], [1, 2, 0]]
+        for round in 0..<2 {
+            for i in orders[(seed + round) % orders.count] {
+                let s = try devices[i].run("sync")
+                #expect(s.exitCode == 0, "\(s.stderr)")
+            }
+        }
+        let expected = try snapshot(ana)
+        #expect(try snapshot(ben) == expected)
+        #expect(try snapshot(carla) == expected)
+        let all = try notes(ana)
+        #expect(all.count == 7 && ["coffee", "hotel", "izakaya", "museum", "ramen", "taxi"].allSatisfy(all.contains), "\(all)")
+        for d in devices {
+            let n = try notes(d)
+            #expect(n == all, "every purchase exactly once on every device")
+        }
+        #expect(try ana.run("balances", "--format", "json").stdout.contains("\"ana\""))
+        // Nothing left to send, and a sync with nothing to do says so.
+        let idle = try ana.run("sync", "--format", "json")
+        #expect(idle.json["trips"] as? [[String: Any]] != nil)
+        #expect((idle.json["trips"] as? [[String: Any]])?.first?["pushed"] as? Int == 0)
+        #expect((idle.json["trips"] as? [[String: Any]])?.first?["pulled"] as? Int == 0)
+    }
+
+    /// Ana and Ben edit the same purchase between syncs: the later edit wins whole on both
+    /// devices, and both list the conflict with both versions.
+    @Test func concurrentEditsPickTheSameWinnerEverywhereAndKeepTheLoser() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben")
+        try #require(ana.run("new", "Seoul", "--currency", "KRW", "--home", "USD").exitCode == 0)
+        try #require(ana.run("add", "12000", "bibimbap", "--category", "food").exitCode == 0)
+        try #require(ana.run("share", "--with", "ben").exitCode == 0)
+        try #require(ben.run("join", "Seoul").exitCode == 0)
+        #expect(try ana.run("edit", "1", "--note", "bibimbap for two", "--tip", "1000").exitCode == 0)
+        usleep(20_000)
+        #expect(try ben.run("edit", "1", "--note", "bibimbap and tea").exitCode == 0)
+        for d in [ana, ben, ana] { #expect(try d.run("sync").exitCode == 0) }
+        #expect(try notes(ana) == ["bibimbap and tea"])
+        #expect(try notes(ben) == ["bibimbap and tea"])
+        #expect(try snapshot(ana) == snapshot(ben))
+        for d in [ana, ben] {
+            let list = try #require(try d.run("conflicts", "--format", "json").json["conflicts"] as? [[String: Any]])
+            #expect(list.count == 1, "\(list)")
+            let c = try #require(list.first)
+            let versions = [c["mine"] as? String ?? "", c["theirs"] as? String ?? ""]
+            #expect(versions.contains { $0.contains("bibimbap for two") }, "the losing edit is kept: \(versions)")
+            #expect(versions.contains { $0.contains("bibimbap and tea") })
+        }
+        // Ana keeps hers: written again, it wins on every device at the next sync.
+        let id = try #require((try ana.run("conflicts", "--format", "json").json["conflicts"] as? [[String: Any]])?.first?["id"] as? Int)
+        let resolved = try ana.run("resolve", String(id), "--keep", (try ana.run("conflicts", "--format", "json").json["conflicts"] as? [[String: Any]])?.first?["winner"] as? String == "mine" ? "theirs" : "mine")
+        #expect(resolved.exitCode == 0, "\(resolved.stderr)")
+        for d in [ana, ben] { #expect(try d.run("sync").exitCode == 0) }
+        #expect(try notes(ana) == ["bibimbap for two"])
+        #expect(try notes(ben) == ["bibimbap for two"])
+        #expect(try ana.run("conflicts", "--format", "json").json["conflicts"] as? [[String: Any]] == nil
+                || (try ana.run("conflicts", "--format", "json").json["conflicts"] as? [[String: Any]])?.isEmpty == true)
+    }
+
+    /// A delete against an edit: the delete wins on every device, and the edit stays restorable.
+    @Test func aDeleteWinsOverAnEditAndTheEditStaysRestorable() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben")
+        try #require(ana.run("new", "Paris", "--currency", "EUR", "--home", "EUR").exitCode == 0)
+        try #require(ana.run("add", "12", "croissants").exitCode == 0)
+        try #require(ana.run("add", "30", "metro").exitCode == 0)
+        try #require(ana.run("share", "--with", "ben").exitCode == 0)
+        try #require(ben.run("join", "Paris").exitCode == 0)
+        let benID = try #require((try ben.run("list", "--format", "json").json["purchases"] as? [[String: Any]])?
+            .first { $0["note"] as? String == "metro" }?["id"] as? Int)
+        #expect(try ana.run("rm", "2").exitCode == 0)
+        usleep(20_000)
+        #expect(try ben.run("edit", String(benID), "--note", "metro pass").exitCode == 0)
+        for d in [ben, ana, ben] { #expect(try d.run("sync").exitCode == 0) }
+        #expect(try notes(ana) == ["croissants"])
+        #expect(try notes(ben) == ["croissants"])
+        // The edit is in Ben's trash; restoring it brings it back everywhere.
+        let restore = try ben.run("restore", String(benID))
+        #expect(restore.exitCode == 0, "\(restore.stderr)")
+        #expect(restore.stdout.contains("metro pass"), "\(restore.stdout)")
+        for d in [ben, ana] { #expect(try d.run("sync").exitCode == 0) }
+        #expect(try notes(ana) == ["croissants", "metro pass"])
+        #expect(try snapshot(ana) == snapshot(ben))
+    }
+
+    /// Members added under the same name on two devices are one member.
+    @Test func aMemberAddedOnTwoDevicesIsOneMember() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben")
+        try #require(ana.run("new", "Rome", "--currency", "EUR", "--home", "EUR").exitCode == 0)
+        try #require(ana.run("member", "add", "ana", "ben").exitCode == 0)
+        try #require(ana.run("share", "--with", "ben").exitCode == 0)
+        try #require(ben.run("join", "Rome").exitCode == 0)
+        #expect(try ana.run("member", "add", "dora").exitCode == 0)
+        #expect(try ben.run("member", "add", "dora").exitCode == 0)
+        #expect(try ana.run("add", "30", "pizza", "--split", "ana,dora").exitCode == 0)
+        #expect(try ben.run("add", "12", "gelato", "--paid-by", "ben", "--split", "ben,dora").exitCode == 0)
+        for d in [ana, ben, ana] { #expect(try d.run("sync").exitCode == 0) }
+        let members = try #require(try ana.run("members", "--format", "json").json["members"] as? [[String: Any]])
+        #expect(members.compactMap { $0["name"] as? String } == ["ana", "ben", "dora"])
+        #expect(try snapshot(ana) == snapshot(ben))
+    }
+
+    /// A role the trip was not shared with can neither read nor write it, even with hand-written
+    /// SQL; `trip join` does not find it.
+    @Test func aRoleWithoutTheGrantCanNeitherReadNorWriteTheTrip() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), dave = world.device("dave")
+        try #require(ana.run("new", "Oslo", "--currency", "NOK", "--home", "NOK").exitCode == 0)
+        try #require(ana.run("add", "100", "waffles").exitCode == 0)
+        try #require(ana.run("share").exitCode == 0)
+        let c = world.cluster, db = world.database
+        #expect(try c.psql("ana", database: db, "SELECT count(*) FROM trip_ledger.changes") != "0\n")
+        #expect(try c.psql("dave", database: db, "SELECT count(*) FROM trip_ledger.changes") == "0\n")
+        #expect(try c.psql("dave", database: db, "SELECT count(*) FROM trip_ledger.trips") == "0\n")
+        let gid = try c.psql("ana", database: db, "SELECT gid FROM trip_ledger.trips").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(throws: PostgresClusterError.self) {
+            try c.psql("dave", database: db, """
+                INSERT INTO trip_ledger.changes (trip_gid, seq, change_id, kind, gid, op, hlc, base_hlc, device, payload)
+                VALUES ('\(gid)', 99, 'x', 'purchase', 'g', 'delete', 1, 0, 'd', NULL)
+                """)
+        }
+        #expect(throws: PostgresClusterError.self) {
+            try c.psql("dave", database: db, "INSERT INTO trip_ledger.grants (trip_gid, role, granted_by) VALUES ('\(gid)', 'dave', 'dave')")
+        }
+        #expect(try c.psql("dave", database: db, "UPDATE trip_ledger.trips SET last_seq = 0 RETURNING gid") == "")
+        #expect(throws: PostgresClusterError.self) {
+            try c.psql("dave", database: db, "DELETE FROM trip_ledger.changes")
+        }
+        let join = try dave.run("join", "Oslo")
+        #expect(join.exitCode == 65)
+        #expect(join.stderr.hasPrefix("trip: join: no shared trip \"Oslo\" visible to this role"), "\(join.stderr)")
+        #expect(try c.psql("ana", database: db, "SELECT count(*) FROM trip_ledger.changes WHERE seq = 99") == "0\n")
+    }
+
+    /// Server down, wrong password, no schema, weak TLS: one line each, the right exit code,
+    /// nothing changed locally, and the password never printed.
+    @Test func connectionFailuresAreOneLineAndChangeNothing() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana")
+        try #require(ana.run("new", "Lima", "--currency", "PEN", "--home", "USD").exitCode == 0)
+        try #require(ana.run("add", "40", "ceviche").exitCode == 0)
+        let before = try dumpLedger(ana.ledgerPath)
+        func attempt(_ remote: String, _ code: Int32, _ words: String) throws {
+            var d = ana
+            d.environment["TRIP_REMOTE"] = remote
+            let r = try d.run("share")
+            #expect(r.exitCode == code, "\(remote): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("trip: remote: ") && r.stderr.contains(words), "\(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "one line: \(r.stderr)")
+            #expect(!r.stderr.contains("-pw") && !r.stdout.contains("-pw"), "no password printed")
+            #expect(try dumpLedger(ana.ledgerPath) == before)
+        }
+        let c = world.cluster
+        try attempt("postgresql://ana:ana-pw@127.0.0.1:1/\(world.database)", 69, "unreachable")
+        try attempt("postgresql://ana:wrong-pw@127.0.0.1:\(c.port)/\(world.database)", 77, "refused the login")
+        try attempt(c.url("ana", database: try c.freshDatabase()), 69, "run `trip remote init`")
+        try attempt("postgresql://ana:ana-pw@db.example.invalid/trips?sslmode=require", 64, "sslmode require")
+        try attempt("host=db.example.invalid user=ana password=ana-pw sslmode=disable", 64, "verify-full")
+        var d = ana
+        d.environment["TRIP_REMOTE"] = nil
+        let none = try d.run("sync")
+        #expect(none.exitCode == 64 || none.exitCode == 65, "\(none.stderr)")
+    }
+
+    #if os(Linux)
+    /// `trip add` on a shared trip records the change and returns: libpq is not loaded.
+    @Test func addOnASharedTripNeverLoadsLibpq() throws {
+        let world = try SharedTripWorld()
+        var ana = world.device("ana")
+        try #require(ana.run("new", "Bern", "--currency", "CHF", "--home", "CHF").exitCode == 0)
+        try #require(ana.run("share").exitCode == 0)
+        ana.environment["LD_DEBUG"] = "libs"
+        let add = try ana.run("add", "8.50", "rösti")
+        #expect(add.exitCode == 0)
+        #expect(add.stderr.contains("libsqlite3"), "the loader trace is on")
+        #expect(!add.stderr.contains("libpq"))
+        for args in [["report"], ["list"], ["balances"], ["conflicts"]] {
+            #expect(!(try ana.run(args).stderr.contains("libpq")), "\(args)")
+        }
+        let sync = try ana.run("sync")
+        #expect(sync.exitCode == 0)
+        #expect(sync.stderr.contains("libpq"), "sync loads it when it needs it")
+    }
+    #endif
+}
