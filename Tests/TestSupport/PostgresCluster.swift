@@ -17,19 +17,20 @@ public final class PostgresCluster: @unchecked Sendable {
 
     /// Started on first use; a failure to start fails every sharing test with the reason.
     public static let shared: Result<PostgresCluster, PostgresClusterError> = {
-        let folder = NSTemporaryDirectory() + "/trip-pg-\(getpid())"
-        do {
-            let out = try PostgresCluster.script("start", folder, String(getpid()))
-            guard let port = Int(out.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-                return .failure(PostgresClusterError(message: "pg-cluster.sh start printed \(out)"))
-            }
-            return .success(PostgresCluster(port: port, folder: folder))
-        } catch let error as PostgresClusterError {
-            return .failure(error)
-        } catch {
-            return .failure(PostgresClusterError(message: "\(error)"))
-        }
+        do throws(PostgresClusterError) { return .success(try launch(label: "shared")) } catch { return .failure(error) }
     }()
+
+    /// A cluster of its own, for a test that stops or restarts the server.
+    public static func startPrivate(_ label: String) throws -> PostgresCluster { try launch(label: label) }
+
+    private static func launch(label: String) throws(PostgresClusterError) -> PostgresCluster {
+        let folder = NSTemporaryDirectory() + "/trip-pg-\(getpid())-\(label)"
+        let out = try PostgresCluster.script("start", folder, String(getpid()))
+        guard let port = Int(out.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw PostgresClusterError(message: "pg-cluster.sh start printed \(out)")
+        }
+        return PostgresCluster(port: port, folder: folder)
+    }
 
     /// The cluster, or a test failure naming why it could not start.
     public static func start() throws -> PostgresCluster { try shared.get() }

@@ -9,12 +9,21 @@ struct SharedTripWorld {
     let database: String
     let folder = TemporaryFolder("trip-shared")
 
-    init() throws {
-        cluster = try PostgresCluster.start()
-        database = try cluster.freshDatabase()
-        let admin = TripProcess(ledgerPath: folder.file("admin.sqlite"), extra: ["TRIP_REMOTE": cluster.url("tripadmin", database: database)])
+    init(cluster: PostgresCluster? = nil) throws {
+        let server = try cluster ?? PostgresCluster.start()
+        self.cluster = server
+        database = try server.freshDatabase()
+        let admin = TripProcess(ledgerPath: folder.file("admin.sqlite"), extra: ["TRIP_REMOTE": server.url("tripadmin", database: database)])
         let r = try admin.run("remote", "init")
         guard r.exitCode == 0 else { throw PostgresClusterError(message: "remote init: \(r.stderr)") }
+    }
+
+    /// The server's count of a trip's changes of `kind`, and of distinct rows among them.
+    func changes(_ kind: String) throws -> (all: Int, rows: Int) {
+        let out = try cluster.psql("tripadmin", database: database,
+                                   "SELECT count(*) || ' ' || count(DISTINCT gid) FROM trip_ledger.changes WHERE kind = '\(kind)'")
+        let parts = out.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
+        return (parts.first ?? -1, parts.last ?? -1)
     }
 
     /// A device: its own ledger, logged in as `role`.

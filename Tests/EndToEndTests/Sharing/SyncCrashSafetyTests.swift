@@ -1,0 +1,199 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `trip share`, `join` and `sync` killed with SIGKILL at seeded moments, the server restarted and
+/// connections cut mid-sync, and many devices syncing at once. After each: the ledger passes
+/// `integrity_check`, the next sync completes, and every purchase is on every device exactly once.
+/// `make test` runs them small; `make test-long` (TRIP_LONG_TESTS=1) at full size: 50 kills during
+/// a push and 50 during a pull of a 10,000-purchase trip.
+@Suite("Hardening: shared trips under kills, server restarts and load")
+struct SyncCrashSafetyTests {
+    /// A card statement of `rows` purchases with distinct notes (`p00001`…), in JPY.
+    static func statement(rows: Int, prefix: String = "p") -> String {
+        var csv = "date,amount,note\n"
+        for i in 1...rows {
+            csv += "2026-03-\(String(format: "%02d", 1 + i % 9)),\(100 + i % 997),\(prefix)\(String(format: "%05d", i))\n"
+        }
+        return csv
+    }
+
+    /// A ledger holding one unshared trip "Big" of `rows` purchases, with members ana and ben.
+    static func template(_ world: SharedTripWorld, rows: Int) throws -> String {
+        let ana = world.device("ana", ledger: "template")
+        try #require(ana.run("new", "Big", "--currency", "JPY", "--home", "USD").exitCode == 0)
+        try #require(ana.run("member", "add", "ana", "ben").exitCode == 0)
+        let file = world.folder.file("statement.csv")
+        try statement(rows: rows).write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try ana.run("import", file, "--date-column", "date", "--amount-column", "amount", "--note-column", "note")
+        try #require(imported.exitCode == 0, "\(imported.stderr)")
+        try LedgerInspection.checkpoint(ana.ledgerPath)
+        return ana.ledgerPath
+    }
+
+    /// Runs `args` and kills it after `delay` seconds (if it has not finished by then).
+    static func killed(_ trip: TripProcess, _ args: [String], after delay: Double, label: String) throws -> Bool {
+        let p = try SpawnedTrip(trip, args, label: label)
+        usleep(UInt32(delay * 1_000_000))
+        let wasRunning = p.isRunning
+        p.kill()
+        _ = p.wait()
+        return wasRunning
+    }
+
+    @Test func aSyncKilledAtAnyMomentOfAPushOrAPullLosesNothingAndDoublesNothing() throws {
+        let rows = HardeningScale.pick(short: 2_000, long: 10_000)
+        let kills = HardeningScale.pick(short: 6, long: 50)
+        var random = SplitMix64(seed: 0x5EED_0013)
+        let setup = try SharedTripWorld()
+        let template = try Self.template(setup, rows: rows)
+
+        // How long an uninterrupted first share takes: the kills are drawn inside it.
+        let timed = try SharedTripWorld(cluster: setup.cluster)
+        let first = timed.device("ana", ledger: "timed")
+        try LedgerInspection.copy(template, to: first.ledgerPath)
+        let start = DispatchTime.now()
+        let shared = try first.run("share", "Big", "--with", "ben")
+        try #require(shared.exitCode == 0, "\(shared.stderr)")
+        let pushSeconds = secondsSince(start)
+        #expect(try timed.changes("purchase") == (rows, rows))
+
+        var interrupted = 0
+        for i in 0..<kills {
+            let world = try SharedTripWorld(cluster: setup.cluster)
+            let ana = world.device("ana", ledger: "push-\(i)")
+            try LedgerInspection.copy(template, to: ana.ledgerPath)
+            let delay = random.seconds(upTo: pushSeconds)
+            if try Self.killed(ana, ["share", "Big", "--with", "ben"], after: delay, label: "share") { interrupted += 1 }
+            #expect(try LedgerInspection.integrity(ana.ledgerPath) == "ok", "kill \(i) at \(delay) s")
+            let again = try ana.run("share", "Big", "--with", "ben")
+            #expect(again.exitCode == 0, "kill \(i) at \(delay) s: \(again.stderr)")
+            #expect(try world.changes("purchase") == (rows, rows), "kill \(i) at \(delay) s: every purchase on the server exactly once")
+            let idle = try ana.run("sync", "--format", "json").json["trips"] as? [[String: Any]]
+            #expect(idle?.first?["pushed"] as? Int == 0 && idle?.first?["sent"] as? Int == 0, "nothing left to send after kill \(i)")
+        }
+        #expect(interrupted > 0, "at least one kill landed while the push ran")
+
+        // Pulls: Ben joins the trip `first` shared, killed at seeded moments.
+        let ben0 = timed.device("ben", ledger: "ben-timed")
+        let joinStart = DispatchTime.now()
+        try #require(ben0.run("join", "Big").exitCode == 0)
+        let pullSeconds = secondsSince(joinStart)
+        let expected = try notes(ben0)
+        #expect(expected.count == rows)
+        interrupted = 0
+        for i in 0..<kills {
+            let ben = timed.device("ben", ledger: "pull-\(i)")
+            let delay = random.seconds(upTo: pullSeconds)
+            if try Self.killed(ben, ["join", "Big"], after: delay, label: "join") { interrupted += 1 }
+            if FileManager.default.fileExists(atPath: ben.ledgerPath) {
+                #expect(try LedgerInspection.integrity(ben.ledgerPath) == "ok", "kill \(i) at \(delay) s")
+            }
+            // Joined already (the trip is here): the next sync completes it; else join again.
+            let here = (try? ben.run("trips").stdout.contains("Big")) ?? false
+            let finish = try ben.run(here ? ["sync", "Big"] : ["join", "Big"])
+            #expect(finish.exitCode == 0, "kill \(i) at \(delay) s: \(finish.stderr)")
+            #expect(try notes(ben) == expected, "kill \(i) at \(delay) s: every purchase exactly once")
+        }
+        #expect(interrupted > 0, "at least one kill landed while the pull ran")
+        #expect(try snapshot(ben0) == snapshot(first))
+    }
+
+    /// The server stopped or restarted while a sync runs, or its connection cut mid-transaction:
+    /// the sync fails with one line (exit 69) and changes nothing; the next one completes.
+    @Test func aServerRestartOrACutConnectionMidSyncLosesNothing() throws {
+        let cluster = try PostgresCluster.startPrivate("restart")
+        defer { try? cluster.control("stop") }
+        let world = try SharedTripWorld(cluster: cluster)
+        let rows = HardeningScale.pick(short: 2_000, long: 10_000)
+        let template = try Self.template(world, rows: rows)
+        let ana = world.device("ana", ledger: "ana")
+        try LedgerInspection.copy(template, to: ana.ledgerPath)
+
+        // Restart while the first share pushes.
+        let share = try SpawnedTrip(ana, ["share", "Big", "--with", "ben"], label: "share")
+        usleep(150_000)
+        try cluster.control("restart")
+        let ended = share.wait()
+        #expect(ended.exitCode == 0 || ended.exitCode == 69, "\(share.stderr)")
+        if ended.exitCode == 69 {
+            #expect(share.stderr.hasPrefix("trip: remote: ") && share.stderr.split(separator: "\n").count == 1, "\(share.stderr)")
+        }
+        #expect(try LedgerInspection.integrity(ana.ledgerPath) == "ok")
+        let again = try ana.run("share", "Big", "--with", "ben")
+        #expect(again.exitCode == 0, "\(again.stderr)")
+        #expect(try world.changes("purchase") == (rows, rows))
+
+        // Server down: exit 69, nothing changed; back up: the sync completes.
+        try #require(ana.run("add", "500", "late snack").exitCode == 0)
+        try cluster.control("halt")
+        let before = try dumpLedger(ana.ledgerPath)
+        let down = try ana.run("sync")
+        #expect(down.exitCode == 69, "\(down.stderr)")
+        #expect(down.stderr.contains("unreachable"), "\(down.stderr)")
+        #expect(try dumpLedger(ana.ledgerPath) == before)
+        try cluster.control("restart")
+        #expect(try ana.run("sync").exitCode == 0)
+        #expect(try world.changes("purchase") == (rows + 1, rows + 1))
+
+        // Connections cut mid-pull, again and again, until Ben's join completes.
+        let ben = world.device("ben")
+        var cuts = 0
+        let join = try SpawnedTrip(ben, ["join", "Big"], label: "join")
+        while join.isRunning && cuts < 50 {
+            _ = try? cluster.psql("tripadmin", database: "postgres",
+                                  "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'trip'")
+            cuts += 1
+            usleep(20_000)
+        }
+        _ = join.wait()
+        for _ in 0..<5 where try notes(ben).count != rows + 1 {
+            let here = (try? ben.run("trips").stdout.contains("Big")) ?? false
+            _ = try ben.run(here ? ["sync", "Big"] : ["join", "Big"])
+        }
+        if FileManager.default.fileExists(atPath: ben.ledgerPath) {
+            #expect(try LedgerInspection.integrity(ben.ledgerPath) == "ok")
+        }
+        #expect(try notes(ben) == notes(ana))
+        #expect(try snapshot(ben) == snapshot(ana))
+    }
+
+    /// 20 devices, 200 purchases each, all syncing at once against one server: after a final
+    /// sync, all 4,000 are on every device, none twice.
+    @Test func twentyDevicesSyncingAtOnceEndWithEveryPurchaseOnce() throws {
+        let world = try SharedTripWorld()
+        let devices = 20, each = 200
+        let ana = world.device("ana", ledger: "device-0")
+        try #require(ana.run("new", "Crowd", "--currency", "EUR", "--home", "EUR").exitCode == 0)
+        try #require(ana.run("share", "--with", "ben").exitCode == 0)
+        var all = [ana]
+        for i in 1..<devices {
+            let d = world.device("ben", ledger: "device-\(i)")
+            try #require(d.run("join", "Crowd").exitCode == 0)
+            all.append(d)
+        }
+        for (i, d) in all.enumerated() {
+            let file = world.folder.file("device-\(i).csv")
+            try Self.statement(rows: each, prefix: "d\(i)-").write(toFile: file, atomically: true, encoding: .utf8)
+            let r = try d.run("import", file, "--date-column", "date", "--amount-column", "amount", "--note-column", "note")
+            try #require(r.exitCode == 0, "\(r.stderr)")
+        }
+        let start = DispatchTime.now()
+        let running = try all.enumerated().map { i, d in try SpawnedTrip(d, ["sync"], label: "sync-\(i)") }
+        for (i, p) in running.enumerated() {
+            let end = p.wait()
+            #expect(end.exitCode == 0, "device \(i): \(p.stderr)")
+        }
+        let seconds = secondsSince(start)
+        for d in all { #expect(try d.run("sync").exitCode == 0) }
+        #expect(try world.changes("purchase") == (devices * each, devices * each))
+        let expected = try notes(ana)
+        #expect(expected.count == devices * each)
+        for d in all { #expect(try notes(d) == expected) }
+        print("load: \(devices) devices x \(each) purchases synced at once in \(String(format: "%.2f", seconds)) s")
+    }
+}
