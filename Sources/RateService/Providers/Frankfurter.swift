@@ -186,3 +186,33 @@ public struct Frankfurter: Sendable {
         }
     }
 }
+
+// MARK: Sync
+
+extension Frankfurter: RateProvider {
+    public static let coverage = RateCoverage.history
+
+    public init(configuredBaseURL baseURL: String, settings: Settings) {
+        self.init(baseURL: baseURL)
+    }
+
+    /// One time series per trip still wanting rates, then "latest" (always: it refreshes today's
+    /// table). No `symbols=`: Frankfurter rejects codes it does not publish, and the full set for
+    /// a trip's range is small.
+    public func requests(for plan: RatePlan, using client: some HTTPFetching) -> [RateRequest] {
+        let (today, isKnown) = (plan.today, plan.isKnownCurrency)
+        var requests = plan.spans.map { span in
+            RateRequest(label: "\(span.from)…\(span.to) for \(span.tripName)", url: seriesURL(from: span.from, to: span.to, quotes: [])) {
+                (validators) throws(FetchError) in
+                try series(
+                    from: span.from, to: span.to, quotes: [], today: today, validators: validators, isKnownCurrency: isKnown,
+                    using: client)
+            }
+        }
+        requests.append(
+            RateRequest(label: "latest", url: latestURL(quotes: [])) { (validators) throws(FetchError) in
+                try latest(quotes: [], today: today, validators: validators, isKnownCurrency: isKnown, using: client)
+            })
+        return requests
+    }
+}
