@@ -24,7 +24,7 @@ public struct Trip: Sendable, Equatable {
         id = s.int(0)
         name = s.text(1)
         localCurrency = s.optionalText(2).flatMap { CurrencyTable.shared.lookup($0) }
-        homeCurrency = CurrencyTable.shared.lookup(s.text(3)) ?? Currency(code: s.text(3), minorUnits: 2, name: s.text(3))
+        homeCurrency = .stored(s.text(3))
         start = s.optionalText(4).flatMap { CivilDate(iso: $0) }
         end = s.optionalText(5).flatMap { CivilDate(iso: $0) }
         presets = (s.optionalText(6) ?? "").split(separator: ",").map(String.init)
