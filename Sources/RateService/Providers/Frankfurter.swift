@@ -164,7 +164,7 @@ public struct Frankfurter: Sendable {
     }
 
     /// The top-level object of a JSON body, after the captive-portal check.
-    static func root(of response: HTTPResponse) throws(FetchError) -> JSONValue {
+    static func root(of response: HTTPResponse) throws(FetchError) -> ScannedJSON {
         try BodyKind.json.check(response)
         do throws(JSONScanner.Failure) {
             let value = try JSONScanner.parse(response.body)
@@ -176,7 +176,7 @@ public struct Frankfurter: Sendable {
     }
 
     /// `base` must be EUR and `amount`, if present, 1 (another amount scales and rounds every value).
-    static func checkHeader(_ root: JSONValue, _ collector: ObservationCollector) throws(FetchError) {
+    static func checkHeader(_ root: ScannedJSON, _ collector: ObservationCollector) throws(FetchError) {
         guard let base = root["base"]?.stringValue else { throw collector.malformed("no \"base\"") }
         guard base == "EUR" else { throw collector.malformed("base is \(base.prefix(8)), asked for EUR") }
         if let amount = root["amount"] {

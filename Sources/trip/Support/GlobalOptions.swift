@@ -35,9 +35,9 @@ struct GlobalOptions: ParsableArguments {
     ]
 
     /// Rejects a `--format` the command does not offer (exit 64). The command is the first
-    /// argument once global options typed before it are moved after it, as `Trip.main` does.
+    /// argument once global options typed before it are moved after it, as `TripCommand.main` does.
     func validate() throws {
-        let command = Trip.hoistGlobalOptions(Array(CommandLine.arguments.dropFirst())).first ?? ""
+        let command = TripCommand.hoistGlobalOptions(Array(CommandLine.arguments.dropFirst())).first ?? ""
         try require(GlobalOptions.formatsByCommand[command] ?? [.text, .json], command: command)
     }
 

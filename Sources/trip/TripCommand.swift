@@ -5,7 +5,7 @@ import TripLedger
 /// `trip`: an offline-first travel expense tracker. This target only parses arguments, opens the
 /// ledger, calls one TripLedger operation and renders its result.
 @main
-struct Trip: ParsableCommand {
+struct TripCommand: ParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
