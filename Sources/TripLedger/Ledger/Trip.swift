@@ -34,7 +34,8 @@ public struct Trip: Sendable, Equatable {
     }
 }
 
-/// What `trip new` was given, already validated.
+/// What `trip new` was given, as typed: `Ledger.createTrip` checks and parses every field (name,
+/// currencies, dates, presets, budget) and throws naming the one at fault.
 public struct NewTrip: Sendable {
     public var name: String
     public var localCurrency: String?
