@@ -83,7 +83,7 @@ test: test-deps
 ## import and 50 during a rates sync, 8 processes × 500 concurrent adds, disk full on a tmpfs.
 ## `make test` runs the same suites small. They run the release `trip` (TRIP_BIN), as users do: the
 ## debug build needs about four times the CPU for a 100,000-row import. CI runs both.
-HARDENING_SUITES := CrashSafetyTests|ConcurrencyTests|DiskFullTests
+HARDENING_SUITES := CrashSafetyTests|ConcurrencyTests|DiskFullEndToEndTests
 test-long: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE_FLAGS) --product trip

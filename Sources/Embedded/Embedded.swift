@@ -2,7 +2,7 @@
 /// SwiftPM's `.embedInCode`, so that no file is looked up at run time.
 public enum Embedded {
     /// Every migration, in the order it is applied. A new `Migrations/mNNNN_name.sql` must be
-    /// added here; `MigrationRegistryTests` fails when a file in `Migrations/` is missing.
+    /// added here; `MigrationTests.everyMigrationFileIsRegisteredInOrder` fails when one is missing.
     public static let migrations: [(name: String, sql: [UInt8])] = [
         ("m0001_init", PackageResources.m0001_init_sql),
         ("m0002_rates", PackageResources.m0002_rates_sql),

@@ -44,76 +44,50 @@ public struct RateSync<Client: HTTPFetching> {
         let isKnown: (String) -> Bool = { CurrencyTable.shared.lookup($0) != nil }
         let isActive: (String) -> Bool = { CurrencyTable.shared.isActiveCode($0) }
 
-        for provider in settings.rateChain.value {
+        for name in settings.rateChain.value {
             let stillWanted = wanted.values.reduce(into: Set<String>()) { $0.formUnion($1) }
             // The first provider always refreshes "latest"; later ones only fill gaps.
-            if provider != settings.rateChain.value.first && stillWanted.isEmpty { break }
-            let base = settings.baseURL(of: provider, environment: environment)
+            if name != settings.rateChain.value.first && stillWanted.isEmpty { break }
+            let base = settings.baseURL(of: name, environment: environment)
+            guard let provider = RateProviders.configured(name, baseURL: base, settings: settings) else { continue }
+            let plan = RatePlan(
+                today: today,
+                spans: needs.filter { !(wanted[$0.trip.id] ?? []).isEmpty }.map {
+                    RatePlan.Span(tripName: $0.trip.name, from: $0.from.description, to: $0.to.description)
+                },
+                isKnownCurrency: type(of: provider).coverage == .history ? isKnown : isActive)
             var supplied: Set<String> = []
-            // After a timeout or an unreachable host, the provider's other requests would only
-            // wait out the same limit again: one limit per provider bounds a hostile or dead host.
-            var unreachable = false
-            func fetch(_ what: String, url: String, _ body: (ResponseValidators?) throws(FetchError) -> RateBatch) throws {
-                if unreachable { return }
-                progress?("rates: \(provider): \(what)")
+            for request in provider.requests(for: plan, using: client) {
+                progress?("rates: \(name): \(request.label)")
                 // The ledger keys its cache by URL: store it masked, so no key is ever written to disk.
-                let cacheKey = Redaction.scrub(Redaction.mask(url: url), secrets: secrets)
-                let stored = try ledger.storedValidators(provider: provider, url: cacheKey)
+                let cacheKey = Redaction.scrub(Redaction.mask(url: request.url), secrets: secrets)
+                let stored = try ledger.storedValidators(provider: name, url: cacheKey)
                 let validators = stored.map { ResponseValidators(etag: $0.etag, lastModified: $0.lastModified) }
                 do {
-                    let batch = try body(validators)
+                    let batch = try request.fetch(validators)
                     // Cached under the chain's name for the provider, which the resolver asks for.
                     let observations = batch.observations.map {
-                        RateObservation(provider: provider, base: $0.base, quote: $0.quote, date: $0.date, rate: $0.rate)
+                        RateObservation(provider: name, base: $0.base, quote: $0.quote, date: $0.date, rate: $0.rate)
                     }
                     try ledger.storeRates(
-                        observations, provider: provider, base: batch.base, url: cacheKey, etag: batch.validators.etag,
+                        observations, provider: name, base: batch.base, url: cacheKey, etag: batch.validators.etag,
                         lastModified: batch.validators.lastModified, latestDate: batch.latestDate)
                     outcome.responses += 1
                     outcome.observations += observations.count
                     if batch.notModified {
-                        supplied.formUnion(try ledger.cachedCurrencies(provider: provider))
+                        supplied.formUnion(try ledger.cachedCurrencies(provider: name))
                     } else {
                         supplied.insert(batch.base)
                         for o in batch.observations { supplied.insert(o.quote) }
                     }
                 } catch let error as FetchError {
                     // Keys from the environment (say, inside TRIP_RATES_URL) never reach a message.
-                    outcome.failures.append(SyncFailure(provider: provider, error: error.scrubbing(secrets)))
-                    unreachable = error.meansUnreachable
+                    outcome.failures.append(SyncFailure(provider: name, error: error.scrubbing(secrets)))
+                    // After a timeout or an unreachable host, the provider's other requests would
+                    // only wait out the same limit again: one limit per provider bounds a hostile
+                    // or dead host.
+                    if error.meansUnreachable { break }
                 }
-            }
-            switch provider {
-            case "frankfurter":
-                let api = Frankfurter(baseURL: base.isEmpty ? Frankfurter.defaultBaseURL : base)
-                for n in needs where !(wanted[n.trip.id] ?? []).isEmpty {
-                    let (from, to) = (n.from.description, n.to.description)
-                    // No `symbols=`: Frankfurter rejects codes it does not publish, and the full
-                    // set for a trip's range is small.
-                    try fetch("\(from)…\(to) for \(n.trip.name)", url: api.seriesURL(from: from, to: to, quotes: [])) { v throws(FetchError) in
-                        try api.series(from: from, to: to, quotes: [], today: today, validators: v, isKnownCurrency: isKnown, using: client)
-                    }
-                }
-                try fetch("latest", url: api.latestURL(quotes: [])) { v throws(FetchError) in
-                    try api.latest(quotes: [], today: today, validators: v, isKnownCurrency: isKnown, using: client)
-                }
-            case "open-er-api":
-                let api = OpenERAPI(baseURL: base.isEmpty ? OpenERAPI.defaultBaseURL : base)
-                try fetch("latest", url: api.latestURL(base: "USD")) { v throws(FetchError) in
-                    try api.latest(base: "USD", today: today, validators: v, isKnownCurrency: isActive, using: client)
-                }
-            case "ecb":
-                let api = ECBXML(baseURL: base.isEmpty ? ECBXML.defaultBaseURL : base)
-                let feed: ECBXML.Feed = switch settings.ecbHistory.value {
-                case "daily": .daily
-                case "full": .history
-                default: .last90Days
-                }
-                try fetch(feed.rawValue, url: api.url(for: feed)) { v throws(FetchError) in
-                    try api.fetch(feed, today: today, validators: v, isKnownCurrency: isKnown, using: client)
-                }
-            default:
-                continue
             }
             for id in wanted.keys { wanted[id]!.subtract(supplied) }
         }

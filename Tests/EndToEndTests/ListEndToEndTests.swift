@@ -62,8 +62,8 @@ struct ListEndToEndTests {
     }
 
     /// 20,000 purchases through `trip import`, then the peak memory of `trip list` in each format
-    /// against that of a one-purchase trip: streamed, it does not grow with the trip (the whole-trip
-    /// version took about 35 MB more for text and 100 MB more for JSON at this size).
+    /// against that of a one-purchase trip: streamed, it does not grow with the trip (a version
+    /// that built the whole trip's output first grew with it, most of all for JSON).
     @Test func listRunsInConstantMemory() throws {
         let folder = TemporaryFolder()
         var trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))

@@ -133,7 +133,7 @@ struct PurchaseTests {
 
     @Test func demoBuildsAndReports() throws {
         let t = try TestLedger(today: "2026-03-08")
-        let r = try Demo.build(in: t.ledger)
+        let r = try DemoTrip.build(in: t.ledger)
         #expect(r.purchaseCount == 7)
         #expect(r.unconvertedCount == 1)
         #expect(r.totals.gross - r.totals.discounts + r.totals.service + r.totals.taxAdded + r.totals.tip == r.totals.net)

@@ -1,3 +1,5 @@
+import TripCore
+
 /// Why a rate fetch failed, with a one-line message naming the host or URL at fault.
 ///
 /// URLs and hosts stored here are already masked (`Redaction`): user info and key-like query
@@ -138,13 +140,13 @@ public enum FetchError: Error, CustomStringConvertible, Equatable, Sendable {
         }
     }
 
-    /// `text` with control characters (C0, DEL, C1) written as `\u{…}`. A reason or provider
-    /// message can quote bytes of a hostile body; the message must stay one terminal-safe line.
+    /// `text` with the characters `UnsafeText.isUnsafe` flags written as `\u{…}`. A reason or
+    /// provider message can quote bytes of a hostile body; the message must stay one terminal-safe line.
     static func printable(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
-                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
+            if UnsafeText.isUnsafe(scalar) {
+                out.append(contentsOf: UnsafeText.escaped(scalar).unicodeScalars)
             } else {
                 out.append(scalar)
             }

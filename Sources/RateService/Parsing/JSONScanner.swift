@@ -24,8 +24,8 @@ struct JSONScanner {
     static let maxDepth = 64
 
     /// Parses a complete document (one value, optional surrounding whitespace, optional UTF-8 BOM).
-    static func parse(_ bytes: [UInt8], maxDepth: Int = maxDepth) throws(Failure) -> JSONValue {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(Failure) -> JSONValue in
+    static func parse(_ bytes: [UInt8], maxDepth: Int = maxDepth) throws(Failure) -> ScannedJSON {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(Failure) -> ScannedJSON in
             var scanner = JSONScanner(bytes: buffer, maxDepth: maxDepth)
             if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.position = 3 }
             scanner.skipWhitespace()
@@ -65,7 +65,7 @@ struct JSONScanner {
         position += count
     }
 
-    private mutating func parseValue(depth: Int) throws(Failure) -> JSONValue {
+    private mutating func parseValue(depth: Int) throws(Failure) -> ScannedJSON {
         guard let byte = current else { throw failure("unexpected end of input") }
         switch byte {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
@@ -79,10 +79,10 @@ struct JSONScanner {
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(Failure) -> JSONValue {
+    private mutating func parseObject(depth: Int) throws(Failure) -> ScannedJSON {
         guard depth <= maxDepth else { throw tooDeep() }
         position += 1
-        var members: [(key: String, value: JSONValue)] = []
+        var members: [(key: String, value: ScannedJSON)] = []
         skipWhitespace()
         if current == UInt8(ascii: "}") { position += 1; return .object(members) }
         while true {
@@ -103,10 +103,10 @@ struct JSONScanner {
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(Failure) -> JSONValue {
+    private mutating func parseArray(depth: Int) throws(Failure) -> ScannedJSON {
         guard depth <= maxDepth else { throw tooDeep() }
         position += 1
-        var elements: [JSONValue] = []
+        var elements: [ScannedJSON] = []
         skipWhitespace()
         if current == UInt8(ascii: "]") { position += 1; return .array(elements) }
         while true {

@@ -26,6 +26,8 @@ public struct ECBXML: Sendable {
 
     /// Without a trailing slash, e.g. `https://www.ecb.europa.eu/stats/eurofxref`.
     public var baseURL: String
+    /// The feed `trip rates sync` asks for (`rates.ecb_history`).
+    public var syncFeed: Feed = .last90Days
 
     public init(baseURL: String = ECBXML.defaultBaseURL) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
@@ -91,5 +93,31 @@ public struct ECBXML: Sendable {
             guard ratesInDate > 0 else { throw .malformedBody(url: url, reason: "no rates on \(lastDate)") }
             return collector.batch(validators: response.validators)
         }
+    }
+}
+
+// MARK: Sync
+
+extension ECBXML: RateProvider {
+    public static let coverage = RateCoverage.history
+
+    /// `rates.ecb_history` picks the feed: `daily`, `full`, otherwise the last 90 days.
+    public init(configuredBaseURL baseURL: String, settings: Settings) {
+        self.init(baseURL: baseURL)
+        syncFeed = switch settings.ecbHistory.value {
+        case "daily": .daily
+        case "full": .history
+        default: .last90Days
+        }
+    }
+
+    /// One request for the configured feed, whatever the trips' dates: each file covers a fixed span.
+    public func requests(for plan: RatePlan, using client: some HTTPFetching) -> [RateRequest] {
+        let (feed, today, isKnown) = (syncFeed, plan.today, plan.isKnownCurrency)
+        return [
+            RateRequest(label: feed.rawValue, url: url(for: feed)) { (validators) throws(FetchError) in
+                try fetch(feed, today: today, validators: validators, isKnownCurrency: isKnown, using: client)
+            }
+        ]
     }
 }

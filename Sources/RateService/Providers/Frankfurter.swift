@@ -164,7 +164,7 @@ public struct Frankfurter: Sendable {
     }
 
     /// The top-level object of a JSON body, after the captive-portal check.
-    static func root(of response: HTTPResponse) throws(FetchError) -> JSONValue {
+    static func root(of response: HTTPResponse) throws(FetchError) -> ScannedJSON {
         try BodyKind.json.check(response)
         do throws(JSONScanner.Failure) {
             let value = try JSONScanner.parse(response.body)
@@ -176,7 +176,7 @@ public struct Frankfurter: Sendable {
     }
 
     /// `base` must be EUR and `amount`, if present, 1 (another amount scales and rounds every value).
-    static func checkHeader(_ root: JSONValue, _ collector: ObservationCollector) throws(FetchError) {
+    static func checkHeader(_ root: ScannedJSON, _ collector: ObservationCollector) throws(FetchError) {
         guard let base = root["base"]?.stringValue else { throw collector.malformed("no \"base\"") }
         guard base == "EUR" else { throw collector.malformed("base is \(base.prefix(8)), asked for EUR") }
         if let amount = root["amount"] {
@@ -184,5 +184,35 @@ public struct Frankfurter: Sendable {
                 throw collector.malformed("amount is not 1")
             }
         }
+    }
+}
+
+// MARK: Sync
+
+extension Frankfurter: RateProvider {
+    public static let coverage = RateCoverage.history
+
+    public init(configuredBaseURL baseURL: String, settings: Settings) {
+        self.init(baseURL: baseURL)
+    }
+
+    /// One time series per trip still wanting rates, then "latest" (always: it refreshes today's
+    /// table). No `symbols=`: Frankfurter rejects codes it does not publish, and the full set for
+    /// a trip's range is small.
+    public func requests(for plan: RatePlan, using client: some HTTPFetching) -> [RateRequest] {
+        let (today, isKnown) = (plan.today, plan.isKnownCurrency)
+        var requests = plan.spans.map { span in
+            RateRequest(label: "\(span.from)…\(span.to) for \(span.tripName)", url: seriesURL(from: span.from, to: span.to, quotes: [])) {
+                (validators) throws(FetchError) in
+                try series(
+                    from: span.from, to: span.to, quotes: [], today: today, validators: validators, isKnownCurrency: isKnown,
+                    using: client)
+            }
+        }
+        requests.append(
+            RateRequest(label: "latest", url: latestURL(quotes: [])) { (validators) throws(FetchError) in
+                try latest(quotes: [], today: today, validators: validators, isKnownCurrency: isKnown, using: client)
+            })
+        return requests
     }
 }

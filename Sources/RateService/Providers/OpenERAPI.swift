@@ -75,3 +75,24 @@ public struct OpenERAPI: Sendable {
         }
     }
 }
+
+// MARK: Sync
+
+extension OpenERAPI: RateProvider {
+    public static let coverage = RateCoverage.latestOnly
+
+    public init(configuredBaseURL baseURL: String, settings: Settings) {
+        self.init(baseURL: baseURL)
+    }
+
+    /// "latest" for a USD base, whatever the trips need: the free endpoint has no history, and
+    /// any base yields every published code.
+    public func requests(for plan: RatePlan, using client: some HTTPFetching) -> [RateRequest] {
+        let (today, isKnown) = (plan.today, plan.isKnownCurrency)
+        return [
+            RateRequest(label: "latest", url: latestURL(base: "USD")) { (validators) throws(FetchError) in
+                try latest(base: "USD", today: today, validators: validators, isKnownCurrency: isKnown, using: client)
+            }
+        ]
+    }
+}

@@ -30,6 +30,6 @@ public struct FallbackTable: Sendable {
     public func rate(from: String, to: String) -> (rate: String, provisional: Bool)? {
         guard let a = perEUR[from], let b = perEUR[to], let cross = try? b / a else { return nil }
         let exactLegs = (from == "EUR" || irrevocable.contains(from)) && (to == "EUR" || irrevocable.contains(to))
-        return (cross.exactDecimalText(maxFractionDigits: 12) ?? cross.significantDecimalText(12), !exactLegs)
+        return (cross.derivedRateText, !exactLegs)
     }
 }

@@ -17,3 +17,11 @@ public struct Currency: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { code }
 }
+
+extension Currency {
+    /// The currency of a code that was checked when it was written (a ledger row, a stored total).
+    /// A code this build no longer knows is kept with 2 minor units rather than failing the read.
+    public static func stored(_ code: String) -> Currency {
+        CurrencyTable.shared.lookup(code) ?? Currency(code: code, minorUnits: 2, name: code)
+    }
+}

@@ -34,11 +34,11 @@ public enum TextField {
             case 0: throw reject("contains a NUL byte")
             case 0x09 where allowsLayout, 0x0A where allowsLayout: continue
             case 0x0D where allowsLayout && i + 1 < scalars.count && scalars[i + 1] == "\n": continue
-            case 0x00...0x1F, 0x7F, 0x80...0x9F:
+            case 0xFFFD: throw reject("is not valid UTF-8")
+            case _ where UnsafeText.isControl(scalar):
                 throw reject(
                     "contains the control character \(codePoint(scalar)); only printable text\(allowsLayout ? ", tabs and line breaks are" : " is") accepted"
                 )
-            case 0xFFFD: throw reject("is not valid UTF-8")
             default: continue
             }
         }
@@ -70,7 +70,7 @@ extension TextField {
         var out = ""
         var pendingSpace = false
         for c in text {
-            if c.isWhitespace && !c.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            if c.isWhitespace && !c.unicodeScalars.contains(where: UnsafeText.isControl) {
                 pendingSpace = !out.isEmpty
                 continue
             }

@@ -133,9 +133,8 @@ public func quoted(_ value: String) -> String {
         case "\t": out += "\\t"
         case "\r": out += "\\r"
         default:
-            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-                || scalar.properties.generalCategory == .format && scalar.value != 0x200D {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
+            if UnsafeText.isUnsafe(scalar) {
+                out += UnsafeText.escaped(scalar)
             } else {
                 out.unicodeScalars.append(scalar)
             }

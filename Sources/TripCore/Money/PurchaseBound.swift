@@ -9,37 +9,39 @@
 public enum PurchaseBound {
     public static let maxMinorUnits: Int64 = 999_999_999_999
 
-    public static func contains(_ v: Int64) -> Bool { v >= -maxMinorUnits && v <= maxMinorUnits }
+    public static func contains(_ amount: Int64) -> Bool { amount >= -maxMinorUnits && amount <= maxMinorUnits }
 
-    /// Throws the usual one-line `badAmount` naming `field` when `v` is beyond the bound.
-    public static func check(_ v: Int64, field: String, currency: Currency) throws(TripError) {
-        guard !contains(v) else { return }
+    /// Throws the usual one-line `badAmount` naming `field` when `amount` is beyond the bound.
+    public static func check(_ amount: Int64, field: String, currency: Currency) throws(TripError) {
+        guard !contains(amount) else { return }
         throw .badAmount(
-            field: field, value: Money(minorUnits: v, currency: currency).plainText,
+            field: field, value: Money(minorUnits: amount, currency: currency).plainText,
             reason: "is too large; one purchase holds at most "
                 + Money(minorUnits: maxMinorUnits, currency: currency).formatted)
     }
 
     /// The breakdown (in `currency`) of one purchase, all within the bound.
-    public static func check(_ b: Breakdown, currency: Currency) throws(TripError) {
-        try check(b.price, field: "amount", currency: currency)
-        try check(b.discount, field: "discount", currency: currency)
-        try check(b.service, field: "service", currency: currency)
-        try check(b.tax, field: "tax", currency: currency)
-        try check(b.tip, field: "tip", currency: currency)
-        try check(b.total, field: "total", currency: currency)
+    public static func check(_ breakdown: Breakdown, currency: Currency) throws(TripError) {
+        try check(breakdown.price, field: "amount", currency: currency)
+        try check(breakdown.discount, field: "discount", currency: currency)
+        try check(breakdown.service, field: "service", currency: currency)
+        try check(breakdown.tax, field: "tax", currency: currency)
+        try check(breakdown.tip, field: "tip", currency: currency)
+        try check(breakdown.total, field: "total", currency: currency)
     }
 
     /// The home amounts of one purchase (converted or charged), all within the bound.
-    public static func check(_ c: Conversion, field: String = "home amount") throws(TripError) {
-        for v in [c.home, c.homeDiscount, c.homeService, c.homeTax, c.homeTip] {
-            if let v { try check(v, field: field, currency: c.homeCurrency) }
+    public static func check(_ conversion: Conversion, field: String = "home amount") throws(TripError) {
+        let c = conversion
+        for amount in [c.home, c.homeDiscount, c.homeService, c.homeTax, c.homeTip] {
+            if let amount { try check(amount, field: field, currency: c.homeCurrency) }
         }
     }
 
     /// `check` as a test, for the import fast path, which hands rows beyond it to the general path.
-    public static func contains(_ b: Breakdown) -> Bool {
-        contains(b.price) && contains(b.discount) && contains(b.service) && contains(b.tax) && contains(b.tip)
+    public static func contains(_ breakdown: Breakdown) -> Bool {
+        let b = breakdown
+        return contains(b.price) && contains(b.discount) && contains(b.service) && contains(b.tax) && contains(b.tip)
             && contains(b.total)
     }
 }

@@ -185,6 +185,12 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
         return text
     }
 
+    /// A derived rate (an inverse, a cross, charged ÷ price) as trip stores and shows it: exact
+    /// when it terminates within 12 decimals, else to 12 significant digits.
+    public var derivedRateText: String {
+        exactDecimalText(maxFractionDigits: 12) ?? significantDecimalText(12)
+    }
+
     /// Writes an integer count of `10^-exponent` units as decimal text: (1234, 2) → "12.34".
     public static func render(minorUnits: Int128, exponent: Int) -> String {
         let negative = minorUnits < 0

@@ -16,8 +16,8 @@ public enum SplitSpec: Equatable, Sendable {
     /// price. Discount, service, tax and tip follow each person's items in proportion.
     case items([(String, String)])
 
-    public static func == (l: SplitSpec, r: SplitSpec) -> Bool {
-        switch (l, r) {
+    public static func == (lhs: SplitSpec, rhs: SplitSpec) -> Bool {
+        switch (lhs, rhs) {
         case (.all, .all): true
         case let (.equal(a), .equal(b)): a == b
         case let (.shares(a), .shares(b)), let (.percentages(a), .percentages(b)):
@@ -176,8 +176,8 @@ public enum PayerSpec: Equatable, Sendable {
     case one(String)
     case amounts([(String, String)])
 
-    public static func == (l: PayerSpec, r: PayerSpec) -> Bool {
-        switch (l, r) {
+    public static func == (lhs: PayerSpec, rhs: PayerSpec) -> Bool {
+        switch (lhs, rhs) {
         case let (.one(a), .one(b)): a == b
         case let (.amounts(a), .amounts(b)): a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1)
         default: false

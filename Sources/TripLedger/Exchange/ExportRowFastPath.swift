@@ -338,33 +338,6 @@ struct DateMemo {
     }
 }
 
-/// Values found again by the bytes of the cell they were parsed from. The last hit and the first
-/// 16 texts are compared directly; any more go to a dictionary.
-struct ByteMemo<Value> {
-    private var keys: [[UInt8]] = []
-    private var values: [Value] = []
-    private var more: [[UInt8]: Int] = [:]
-    private var last = -1
-
-    mutating func find(_ key: UnsafeBufferPointer<UInt8>) -> Value? {
-        if last >= 0 && sameBytes(key, keys[last]) { return values[last] }
-        for i in 0..<min(keys.count, 16) where sameBytes(key, keys[i]) {
-            last = i
-            return values[i]
-        }
-        guard keys.count > 16, let i = more[Array(key)] else { return nil }
-        last = i
-        return values[i]
-    }
-
-    mutating func insert(_ key: UnsafeBufferPointer<UInt8>, _ value: Value) {
-        last = keys.count
-        keys.append(Array(key))
-        values.append(value)
-        if last >= 16 { more[keys[last]] = last }
-    }
-}
-
 extension FNV1a {
     /// The same as `add(_: String)` of the string with these UTF-8 bytes.
     mutating func add<Bytes: Sequence<UInt8>>(bytes: Bytes) {

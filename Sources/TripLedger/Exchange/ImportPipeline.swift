@@ -30,8 +30,8 @@ struct ParseSummary {
 /// before) and the caller rolls back; an insert error stops the worker at its next batch.
 enum ImportPipeline {
     /// Batches that may wait in the queue: enough to smooth out uneven rows (the two threads now
-    /// take about as long per row), few enough that memory stays flat (16 × `rowsPerBatch` rows,
-    /// about 3 MB).
+    /// take about as long per row), few enough that memory stays flat (at most 16 × `rowsPerBatch`
+    /// rows in flight, whatever the file's size).
     static let queueDepth = 16
     static let rowsPerBatch = 256
 

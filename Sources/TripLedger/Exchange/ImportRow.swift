@@ -21,15 +21,15 @@ struct ExportRowImporter: RowImporter {
     /// The header position of each `PurchaseCSV` column (by `ExportColumn.rawValue`), -1 when absent.
     let at: [Int]
     // Parsed cell texts. Rows of one file repeat a handful of trips, currencies, specs and rates,
-    // so each is parsed once and later recognised by comparing its text (see `TextCache`).
-    var trips = TextCache<Trip?>()
+    // so each is parsed once and later recognised by comparing its text (see `ByteMemo`).
+    var trips = ByteMemo<Trip?>()
     var current: Trip?
-    private var currencies = TextCache<Currency>()
-    private var specs = TextCache<AdjustmentSpec>()
-    private var presets = TextCache<String>()
-    private var rates = TextCache<String>()
-    private var roundings = TextCache<RoundingMode>()
-    private var labels = TextCache<String>()
+    private var currencies = ByteMemo<Currency>()
+    private var specs = ByteMemo<AdjustmentSpec>()
+    private var presets = ByteMemo<String>()
+    private var rates = ByteMemo<String>()
+    private var roundings = ByteMemo<RoundingMode>()
+    private var labels = ByteMemo<String>()
     /// The conversion factor of a rate text between two currencies' minor units, exactly as
     /// `Conversion.make` derives it (rate × 10^(home digits − currency digits)).
     private var factors: [FactorKey: Rational] = [:]
@@ -397,25 +397,6 @@ struct HomeAmounts {
 struct FactorKey: Hashable {
     let rate: String
     let exponent: Int
-}
-
-/// Values parsed from cell texts, found again by comparing texts. The last few distinct texts are
-/// compared directly (cheap for the short texts of CSV cells, and a file's rows mostly repeat
-/// them); any others go to a dictionary.
-struct TextCache<Value> {
-    private var recent: [(text: String, value: Value)] = []
-    private var more: [String: Value] = [:]
-
-    subscript(text: String) -> Value? {
-        get {
-            for entry in recent where entry.text == text { return entry.value }
-            return more.isEmpty ? nil : more[text]
-        }
-        set {
-            guard let newValue else { return }
-            if recent.count < 8 { recent.append((text, newValue)) } else { more[text] = newValue }
-        }
-    }
 }
 
 /// `round(v × p / q)` with `mode`, exactly as `Rational.rounded` rounds (halves are ties; half-up

@@ -183,9 +183,9 @@ extension Ledger {
         if bulk {
             // A bulk import leaves a WAL as large as the table. Checkpointed at the commit, but
             // still indexed, so every later read would look each page up there and read it with a
-            // system call instead of through the memory map (report of a 20,000-purchase trip
-            // after a 1,000,000-row import: 187 ms, 41 ms once truncated). Truncating is
-            // SQLite's own checkpoint; if a reader holds the WAL it is skipped, not an error.
+            // system call instead of through the memory map: much slower reports after a
+            // large import (`make bench`, one-trip report). Truncating is SQLite's own checkpoint;
+            // if a reader holds the WAL it is skipped, not an error.
             _ = try? db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
         return result
@@ -361,8 +361,8 @@ struct BulkIndexes {
     func restore(_ db: Database) throws {
         // A small page cache while sorting: SQLite's sorter writes a sorted run each time its
         // in-memory list outgrows the cache, and only with several runs does it sort and merge on a
-        // second thread (`PRAGMA threads`; not with `temp_store = MEMORY`). Measured on the
-        // 1,000,000-row bench file: 5.2 s instead of 7.3 s. The dirty pages this spills go to the
+        // second thread (`PRAGMA threads`; not with `temp_store = MEMORY`), which shortens the
+        // index rebuild of a large import (`make bench`). The dirty pages this spills go to the
         // WAL as uncommitted frames, so crash safety is unchanged. `Database.enableWAL`'s size
         // comes back afterwards.
         let cache = try db.scalarInt("PRAGMA cache_size")
@@ -370,9 +370,9 @@ struct BulkIndexes {
         defer { if cache == -65536 { _ = try? db.execute("PRAGMA cache_size = -65536") } }
         for index in indexes { try db.execute(index.sql) }
         // Planner statistics for the table's new size: without them (a ledger filled by an
-        // import has none) reports pick a worse index. Measured on the 1,000,000-row bench file:
-        // report of a 20,000-purchase trip 209 ms without, 28 ms with; `--all` 1.15 s, 0.64 s. A
-        // sampled ANALYZE (`analysis_limit`) costs about 30 ms there; a full one 0.7 s.
+        // import has none) reports pick a worse index and run much slower (`make bench`,
+        // report after import). A sampled ANALYZE (`analysis_limit`) costs a small part of what a
+        // full one does on a large table.
         try db.execute("PRAGMA analysis_limit = 10000")
         defer { _ = try? db.execute("PRAGMA analysis_limit = 0") }
         try db.execute("ANALYZE purchases")

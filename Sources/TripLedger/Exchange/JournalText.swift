@@ -59,8 +59,7 @@ enum JournalText {
         var pendingSpace = false
         for scalar in text.unicodeScalars {
             let category = scalar.properties.generalCategory
-            let isSpace = scalar.properties.isWhitespace || category == .control
-                || (category == .format && scalar.value != 0x200D) || category == .lineSeparator
+            let isSpace = scalar.properties.isWhitespace || UnsafeText.isUnsafe(scalar) || category == .lineSeparator
                 || category == .paragraphSeparator
             if isSpace {
                 pendingSpace = !out.isEmpty

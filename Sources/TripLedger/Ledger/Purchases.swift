@@ -177,7 +177,7 @@ extension Ledger {
             let effective: String
             if b.total == 0 { effective = "0" } else {
                 let r = try Rational(Int128(charged), Int128(b.total)).scaled(byPowerOfTen: currency.minorUnits - home.minorUnits)
-                effective = r.exactDecimalText(maxFractionDigits: 12) ?? r.significantDecimalText(12)
+                effective = r.derivedRateText
             }
             let q = RateQuote(rate: effective, date: date, source: .charged, provisional: false)
             return try Conversion.make(breakdown: b, from: currency, to: home, quote: q, charged: charged, rounding: rounding)

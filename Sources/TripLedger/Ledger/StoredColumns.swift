@@ -1,13 +1,5 @@
 import TripCore
 
-extension Currency {
-    /// The currency of a code read back from the ledger. Codes were validated when written; a code
-    /// this build no longer knows is kept with 2 minor units rather than failing the whole read.
-    static func stored(_ code: String) -> Currency {
-        CurrencyTable.shared.lookup(code) ?? Currency(code: code, minorUnits: 2, name: code)
-    }
-}
-
 extension Conversion {
     /// Reads the 12 conversion columns of `purchases` starting at column `i`, in this order:
     /// home_currency, home_minor, home_discount_minor, home_service_minor, home_tax_minor,

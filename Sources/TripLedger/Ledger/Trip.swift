@@ -24,7 +24,7 @@ public struct Trip: Sendable, Equatable {
         id = s.int(0)
         name = s.text(1)
         localCurrency = s.optionalText(2).flatMap { CurrencyTable.shared.lookup($0) }
-        homeCurrency = CurrencyTable.shared.lookup(s.text(3)) ?? Currency(code: s.text(3), minorUnits: 2, name: s.text(3))
+        homeCurrency = .stored(s.text(3))
         start = s.optionalText(4).flatMap { CivilDate(iso: $0) }
         end = s.optionalText(5).flatMap { CivilDate(iso: $0) }
         presets = (s.optionalText(6) ?? "").split(separator: ",").map(String.init)
@@ -34,7 +34,8 @@ public struct Trip: Sendable, Equatable {
     }
 }
 
-/// What `trip new` was given, already validated.
+/// What `trip new` was given, as typed: `Ledger.createTrip` checks and parses every field (name,
+/// currencies, dates, presets, budget) and throws naming the one at fault.
 public struct NewTrip: Sendable {
     public var name: String
     public var localCurrency: String?
@@ -86,17 +87,17 @@ extension Ledger {
 
     /// `trip new`: creates a trip and makes it current.
     @discardableResult
-    public func createTrip(_ t: NewTrip) throws -> Trip {
-        let name = try Ledger.checkTripName(t.name, field: "name")
-        let local = try t.localCurrency.map { c throws(TripError) in try CurrencyTable.shared.currency(for: c) }
-        let home = try t.homeCurrency.map { c throws(TripError) in try CurrencyTable.shared.currency(for: c) } ?? defaultHome().currency
-        let start = try t.start.map { d throws(TripError) in try clock.date(d, field: "start") }
-        let end = try t.end.map { d throws(TripError) in try clock.date(d, field: "end") }
+    public func createTrip(_ newTrip: NewTrip) throws -> Trip {
+        let name = try Ledger.checkTripName(newTrip.name, field: "name")
+        let local = try newTrip.localCurrency.map { c throws(TripError) in try CurrencyTable.shared.currency(for: c) }
+        let home = try newTrip.homeCurrency.map { c throws(TripError) in try CurrencyTable.shared.currency(for: c) } ?? defaultHome().currency
+        let start = try newTrip.start.map { d throws(TripError) in try clock.date(d, field: "start") }
+        let end = try newTrip.end.map { d throws(TripError) in try clock.date(d, field: "end") }
         if let start, let end, end < start {
-            throw TripError.badDateRange(field: "end", value: t.end!, reason: "is before the start \(start)")
+            throw TripError.badDateRange(field: "end", value: newTrip.end!, reason: "is before the start \(start)")
         }
-        let presets = try tripPresets(t.presets, local: local)
-        let budget = try t.budget.map { b throws(TripError) in
+        let presets = try tripPresets(newTrip.presets, local: local)
+        let budget = try newTrip.budget.map { b throws(TripError) in
             try AmountExpression.evaluate(b, field: "budget", minorUnits: home.minorUnits, rounding: settings.rounding.value)
         }
         return try db.transaction {

@@ -49,7 +49,7 @@ public struct RateResolver {
     /// 1 / rate, exact when it terminates within 12 decimals, else to 12 significant digits.
     public static func inverse(_ text: String) -> String {
         guard let r = Rational(decimalText: text), let inv = try? Rational.one / r else { return text }
-        return inv.exactDecimalText(maxFractionDigits: 12) ?? inv.significantDecimalText(12)
+        return inv.derivedRateText
     }
 
     /// A provider's cached rate for the pair, crossed through the provider's base when neither side is it.
@@ -77,8 +77,8 @@ public struct RateResolver {
             guard let obsDate = CivilDate(iso: observed), obsDate >= staleLimit else { continue }
             let text: String
             if from == base { text = b.text }
-            else if to == base, let inv = try? Rational.one / a.rate { text = inv.exactDecimalText(maxFractionDigits: 12) ?? inv.significantDecimalText(12) }
-            else if let cross = try? b.rate / a.rate { text = cross.exactDecimalText(maxFractionDigits: 12) ?? cross.significantDecimalText(12) }
+            else if to == base, let inv = try? Rational.one / a.rate { text = inv.derivedRateText }
+            else if let cross = try? b.rate / a.rate { text = cross.derivedRateText }
             else { continue }
             let latest = try ledger.db.scalarText("SELECT max(latest_date) FROM provider_state WHERE provider = ? AND base = ?",
                                                   [.text(provider), .text(base)])

@@ -111,7 +111,7 @@ extension RerateSummary {
     public func json(currencies: [String: Currency] = [:]) -> JSONValue {
         var d: [String: JSONValue] = [:]
         for (code, v) in delta {
-            let c = CurrencyTable.shared.lookup(code) ?? Currency(code: code, minorUnits: 2, name: code)
+            let c = Currency.stored(code)
             d[code] = .string(Money(minorUnits: v, currency: c).plainText)
         }
         return .object(["rerated": .int(Int64(changed)), "delta": .object(d),

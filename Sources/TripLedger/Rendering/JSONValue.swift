@@ -1,3 +1,5 @@
+import TripCore
+
 /// A JSON document as trip emits it: object keys sorted, amounts and rates as exact decimal
 /// strings, absent values as explicit `null`, one document per command, newline-terminated.
 public indirect enum JSONValue: Equatable, Sendable {
@@ -65,8 +67,7 @@ public indirect enum JSONValue: Equatable, Sendable {
             default:
                 // Controls (C0, DEL, C1), line separators and format characters such as U+202E are
                 // \u-escaped (UTF-16 units), so a legacy note cannot drive a terminal showing the JSON.
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
-                    || scalar.value == 0x2029 || (scalar.properties.generalCategory == .format && scalar.value != 0x200D) {
+                if UnsafeText.isUnsafe(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029 {
                     for unit in String(scalar).utf16 {
                         let hex = String(unit, radix: 16)
                         out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)

@@ -39,7 +39,7 @@ public enum TextFormat {
         var out = ""
         for i in scalars.indices {
             if escaped(i) {
-                out += "\\u{\(String(scalars[i].value, radix: 16))}"
+                out += UnsafeText.escaped(scalars[i])
             } else {
                 out.unicodeScalars.append(scalars[i])
             }
@@ -48,12 +48,7 @@ public enum TextFormat {
     }
 
     /// True for the characters `safe` escapes.
-    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        // ASCII has no format characters: no Unicode property lookup for it.
-        if scalar.value < 0x80 { return scalar.value < 0x20 || scalar.value == 0x7F }
-        return scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-            || (scalar.properties.generalCategory == .format && scalar.value != 0x200D)
-    }
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool { UnsafeText.isUnsafe(scalar) }
 
     static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
         let n = s.count

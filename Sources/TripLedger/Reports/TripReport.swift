@@ -155,13 +155,13 @@ extension Ledger {
     /// `trip report` with options. With the trip's own home currency this is one scan of the
     /// covering index `purchases_report` (grouped in index order) plus a per-day query; `--home`
     /// instead converts each purchase again with `RateResolver`, changing nothing stored.
-    public func report(_ q: ReportQuery) throws -> TripReport {
-        try reports(trips: [try resolveTrip(q.trip)], q).first!
+    public func report(_ query: ReportQuery) throws -> TripReport {
+        try reports(trips: [try resolveTrip(query.trip)], query).first!
     }
 
     /// `trip report --all`: every trip, each in its own home currency (or `--home`).
-    public func reportAll(_ q: ReportQuery) throws -> [TripReport] {
-        try reports(trips: try trips(), q)
+    public func reportAll(_ query: ReportQuery) throws -> [TripReport] {
+        try reports(trips: try trips(), query)
     }
 
     func reports(trips: [Trip], _ q: ReportQuery) throws -> [TripReport] {

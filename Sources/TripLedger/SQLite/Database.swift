@@ -56,10 +56,10 @@ public final class Database {
         }
         // 8 KiB pages for a new ledger (a no-op once the file has content: an existing ledger keeps
         // its size). Every page SQLite moves between its cache, the WAL and the file is a system
-        // call: with 4 KiB pages the commit of a 1,000,000-row `trip import` (its WAL checkpoint)
-        // took 2.2 s, with 8 KiB about 1 s. 16 KiB saved little more there, but every command
-        // starts by reading the WAL written since the last checkpoint, and `trip add` writes about
-        // five pages: with 16 KiB pages that made each add 1.6 ms slower.
+        // call, so 8 KiB shortens the commit (WAL checkpoint) of a large `trip import`
+        // against 4 KiB. 16 KiB saved little more there, but every command starts by reading the
+        // WAL written since the last checkpoint, and `trip add` writes about five pages, so larger
+        // pages made each add measurably slower (`make bench`).
         try execute("PRAGMA page_size = 8192")
         // Reads through a memory map instead of a pread per page: reports scan thousands of pages.
         try execute("PRAGMA mmap_size = 268435456")

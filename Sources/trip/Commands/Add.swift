@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip add AMOUNT [CUR] [NOTE…] [options]`
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip backup FILE`
     struct Backup: ParsableCommand {
         static let configuration = CommandConfiguration(

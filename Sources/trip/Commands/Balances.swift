@@ -1,7 +1,7 @@
 import ArgumentParser
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip balances [--trip T] [--by-currency]`
     struct Balances: ParsableCommand {
         static let configuration = CommandConfiguration(

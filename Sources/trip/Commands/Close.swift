@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip close NAME`
     struct Close: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -3,7 +3,7 @@ import RateService
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip config`
     struct Config: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the effective settings and where each came from.")

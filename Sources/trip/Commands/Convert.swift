@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip convert AMOUNT FROM [TO] [--date D]`
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(

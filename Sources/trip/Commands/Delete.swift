@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip delete NAME --yes`
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a trip and all its purchases.", usage: "trip delete NAME --yes [global options]")

@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-extension Trip {
+extension TripCommand {
     /// `trip demo`
     struct Demo: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -28,7 +28,7 @@ extension Trip {
             let report: TripReport
             do {
                 let ledger = try Ledger(path: path, settings: context.settings, clock: clock)
-                report = try TripLedger.Demo.build(in: ledger)
+                report = try DemoTrip.build(in: ledger)
                 if global.format == .text {
                     let (trip, purchases) = try ledger.purchases(PurchaseFilter())
                     print(TextFormat.list(trip, purchases))

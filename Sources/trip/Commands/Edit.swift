@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip edit ID [--amount X] [--currency C] [options]`
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-extension Trip {
+extension TripCommand {
     /// `trip export --format csv|json|ledger|beancount [NAME | --trip NAME | --all]`
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -7,7 +7,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip import FILE.csv [--trip NAME] [card-statement mapping]`
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(

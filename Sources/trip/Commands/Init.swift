@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip init [--home CUR]`
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create the ledger and set the default home currency.", usage: "trip init [--home CUR] [global options]")

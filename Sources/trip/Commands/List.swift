@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip list [--trip NAME] [--since D] [--until D] [--category C] [--limit N] [--reverse]`
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import ArgumentParser
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip member add NAME… [--trip T]`
     struct MemberAdd: ParsableCommand {
         static let configuration = CommandConfiguration(

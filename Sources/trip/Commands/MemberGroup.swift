@@ -1,6 +1,6 @@
 import ArgumentParser
 
-extension Trip {
+extension TripCommand {
     /// `trip member add|rename|rm`
     struct MemberGroup: ParsableCommand {
         static let configuration = CommandConfiguration(

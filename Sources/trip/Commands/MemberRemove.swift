@@ -1,7 +1,7 @@
 import ArgumentParser
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip member rm NAME [--trip T]`
     struct MemberRemove: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import ArgumentParser
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip member rename OLD NEW [--trip T]`
     struct MemberRename: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import ArgumentParser
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip members [--trip T]`
     struct Members: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List a trip's members in the order they joined.")

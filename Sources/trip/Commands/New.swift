@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip new NAME [--currency CUR] [--home CUR] [--start D] [--end D] [--preset P…] [--budget AMOUNT]`
     struct New: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a trip and make it current.", usage: "trip new NAME [--currency CUR] [--home CUR] [--start D] [--end D]\n[--preset P]... [--budget AMOUNT] [global options]")

@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip presets P… [--trip NAME]`
     struct Presets: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-extension Trip {
+extension TripCommand {
     /// `trip rates set|show|status|sync`
     struct Rates: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip rates set CUR RATE [--in CUR] [--date D]`
     struct RatesSet: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip rates show`
     struct RatesShow: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "List manual rates.")

@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip rates status`
     struct RatesStatus: ParsableCommand {
         static let configuration = CommandConfiguration(

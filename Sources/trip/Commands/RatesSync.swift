@@ -9,7 +9,7 @@ import Glibc
 import Darwin
 #endif
 
-extension Trip {
+extension TripCommand {
     /// `trip rates sync [--trip NAME | --all]`
     struct RatesSync: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -29,7 +29,7 @@ extension Trip {
             let context = try global.context()
             let ledger = try context.openLedger()
             let onTerminal = isatty(2) == 1
-            let sync = RateSync(ledger: ledger, client: HTTPClient.forSync(settings: context.settings, version: Trip.version),
+            let sync = RateSync(ledger: ledger, client: HTTPClient.forSync(settings: context.settings, version: TripCommand.version),
                                 environment: context.environment,
                                 progress: onTerminal ? { ProcessExit.printError($0) } : nil)
             let outcome = try sync.run(trip: trip, all: all, onlyIfNeeded: true)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip transfer FROM TO AMOUNT [CUR] [--date D] [--note T] [--trip T]`
     struct RecordTransfer: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip refund ID [AMOUNT] [--date D] [--charged X]`
     struct Refund: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip rm ID`
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Move a purchase to the trash; `trip restore ID` brings it back.")

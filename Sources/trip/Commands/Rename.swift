@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip rename OLD NEW`
     struct Rename: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Rename a trip.", usage: "trip rename OLD NEW [global options]")

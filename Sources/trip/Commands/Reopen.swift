@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip reopen NAME`
     struct Reopen: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Undo `trip close`.")

@@ -9,7 +9,7 @@ import Darwin
 
 extension ReportGrouping: ExpressibleByArgument {}
 
-extension Trip {
+extension TripCommand {
     /// `trip report [NAME | --all] [--by …] [--since D] [--until D] [--home CUR] [--format …] [--lines]`
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -53,7 +53,7 @@ extension Trip {
             case .markdown:
                 print(ReportMarkdown.render(reports))
             case .html:
-                print(ReportHTML.render(reports, generatedOn: ledger.clock.today.description, version: Trip.version), terminator: "")
+                print(ReportHTML.render(reports, generatedOn: ledger.clock.today.description, version: TripCommand.version), terminator: "")
             default:
                 let terminal = isatty(1) == 1
                 let color = terminal && getenv("NO_COLOR") == nil

@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip restore ID`
     struct Restore: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Bring back a purchase `trip rm` moved to the trash, with its id.")

@@ -1,7 +1,7 @@
 import ArgumentParser
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip settle [--trip T] [--record]`
     struct Settle: ParsableCommand {
         static let configuration = CommandConfiguration(

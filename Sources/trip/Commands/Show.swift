@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip show [NAME]`
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show a trip's settings and total.")

@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip trips`
     struct Trips: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List trips; * marks the current one.")

@@ -2,7 +2,7 @@ import ArgumentParser
 import TripCore
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip use NAME`
     struct Use: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Make a trip the current one.")

@@ -1,7 +1,7 @@
 import ArgumentParser
 import TripLedger
 
-extension Trip {
+extension TripCommand {
     /// `trip whoami [NAME]`
     struct WhoAmI: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -33,7 +33,7 @@ enum Completions {
     }
 
     static func formatNames(_ words: [String]) -> [String] {
-        let command = Trip.hoistGlobalOptions(Array(words.dropFirst())).first ?? ""
+        let command = TripCommand.hoistGlobalOptions(Array(words.dropFirst())).first ?? ""
         return (GlobalOptions.formatsByCommand[command] ?? [.text, .json]).map(\.rawValue)
     }
 

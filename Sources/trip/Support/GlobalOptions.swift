@@ -31,13 +31,14 @@ struct GlobalOptions: ParsableArguments {
     /// Which formats each command accepts; commands not listed take text and json.
     static let formatsByCommand: [String: [OutputFormat]] = [
         "report": [.text, .json, .csv, .markdown, .html],
-        "export": [.csv, .json, .ledger, .beancount],   // no default: `--format` is required
+        // `export` has no text form: without `--format` (or with `--format text`) it exits 64.
+        "export": [.csv, .json, .ledger, .beancount],
     ]
 
     /// Rejects a `--format` the command does not offer (exit 64). The command is the first
-    /// argument once global options typed before it are moved after it, as `Trip.main` does.
+    /// argument once global options typed before it are moved after it, as `TripCommand.main` does.
     func validate() throws {
-        let command = Trip.hoistGlobalOptions(Array(CommandLine.arguments.dropFirst())).first ?? ""
+        let command = TripCommand.hoistGlobalOptions(Array(CommandLine.arguments.dropFirst())).first ?? ""
         try require(GlobalOptions.formatsByCommand[command] ?? [.text, .json], command: command)
     }
 

@@ -9,7 +9,7 @@ import Testing
 /// Each input is checked with the target's invariants: the chunk size never changes the records or
 /// the failure, every record has the first record's field count, a failure names the record after
 /// the last one returned, and the records written back as RFC 4180 read back unchanged.
-@Suite struct FuzzRegressionTests {
+@Suite struct TripLedgerFuzzRegressionTests {
     static func inputs() -> [String] {
         let fuzz = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fuzz")

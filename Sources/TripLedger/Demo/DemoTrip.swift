@@ -2,7 +2,7 @@ import TripCore
 
 /// `trip demo`: a sample trip logged into a fresh ledger, offline, exercising every adjustment
 /// and every rate source. Its report is what a new user sees first.
-public enum Demo {
+public enum DemoTrip {
     /// Builds the sample in `ledger` (which should be empty) and returns its report.
     public static func build(in ledger: Ledger) throws -> TripReport {
         _ = try ledger.initialize(home: "USD")

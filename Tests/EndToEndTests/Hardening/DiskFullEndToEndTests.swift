@@ -6,7 +6,7 @@ import TestSupport
 enum SmallTmpfs {
     static let canMount: Bool = {
         let folder = TemporaryFolder("trip-tmpfs-probe")
-        return (try? DiskFullTests.runInNamespace("mount -t tmpfs -o size=64k tmpfs \"$MNT\"", mount: folder.path, env: [:])) == 0
+        return (try? DiskFullEndToEndTests.runInNamespace("mount -t tmpfs -o size=64k tmpfs \"$MNT\"", mount: folder.path, env: [:])) == 0
     }()
 }
 
@@ -18,9 +18,9 @@ enum SmallTmpfs {
 /// The tmpfs lives only as long as the namespace's shell, so each test is one shell script; it
 /// records exit codes and stderr in files and copies the ledger out as the failing command left
 /// it, and the test checks those copies. Where namespaces are not allowed the suite is skipped;
-/// `TripLedgerTests/DiskFullTests.swift` covers the same guarantees everywhere via max_page_count.
+/// `TripLedgerTests/DiskFullLedgerTests.swift` covers the same guarantees everywhere via max_page_count.
 @Suite("Hardening: disk full on a small tmpfs", .serialized, .enabled(if: SmallTmpfs.canMount))
-struct DiskFullTests {
+struct DiskFullEndToEndTests {
     /// Runs `script` with `sh -c` in a new user and mount namespace; `$MNT` is `mount`.
     static func runInNamespace(_ script: String, mount: String, env: [String: String]) throws -> Int32 {
         let p = Process()

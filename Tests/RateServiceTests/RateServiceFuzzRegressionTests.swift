@@ -10,7 +10,7 @@ import TripCore
 /// (not a bundled resource), one file per finding, named after what it broke. Each must now be
 /// rejected with a one-line, control-character-free message, or accepted with exact positive rates,
 /// as the fuzz targets demand.
-@Suite struct FuzzRegressionTests {
+@Suite struct RateServiceFuzzRegressionTests {
     static let today = "2026-03-08"
 
     /// The files of `Tests/Fuzz/Regressions/<target>`, sorted by name.

@@ -6,7 +6,7 @@ import TripCore
 
 /// A full disk, simulated where no small file system can be mounted: `PRAGMA max_page_count` makes
 /// SQLite fail with `SQLITE_FULL` exactly as a full disk does. The end-to-end version on a real
-/// 1 MB tmpfs is `EndToEndTests/Hardening/DiskFullTests.swift`.
+/// 1 MB tmpfs is `EndToEndTests/Hardening/DiskFullEndToEndTests.swift`.
 @Suite("Disk full: max_page_count")
 struct DiskFullLedgerTests {
     static func csv(rows count: Int) -> String {

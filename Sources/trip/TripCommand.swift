@@ -6,7 +6,7 @@ import TripSharing
 /// `trip`: an offline-first travel expense tracker. This target only parses arguments, opens the
 /// ledger, calls one TripLedger operation and renders its result.
 @main
-struct Trip: ParsableCommand {
+struct TripCommand: ParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
@@ -64,8 +64,8 @@ struct Trip: ParsableCommand {
     }
 
     /// Parses only the named leaf subcommand's arguments when that is unambiguous: building the whole
-    /// command tree costs about 2 ms of every start. Help requests and command groups (`rates`) go
-    /// through the root parser, so usage and help texts are unchanged.
+    /// command tree is a noticeable part of every start (`TRIP_TRACE=1`, `make bench`). Help requests
+    /// and command groups (`rates`) go through the root parser, so usage and help texts are unchanged.
     static func parseCommand(_ arguments: [String]) throws -> any ParsableCommand {
         let wantsHelp = arguments.contains { $0 == "--help" || $0 == "-h" || $0 == "help" || $0 == "--experimental-dump-help" }
         if let name = arguments.first, !wantsHelp,

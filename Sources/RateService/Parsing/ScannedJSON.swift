@@ -1,17 +1,17 @@
 /// A parsed JSON value whose numbers keep their exact source text.
 ///
 /// Objects keep members in document order, duplicates included; callers that care about
-/// duplicate keys check for them (`JSONValue.uniqueMembers`).
-indirect enum JSONValue: Equatable {
-    case object([(key: String, value: JSONValue)])
-    case array([JSONValue])
+/// duplicate keys check for them (`ScannedJSON.uniqueMembers`).
+indirect enum ScannedJSON: Equatable {
+    case object([(key: String, value: ScannedJSON)])
+    case array([ScannedJSON])
     case string(String)
     /// The number lexeme exactly as written (`1.0`, `17549`, `-2.5e3`).
     case number(String)
     case bool(Bool)
     case null
 
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    static func == (lhs: ScannedJSON, rhs: ScannedJSON) -> Bool {
         switch (lhs, rhs) {
         case let (.object(a), .object(b)):
             return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
@@ -25,7 +25,7 @@ indirect enum JSONValue: Equatable {
     }
 
     /// The first member named `key`, if this is an object.
-    subscript(key: String) -> JSONValue? {
+    subscript(key: String) -> ScannedJSON? {
         guard case let .object(members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }

@@ -9,7 +9,7 @@ import Testing
 /// Each input is checked with the target's invariants: evaluation either succeeds for every
 /// rounding mode or fails with a one-line message; a result re-rendered as plain and grouped text
 /// re-parses to the same minor units; a percentage stays within 0…1.
-@Suite struct FuzzRegressionTests {
+@Suite struct TripCoreFuzzRegressionTests {
     static func inputs() -> [String] {
         let fuzz = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fuzz")

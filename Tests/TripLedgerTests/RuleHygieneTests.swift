@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// Rules that once had several copies now have one home each; this suite reads every Swift file
+/// under `Sources/` and fails on a second copy, in the way `SQLHygieneTests` guards SQL.
+///
+/// - which characters are unsafe to echo: `UnsafeText` (was in `quoted`, `TextFormat`, both JSON
+///   writers' neighbours, `JournalText`, `FetchError`, `ProviderMessage` and `TextField`);
+/// - a code this build does not know has 2 minor units: `Currency.stored`;
+/// - a derived rate is written exactly to 12 decimals, else to 12 significant digits:
+///   `Rational.derivedRateText`;
+/// - values parsed from cell texts are memoised by `ByteMemo` (was also `TextCache`).
+@Suite("One home per rule")
+struct RuleHygieneTests {
+    struct Rule: Sendable {
+        let name: String
+        /// The one file, relative to `Sources/`, allowed to spell the rule out.
+        let home: String
+        let patterns: [String]
+    }
+
+    static let rules = [
+        Rule(
+            name: "unsafe characters (use UnsafeText)", home: "TripCore/Text/UnsafeText.swift",
+            patterns: [
+                #"0x9F"#, #"(==|!=)\s*0x7F\b"#, #"0x7F\s*\.\.\."#, #"generalCategory\s*==\s*\.format"#,
+                #"==\s*\.control\b"#, #"\.value\s*(<|>=)\s*0x20\b"#,
+            ]),
+        Rule(
+            name: "unknown currency's minor units (use Currency.stored)", home: "TripCore/Currency/Currency.swift",
+            patterns: [#"minorUnits:\s*2\s*,\s*name:\s*[^"\s]"#]),
+        Rule(
+            name: "derived rate text (use Rational.derivedRateText)", home: "TripCore/Money/Rational.swift",
+            patterns: [#"significantDecimalText\("#, #"exactDecimalText\(maxFractionDigits:\s*12\b"#]),
+        Rule(
+            name: "cell-text memo (use ByteMemo)", home: "TripLedger/Exchange/ByteMemo.swift",
+            patterns: [#"\b(struct|class)\s+\w*(Cache|Memo)\s*<"#]),
+    ]
+
+    /// `file:line: rule` for each line of `source` that spells out a rule outside its home.
+    static func findings(in source: String, file: String) -> [String] {
+        var found: [String] = []
+        for rule in rules where file != rule.home {
+            let regexes = rule.patterns.map { try! NSRegularExpression(pattern: $0) }
+            for (number, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let text = String(line)
+                // Documentation may name the numbers; only code is a copy.
+                if text.trimmingCharacters(in: .whitespaces).hasPrefix("//") { continue }
+                let range = NSRange(text.startIndex..., in: text)
+                if regexes.contains(where: { $0.firstMatch(in: text, range: range) != nil }) {
+                    found.append("\(file):\(number + 1): \(rule.name): \(text.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+        return found
+    }
+
+    @Test func eachRuleIsWrittenOnce() throws {
+        let sources = SQLHygieneTests.sources
+        let files = try FileManager.default.subpathsOfDirectory(atPath: sources.path)
+            .filter { $0.hasSuffix(".swift") }.sorted()
+        #expect(files.count > 50, "found \(files.count) Swift files under \(sources.path)")
+        for rule in Self.rules { #expect(files.contains(rule.home), "\(rule.home) is gone: move the rule's home here too") }
+        var findings: [String] = []
+        for file in files {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            findings += Self.findings(in: text, file: file)
+        }
+        #expect(findings.isEmpty, "a second copy of a rule:\n\(findings.joined(separator: "\n"))")
+    }
+
+    /// The copies this suite replaced, as they were written: each must be caught, or the test
+    /// above proves nothing.
+    @Test(arguments: [
+        "if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)",
+        "|| scalar.properties.generalCategory == .format && scalar.value != 0x200D {",
+        "case 0x00...0x1F, 0x7F, 0x80...0x9F:",
+        "let isSpace = scalar.properties.isWhitespace || category == .control",
+        "text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }",
+        "!c.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })",
+        "CurrencyTable.shared.lookup(code) ?? Currency(code: code, minorUnits: 2, name: code)",
+        "homeCurrency = CurrencyTable.shared.lookup(s.text(3)) ?? Currency(code: s.text(3), minorUnits: 2, name: s.text(3))",
+        "return inv.exactDecimalText(maxFractionDigits: 12) ?? inv.significantDecimalText(12)",
+        "struct TextCache<Value> {",
+    ])
+    func theCheckerCatchesTheOldCopies(line: String) {
+        #expect(Self.findings(in: "import TripCore\n" + line + "\n", file: "TripLedger/Somewhere.swift").count == 1)
+    }
+
+    /// What stays allowed: the rule's own home, calls to it, comments, and unrelated numbers.
+    @Test(arguments: [
+        ("if UnsafeText.isUnsafe(scalar) || scalar.value == 0x2028 {", "TripLedger/Rendering/JSONValue.swift"),
+        ("if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {", "TripLedger/Rendering/JSONValue.swift"),
+        ("/// C1 controls (U+0080–U+009F) such as 0x9F are escaped", "TripLedger/Rendering/TextFormat.swift"),
+        ("return (0x7F...0x9F).contains(scalar.value)", "TripCore/Text/UnsafeText.swift"),
+        ("homeCurrency = .stored(s.text(3))", "TripLedger/Ledger/Trip.swift"),
+        ("public var home: Currency = Currency(code: \"USD\", minorUnits: 2, name: \"US Dollar\")", "TripLedger/Reports/TripReport.swift"),
+        ("text = cross.derivedRateText", "TripLedger/Rates/RateResolver.swift"),
+        ("struct DateMemo {", "TripLedger/Exchange/ExportRowFastPath.swift"),
+    ])
+    func theCheckerAllowsTheOneHome(line: String, file: String) {
+        #expect(Self.findings(in: line + "\n", file: file).isEmpty)
+    }
+}
