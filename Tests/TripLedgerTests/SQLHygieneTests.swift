@@ -36,8 +36,9 @@ struct SQLHygieneTests {
         #expect(findings.isEmpty, "string-built SQL:\n\(findings.joined(separator: "\n"))")
         #expect(sqlLiterals > 40, "the checker recognised only \(sqlLiterals) SQL literals: is it still reading SQL?")
         // 8: the trash's column lists read from the schema (2) and `trip list`'s filter clauses (3)
-        // joined the report's, the importer's and the migrator's. Raise it only with a reason.
-        #expect(exemptions.count <= 8, "too many `sql-built:` exemptions:\n\(exemptions.joined(separator: "\n"))")
+        // joined the report's, the importer's and the migrator's; 10: shared trips read and write a
+        // travelling row's columns from the schema (RowCodec, 2). Raise it only with a reason.
+        #expect(exemptions.count <= 10, "too many `sql-built:` exemptions:\n\(exemptions.joined(separator: "\n"))")
     }
 
     /// The checker must catch the usual ways of building SQL from input, or the test above proves nothing.

@@ -39,8 +39,8 @@ struct RowCodec {
         let updates = all.dropFirst().map { "\"\($0)\" = excluded.\"\($0)\"" }
         let quoted = all.map { "\"\($0)\"" }.joined(separator: ", ")
         let conflict = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + updates.joined(separator: ", ")
-        // sql-built: the table and column names come from the schema (pragma_table_info) and are
-        // kept only when the payload names them too; every value is bound.
+        // Column names are kept only when the payload names them too; every value is bound.
+        // sql-built: the table and column names come from the schema (pragma_table_info), not from input.
         try db.run("""
             INSERT INTO "\(table.rawValue)" (\(quoted)) VALUES (\(values.joined(separator: ", "))) ON CONFLICT (id) \(conflict)
             """, [.integer(id), .text(payload)] + fixed.map(\.1))

@@ -34,16 +34,16 @@ public enum SharingFormat {
         .object(["trips": .array(results.map(json))])
     }
 
-    public static func text(_ r: RemoteInit) -> String {
+    public static func text(_ r: SchemaInstall) -> String {
         r.from == r.to ? "\(r.server): trip schema \(r.to) already in place (role \(r.role))."
             : "\(r.server): trip schema \(r.from == 0 ? "created" : "upgraded from \(r.from)") at version \(r.to) (role \(r.role))."
     }
 
-    public static func json(_ r: RemoteInit) -> JSONValue {
+    public static func json(_ r: SchemaInstall) -> JSONValue {
         .object(["server": .string(r.server), "role": .string(r.role), "schema_before": .int(Int64(r.from)), "schema": .int(Int64(r.to))])
     }
 
-    public static func text(_ s: RemoteStatus) -> String {
+    public static func text(_ s: ServerStatus) -> String {
         var lines: [String] = []
         if s.reachable {
             let schema = s.schema.map { $0 == 0 ? "none (run `trip remote init`)" : "\($0)" } ?? "unknown"
@@ -59,7 +59,7 @@ public enum SharingFormat {
         return lines.joined(separator: "\n")
     }
 
-    public static func json(_ s: RemoteStatus) -> JSONValue {
+    public static func json(_ s: ServerStatus) -> JSONValue {
         .object([
             "server": .string(s.server), "reachable": .bool(s.reachable), "role": JSONValue(s.role),
             "schema": s.schema.map { .int(Int64($0)) } ?? .null, "schema_known": .int(Int64(s.known)),

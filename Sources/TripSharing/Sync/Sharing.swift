@@ -27,17 +27,17 @@ public struct Sharing {
     // MARK: remote
 
     /// `trip remote init`: needs no ledger, only the configured server.
-    public static func initialize(settings: Settings, environment: [String: String]) throws(SharingError) -> RemoteInit {
+    public static func initialize(settings: Settings, environment: [String: String]) throws(SharingError) -> SchemaInstall {
         let server = try RemoteServer.configured(settings: settings, environment: environment)
         let connection = try server.connect()
         let (from, to) = try ServerSchema.install(connection)
         let role = try connection.query("SELECT current_user AS role").value(0, "role") ?? ""
-        return RemoteInit(server: server.display, role: role, from: from, to: to)
+        return SchemaInstall(server: server.display, role: role, from: from, to: to)
     }
 
     /// `trip remote status`: what this ledger knows, and what the server says (or why it cannot).
-    public func status() throws -> RemoteStatus {
-        var status = RemoteStatus(server: server.display, known: ServerSchema.version)
+    public func status() throws -> ServerStatus {
+        var status = ServerStatus(server: server.display, known: ServerSchema.version)
         var logs: [String: Int64] = [:]
         do {
             let connection = try server.connect()
@@ -53,7 +53,7 @@ public struct Sharing {
             status.problem = error
         }
         status.trips = try ledger.sharedTrips().map { s in
-            RemoteStatus.Trip(name: s.trip.name, owner: s.owner, unsent: s.unsent, lastSync: s.lastSync,
+            ServerStatus.Trip(name: s.trip.name, owner: s.owner, unsent: s.unsent, lastSync: s.lastSync,
                               pulled: s.pulledSeq, onServer: logs[s.gid])
         }
         return status

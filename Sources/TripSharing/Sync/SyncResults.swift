@@ -21,7 +21,7 @@ public struct SyncResult: Sendable {
 }
 
 /// `trip remote init`.
-public struct RemoteInit: Sendable {
+public struct SchemaInstall: Sendable {
     public let server: String
     public let role: String
     public let from: Int
@@ -29,7 +29,7 @@ public struct RemoteInit: Sendable {
 }
 
 /// `trip remote status`.
-public struct RemoteStatus {
+public struct ServerStatus {
     public struct Trip: Sendable {
         public let name: String
         public let owner: String

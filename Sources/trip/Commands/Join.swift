@@ -2,7 +2,7 @@ import ArgumentParser
 import TripLedger
 import TripSharing
 
-extension Trip {
+extension TripCommand {
     /// `trip join NAME`
     struct Join: ParsableCommand {
         static let configuration = CommandConfiguration(

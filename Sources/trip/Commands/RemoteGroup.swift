@@ -1,6 +1,6 @@
 import ArgumentParser
 
-extension Trip {
+extension TripCommand {
     /// `trip remote init|status`
     struct RemoteGroup: ParsableCommand {
         static let configuration = CommandConfiguration(

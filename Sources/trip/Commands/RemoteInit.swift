@@ -2,7 +2,7 @@ import ArgumentParser
 import TripLedger
 import TripSharing
 
-extension Trip {
+extension TripCommand {
     /// `trip remote init`
     struct RemoteInit: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -2,7 +2,7 @@ import ArgumentParser
 import TripLedger
 import TripSharing
 
-extension Trip {
+extension TripCommand {
     /// `trip remote status`
     struct RemoteStatus: ParsableCommand {
         static let configuration = CommandConfiguration(

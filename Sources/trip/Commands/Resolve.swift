@@ -2,7 +2,7 @@ import ArgumentParser
 import TripLedger
 import TripSharing
 
-extension Trip {
+extension TripCommand {
     /// `trip resolve ID --keep mine|theirs`
     struct Resolve: ParsableCommand {
         static let configuration = CommandConfiguration(

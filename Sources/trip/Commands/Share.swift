@@ -2,7 +2,7 @@ import ArgumentParser
 import TripLedger
 import TripSharing
 
-extension Trip {
+extension TripCommand {
     /// `trip share [NAME] [--with ROLE…]`
     struct Share: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -2,7 +2,7 @@ import ArgumentParser
 import TripLedger
 import TripSharing
 
-extension Trip {
+extension TripCommand {
     /// `trip sync [NAME | --all]`
     struct Sync: ParsableCommand {
         static let configuration = CommandConfiguration(
