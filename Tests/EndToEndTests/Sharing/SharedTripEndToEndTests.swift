@@ -1,3 +1,4 @@
+import FXTestServer
 import Foundation
 import Testing
 import TestSupport
@@ -269,4 +270,85 @@ struct SharedTripEndToEndTests {
         #expect(sync.stderr.contains("libpq"), "sync loads it when it needs it")
     }
     #endif
+}
+
+@Suite("End to end: shared trips, rates and server versions")
+struct SharedTripRatesAndSchemaTests {
+    /// Rates fetched on one device reach the others through the server: after everyone synced,
+    /// a device that never fetched a rate converts every purchase, its own included, exactly as
+    /// the one that did, and both print the same report, balances and settle-up.
+    @Test func ratesSyncedOnOneDeviceReachTheOthers() throws {
+        let server = try FXTestServer()
+        server.route("/eurofxref-hist-90d.xml", .file(Array(RatesSyncEndToEndTests.xml.utf8), contentType: "text/xml"))
+        let world = try SharedTripWorld()
+        let config = world.folder.file("config.toml")
+        try "[rates]\nchain = \"ecb\"\necb_history = \"90d\"\ntotal_timeout = 3\n".write(toFile: config, atomically: true, encoding: .utf8)
+        var ana = world.device("ana", today: "2017-03-10")
+        ana.environment.merge(["TRIP_CONFIG": config, "TRIP_RATES_URL": server.baseURL, "no_proxy": "*"]) { $1 }
+        // Ben's config names the same rate chain (which rates a device prefers is its config), but
+        // Ben never reaches the rate server: no TRIP_RATES_URL, and he never runs `rates sync`.
+        var ben = world.device("ben", today: "2017-03-10")
+        ben.environment["TRIP_CONFIG"] = config
+        try #require(ana.run("new", "Xmas", "--currency", "JPY", "--home", "USD").exitCode == 0)
+        try #require(ana.run("member", "add", "ana", "ben").exitCode == 0)
+        try #require(ana.run("share", "--with", "ben").exitCode == 0)
+        try #require(ben.run("join", "Xmas").exitCode == 0)
+        #expect(try ana.run("add", "12345", "--date", "2016-12-23", "--note", "ana's").exitCode == 0)
+        #expect(try ben.run("add", "6789", "--date", "2016-12-27", "--note", "ben's", "--paid-by", "ben").exitCode == 0)
+        for d in [ana, ben] { #expect(try d.run("sync").exitCode == 0) }
+        let fetched = try ana.run("rates", "sync")
+        #expect(fetched.exitCode == 0, "\(fetched.stderr)")
+        for d in [ana, ben, ana] { #expect(try d.run("sync").exitCode == 0) }
+        let list = try #require(try ben.run("list", "--format", "json").json["purchases"] as? [[String: Any]])
+        #expect(list.count == 2)
+        for p in list {
+            let text = "\(p)"
+            #expect(text.contains("ecb"), "converted at the ECB rate Ana fetched: \(text)")
+            #expect(!text.contains("fallback"), "\(text)")
+        }
+        #expect(try snapshot(ana) == snapshot(ben))
+    }
+
+    /// Two shared trips of one name visible to a role: `trip join` names their owners, and
+    /// OWNER/NAME picks one.
+    @Test func joiningAnAmbiguousNameListsTheOwners() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben"), carla = world.device("carla")
+        for (d, role) in [(ana, "ana"), (ben, "ben")] {
+            try #require(d.run("new", "Summer", "--currency", "EUR", "--home", "EUR").exitCode == 0)
+            try #require(d.run("add", "10", "\(role)'s ice cream").exitCode == 0)
+            try #require(d.run("share", "--with", "carla").exitCode == 0)
+        }
+        let ambiguous = try carla.run("join", "Summer")
+        #expect(ambiguous.exitCode == 65)
+        #expect(ambiguous.stderr.contains("owners: ana, ben") && ambiguous.stderr.contains("OWNER/Summer"), "\(ambiguous.stderr)")
+        let picked = try carla.run("join", "ben/Summer")
+        #expect(picked.exitCode == 0, "\(picked.stderr)")
+        #expect(try notes(carla) == ["ben's ice cream"])
+    }
+
+    /// `trip remote init` is idempotent; a server schema newer than this trip is refused by every
+    /// command and left untouched.
+    @Test func aNewerServerSchemaIsRefusedAndLeftUntouched() throws {
+        let world = try SharedTripWorld()
+        let admin = world.device("tripadmin", ledger: "admin")
+        let again = try admin.run("remote", "init", "--format", "json")
+        #expect(again.exitCode == 0)
+        #expect(again.json["schema_before"] as? Int == again.json["schema"] as? Int)
+        let c = world.cluster, db = world.database
+        try c.psql("tripadmin", database: db, "UPDATE trip_ledger.meta SET value = '99' WHERE key = 'schema_version'")
+        let before = try c.psql("tripadmin", database: db, "SELECT count(*) FROM pg_class WHERE relnamespace = 'trip_ledger'::regnamespace")
+        let refused = try admin.run("remote", "init")
+        #expect(refused.exitCode == 69)
+        #expect(refused.stderr.contains("schema 99, newer than this trip knows"), "\(refused.stderr)")
+        let ana = world.device("ana")
+        try #require(ana.run("new", "Cork", "--currency", "EUR", "--home", "EUR").exitCode == 0)
+        let share = try ana.run("share")
+        #expect(share.exitCode == 69)
+        #expect(share.stderr.contains("upgrade trip"), "\(share.stderr)")
+        #expect(try c.psql("tripadmin", database: db, "SELECT value FROM trip_ledger.meta WHERE key = 'schema_version'") == "99\n")
+        #expect(try c.psql("tripadmin", database: db, "SELECT count(*) FROM pg_class WHERE relnamespace = 'trip_ledger'::regnamespace") == before)
+        let status = try ana.run("remote", "status", "--format", "json")
+        #expect(status.json["schema"] as? Int == 99)
+    }
 }
