@@ -54,6 +54,16 @@ enum SQLiteBoundary {
         return out
     }
 
+    /// Keeps the -wal (and -shm) file when the last connection closes: its exit checkpoint then
+    /// truncates the -wal to zero bytes (`journal_size_limit` ≥ 0) instead of deleting it, so the
+    /// next command reuses both files rather than creating them again (two unlinks, two creates
+    /// and a directory `fsync` per command). The main file still holds every commit after exit.
+    /// The corresponding C function is `sqlite3_file_control` with `SQLITE_FCNTL_PERSIST_WAL`.
+    static func persistWAL(_ db: Connection) {
+        var on: Int32 = 1
+        sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &on)
+    }
+
     static func close(_ db: Connection) {
         sqlite3_close_v2(db)
     }
