@@ -28,7 +28,8 @@ enum SQLiteBoundary {
         let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
         let flags = access | SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0)
         let name = immutable ? "file:" + uriEscaped(path) + "?immutable=1" : path
-        let rc = sqlite3_open_v2(name, &db, flags, nil)
+        // "trip-unix" (shim.h): the unix VFS without a folder fsync for a -wal kept from the last command.
+        let rc = sqlite3_open_v2(name, &db, flags, csqlite_trip_vfs_name())
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close_v2(db) }
