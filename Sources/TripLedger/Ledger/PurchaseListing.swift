@@ -77,10 +77,11 @@ extension Ledger {
     public func writeList(_ filter: PurchaseFilter, json: Bool, to out: BufferedOutput) throws {
         let q = try PurchaseQuery(filter, trip: try resolveTrip(filter.trip), clock: clock)
         let stream = PurchaseStream { [self] in try members(ofTripID: $0) }
-        let hasMembers = try !members(ofTripID: q.trip.id).isEmpty
-        let columns = hasMembers ? PurchaseStream.columns : PurchaseStream.unsplitColumns
-        let from = hasMembers ? PurchaseStream.from : Purchase.from
         if json {
+            // A trip without members has no split to read: no lookup per row.
+            let hasMembers = try !members(ofTripID: q.trip.id).isEmpty
+            let columns = hasMembers ? PurchaseStream.columns : PurchaseStream.unsplitColumns
+            let from = hasMembers ? PurchaseStream.from : Purchase.from
             try db.preferStreaming()
             try out.write("{\"purchases\":[")
             var first = true

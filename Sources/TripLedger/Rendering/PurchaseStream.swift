@@ -58,6 +58,8 @@ final class PurchaseStream {
     private var weightTexts: [Rational: [UInt8]] = [:]
     private var payers: [(index: Int, weight: Rational)] = []
     private var sharers: [(index: Int, weight: Rational)] = []
+    private var amounts: [Int64] = []
+    private var homes: [Int64] = []
 
     /// `members(tripID)`: the trip's members in join order (`Ledger.members(ofTripID:)`).
     init(members: @escaping (Int64) throws -> [Member]) {
@@ -207,15 +209,22 @@ final class PurchaseStream {
     private func writeParts(_ parts: [(index: Int, weight: Rational)], _ key: StaticString, total: Int64, home: Int64?,
                             _ s: Statement, _ currency: CurrencyText, _ homeCurrency: CurrencyText, to out: inout [UInt8]) {
         let group = groups[s.int(Column.tripID.rawValue)]!
-        let amounts = SplitRow.divide(total, among: parts)
-        let homes = home.map { SplitRow.divide($0, among: parts) }
+        // Into buffers kept from row to row: no array per row.
+        amounts.removeAll(keepingCapacity: true)
+        amounts.append(contentsOf: repeatElement(0, count: parts.count))
+        SplitRow.divide(total, among: parts) { amounts[$0] = $1 }
+        homes.removeAll(keepingCapacity: true)
+        if let home {
+            homes.append(contentsOf: repeatElement(0, count: parts.count))
+            SplitRow.divide(home, among: parts) { homes[$0] = $1 }
+        }
         out.append(UInt8(ascii: "["))
         for k in parts.indices {
             if k > 0 { out.append(UInt8(ascii: ",")) }
             append("{\"home_", to: &out)
             append(key, to: &out)
             append("\":", to: &out)
-            if let homes { quotedMinor(homes[k], homeCurrency.currency.minorUnits, to: &out) } else { append("null", to: &out) }
+            if home != nil { quotedMinor(homes[k], homeCurrency.currency.minorUnits, to: &out) } else { append("null", to: &out) }
             append(",\"name\":", to: &out)
             out.append(contentsOf: group.names[parts[k].index])
             append(",\"", to: &out)
@@ -249,7 +258,7 @@ final class PurchaseStream {
         let idStart = out.count
         out.append(UInt8(ascii: "#"))
         appendInteger(id, to: &out)
-        padAfter(out.count - idStart, layout.idWidth, to: &out)
+        pad(out.count - idStart, layout.idWidth, to: &out)
         out.append(0x20)
         out.append(0x20)
         // date: always ten characters
@@ -258,7 +267,7 @@ final class PurchaseStream {
         out.append(0x20)
         // amount, right-aligned: `JPY 1,200`
         let total = sign * s.int(Column.total.rawValue)
-        padBefore(currency.codeWidth + 1 + minorUnitsWidth(total, currency.currency.minorUnits, grouped: true), layout.amountWidth, to: &out)
+        pad(currency.codeWidth + 1 + minorUnitsWidth(total, currency.currency.minorUnits, grouped: true), layout.amountWidth, to: &out)
         out.append(contentsOf: currency.code)
         out.append(0x20)
         appendMinorUnits(total, currency.currency.minorUnits, grouped: true, to: &out)
@@ -269,10 +278,10 @@ final class PurchaseStream {
         if let home {
             let homeCurrency = self.currency(s, .homeCurrency)
             let v = sign * home
-            padBefore(minorUnitsWidth(v, homeCurrency.currency.minorUnits, grouped: true), layout.homeWidth, to: &out)
+            pad(minorUnitsWidth(v, homeCurrency.currency.minorUnits, grouped: true), layout.homeWidth, to: &out)
             appendMinorUnits(v, homeCurrency.currency.minorUnits, grouped: true, to: &out)
         } else {
-            padBefore(1, layout.homeWidth, to: &out)
+            pad(1, layout.homeWidth, to: &out)
             append("—", to: &out)
         }
         out.append(0x20)
@@ -287,7 +296,7 @@ final class PurchaseStream {
             // `Conversion.provisional`: no quote counts as provisional.
             if source == .none || s.int(Column.provisional.rawValue) == 1 { out.append(UInt8(ascii: "*")) }
         }
-        padAfter(out.count - flagStart, layout.rateWidth, to: &out)
+        pad(out.count - flagStart, layout.rateWidth, to: &out)
         out.append(0x20)
         out.append(0x20)
         // note, with what the row is and its category
@@ -489,10 +498,8 @@ private func quotedMinor(_ v: Int64, _ exponent: Int, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
 }
 
-private func padBefore(_ width: Int, _ column: Int, to out: inout [UInt8]) {
-    if width < column { out.append(contentsOf: repeatElement(0x20, count: column - width)) }
-}
-
-private func padAfter(_ width: Int, _ column: Int, to out: inout [UInt8]) {
+/// Spaces that bring a cell of `width` characters to `column`: `TextFormat.pad`'s fill, written
+/// before a right-aligned cell or after a left-aligned one.
+private func pad(_ width: Int, _ column: Int, to out: inout [UInt8]) {
     if width < column { out.append(contentsOf: repeatElement(0x20, count: column - width)) }
 }
