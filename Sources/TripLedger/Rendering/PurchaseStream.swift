@@ -25,10 +25,10 @@ final class PurchaseStream {
 
     /// The result columns of `columns`, in order: one declared list, read by name.
     enum Column: Int32, CaseIterable {
-        case id, tripID, tripName, date, note, category, paidWith, currency, expression, price, discountSpec, discount,
-             serviceSpec, service, taxSpec, taxIncluded, tax, tipSpec, tip, total, rounding, preset, purchaseRate, charged,
-             homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider,
-             rateFetchedAt, provisional, explicitFields, kind, refundOf, payers, shares
+        case id, tripID, tripName, date, note, category, paidWith, currency, expression, price, discountSpec, discount
+        case serviceSpec, service, taxSpec, taxIncluded, tax, tipSpec, tip, total, rounding, preset, purchaseRate, charged
+        case homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider
+        case rateFetchedAt, provisional, explicitFields, kind, refundOf, payers, shares
     }
 
     /// A currency as a row names it: `Currency.stored`, its code's bytes and width in characters.
@@ -127,7 +127,11 @@ final class PurchaseStream {
         text(.note)
         append(",\"paid_by\":", to: &out)
         let split = try readSplit(s)
-        if split { writeParts(payers, "paid", total: total, home: homeTotal, s, currency, home, to: &out) } else { append("null", to: &out) }
+        if split {
+            writeParts(payers, "paid", total: total, home: homeTotal, s, currency, home, to: &out)
+        } else {
+            append("null", to: &out)
+        }
         append(",\"paid_with\":", to: &out)
         optionalText(.paidWith)
         append(",\"preset\":", to: &out)
@@ -139,7 +143,8 @@ final class PurchaseStream {
         append(",\"rate\":", to: &out)
         if hasQuote { s.withBytes(Column.rate.rawValue) { jsonString($0, to: &out) } } else { append("null", to: &out) }
         append(",\"rate_date\":", to: &out)
-        if hasQuote && !s.isNull(Column.rateDate.rawValue), let d = s.withBytes(Column.rateDate.rawValue, { rateDate.quoted($0, fallback: false) }) {
+        if hasQuote && !s.isNull(Column.rateDate.rawValue),
+           let d = s.withBytes(Column.rateDate.rawValue, { rateDate.quoted($0, fallback: false) }) {
             out.append(contentsOf: d)
         } else {
             append("null", to: &out)
@@ -159,7 +164,11 @@ final class PurchaseStream {
         append(",\"service_spec\":", to: &out)
         spec(.serviceSpec)
         append(",\"split\":", to: &out)
-        if split { writeParts(sharers, "share", total: total, home: homeTotal, s, currency, home, to: &out) } else { append("null", to: &out) }
+        if split {
+            writeParts(sharers, "share", total: total, home: homeTotal, s, currency, home, to: &out)
+        } else {
+            append("null", to: &out)
+        }
         append(",\"subtotal\":", to: &out)
         quotedMinor(s.int(Column.price.rawValue) - s.int(Column.discount.rawValue), currency.currency.minorUnits, to: &out)
         append(",\"tax\":", to: &out)
@@ -207,7 +216,8 @@ final class PurchaseStream {
     /// `[{"home_paid":…,"name":…,"paid":…,"weight":…},…]`: `total` and `home` divided among
     /// `parts` by the allocation `trip balances` sums (`SplitRow.divide`).
     private func writeParts(_ parts: [(index: Int, weight: Rational)], _ key: StaticString, total: Int64, home: Int64?,
-                            _ s: Statement, _ currency: CurrencyText, _ homeCurrency: CurrencyText, to out: inout [UInt8]) {
+                            _ s: Statement, _ currency: CurrencyText, _ homeCurrency: CurrencyText,
+                            to out: inout [UInt8]) {
         let group = groups[s.int(Column.tripID.rawValue)]!
         // Into buffers kept from row to row: no array per row.
         amounts.removeAll(keepingCapacity: true)
@@ -267,7 +277,8 @@ final class PurchaseStream {
         out.append(0x20)
         // amount, right-aligned: `JPY 1,200`
         let total = sign * s.int(Column.total.rawValue)
-        pad(currency.codeWidth + 1 + minorUnitsWidth(total, currency.currency.minorUnits, grouped: true), layout.amountWidth, to: &out)
+        let amountWidth = currency.codeWidth + 1 + minorUnitsWidth(total, currency.currency.minorUnits, grouped: true)
+        pad(amountWidth, layout.amountWidth, to: &out)
         out.append(contentsOf: currency.code)
         out.append(0x20)
         appendMinorUnits(total, currency.currency.minorUnits, grouped: true, to: &out)
