@@ -50,6 +50,8 @@ extension TripBench {
         return [
             ("trip balances (20,000 purchases, 12 members)", median(20) { run(tripBinary, ["balances"], env) }, 50),
             ("trip settle (same trip)", median(20) { run(tripBinary, ["settle"], env) }, 50),
+            ("trip list --format json (same trip: paid_by and split)",
+             median(10) { run(tripBinary, ["list", "--format", "json"], env) }, nil),
             ("trip add --split (same trip)",
              median(20) { run(tripBinary, ["add", "1200", "--split", "ana=2,ben=1,carla=1", "--paid-by", "dan"], env) }, 10),
         ]

@@ -22,13 +22,18 @@ struct TripBench {
         var args = CommandLine.arguments.dropFirst()
         var tripBinary = ".build/release/trip", dataDir = ".build-bench-data"
         var profile = false, onlyRates = false, onlyGroups = false
+        // `--only add,list`: only these groups of rows (add, list, report, groups, rates, exchange,
+        // import), to measure one change without the whole run.
+        var only: Set<String>?
         while let a = args.popFirst() {
             if a == "--trip", let v = args.popFirst() { tripBinary = v }
             if a == "--data", let v = args.popFirst() { dataDir = v }
             if a == "--startup-profile" { profile = true }
             if a == "--only-rates" { onlyRates = true }
             if a == "--only-groups" { onlyGroups = true }
+            if a == "--only", let v = args.popFirst() { only = Set(v.split(separator: ",").map(String.init)) }
         }
+        func wanted(_ group: String) -> Bool { only?.contains(group) ?? true }
         if profile { try startupProfile(dataDir: dataDir); return }
         mkdir(dataDir, 0o700)
         if onlyGroups {
@@ -53,16 +58,20 @@ struct TripBench {
         let env = ["TRIP_DB=\(ledgerPath)", "TRIP_TODAY=2026-03-10", "HOME=/nonexistent", "XDG_CONFIG_HOME=/nonexistent"]
         var rows: [(String, Double, Double?)] = []
         rows.append(("trip --version", median(20) { run(tripBinary, ["--version"], env) }, nil))
-        rows.append(("trip add (1,000,000-row ledger)",
-                     median(20) { run(tripBinary, ["add", "1200", "JPY", "bench", "--trip", "Trip 7", "--preset", "JP"], env) }, 10))
-        rows.append(contentsOf: listRows(tripBinary: tripBinary, ledgerPath: ledgerPath, env: env))
-        rows.append(("trip report (20,000-purchase trip)", median(20) { run(tripBinary, ["report", "--trip", "Trip 7"], env) }, 50))
-        rows.append(("trip report --format json", median(20) { run(tripBinary, ["report", "--trip", "Trip 7", "--format", "json"], env) }, 50))
-        rows.append(("trip report --all (50 trips, 1,000,000 purchases)", median(5) { run(tripBinary, ["report", "--all"], env) }, 1000))
-        rows.append(contentsOf: try groupRows(tripBinary: tripBinary, dataDir: dataDir))
-        rows.append(contentsOf: try rateRows(tripBinary: tripBinary, dataDir: dataDir))
-        rows.append(contentsOf: exchangeRows(tripBinary: tripBinary, dataDir: dataDir))
-        rows.append(contentsOf: try importRows(tripBinary: tripBinary, dataDir: dataDir, ledgerPath: ledgerPath))
+        if wanted("add") {
+            rows.append(("trip add (1,000,000-row ledger)",
+                         median(20) { run(tripBinary, ["add", "1200", "JPY", "bench", "--trip", "Trip 7", "--preset", "JP"], env) }, 10))
+        }
+        if wanted("list") { rows.append(contentsOf: listRows(tripBinary: tripBinary, ledgerPath: ledgerPath, env: env)) }
+        if wanted("report") {
+            rows.append(("trip report (20,000-purchase trip)", median(20) { run(tripBinary, ["report", "--trip", "Trip 7"], env) }, 50))
+            rows.append(("trip report --format json", median(20) { run(tripBinary, ["report", "--trip", "Trip 7", "--format", "json"], env) }, 50))
+            rows.append(("trip report --all (50 trips, 1,000,000 purchases)", median(5) { run(tripBinary, ["report", "--all"], env) }, 1000))
+        }
+        if wanted("groups") { rows.append(contentsOf: try groupRows(tripBinary: tripBinary, dataDir: dataDir)) }
+        if wanted("rates") { rows.append(contentsOf: try rateRows(tripBinary: tripBinary, dataDir: dataDir)) }
+        if wanted("exchange") { rows.append(contentsOf: exchangeRows(tripBinary: tripBinary, dataDir: dataDir)) }
+        if wanted("import") { rows.append(contentsOf: try importRows(tripBinary: tripBinary, dataDir: dataDir, ledgerPath: ledgerPath)) }
         print("")
         print("| operation | median | target |")
         print("|---|---:|---:|")

@@ -69,7 +69,7 @@ struct TripCommand: ParsableCommand {
     static func parseCommand(_ arguments: [String]) throws -> any ParsableCommand {
         let wantsHelp = arguments.contains { $0 == "--help" || $0 == "-h" || $0 == "help" || $0 == "--experimental-dump-help" }
         if let name = arguments.first, !wantsHelp,
-           let leaf = configuration.subcommands.first(where: { $0._commandName == name }),
+           let leaf = configuration.subcommands.first(where: { TripCommand.name(of: $0) == name }),
            leaf.configuration.subcommands.isEmpty {
             return try leaf.parse(Array(arguments.dropFirst()))
         }
@@ -105,7 +105,7 @@ struct TripCommand: ParsableCommand {
         // After the whole command path: `trip --db x rates sync` → `rates sync --db x`.
         var position = 0
         var level = configuration.subcommands
-        while position < rest.count, let command = level.first(where: { $0._commandName == rest[position] }) {
+        while position < rest.count, let command = level.first(where: { TripCommand.name(of: $0) == rest[position] }) {
             position += 1
             level = command.configuration.subcommands
         }
@@ -125,8 +125,8 @@ struct TripCommand: ParsableCommand {
         var level = configuration.subcommands
         for word in words {
             if level.isEmpty || word.hasPrefix("-") { return nil }
-            guard let command = level.first(where: { $0._commandName == word }) else {
-                let names = level.map { $0._commandName }
+            guard let command = level.first(where: { TripCommand.name(of: $0) == word }) else {
+                let names = level.map { TripCommand.name(of: $0) }
                 let near = Nearest.names(to: word, among: names + (path.count == 1 && !isHelp ? ["help"] : []))
                 let hint = near.isEmpty
                     ? "; `\(path.joined(separator: " ")) --help` lists them"
@@ -138,6 +138,17 @@ struct TripCommand: ParsableCommand {
             level = command.configuration.subcommands
         }
         return nil
+    }
+
+    /// `command._commandName` without its cost: argument-parser derives a name the configuration
+    /// does not give from `String(describing:)` of the type, a dynamic cast that scans every
+    /// protocol conformance in the binary, once per type, on every start. A one-word type name
+    /// (`Add`) lower-cased is what it derives; anything else is left to it.
+    static func name(of command: any ParsableCommand.Type) -> String {
+        if let name = command.configuration.commandName { return name }
+        let type = _typeName(command, qualified: false)
+        guard type.utf8.dropFirst().allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else { return command._commandName }
+        return type.lowercased()
     }
 
     static func fail(_ error: TripError) -> Never {

@@ -70,6 +70,25 @@ struct DataSafetyEndToEndTests {
         #expect(try LedgerInspection.count(copy, "SELECT count(*) FROM purchases") == 27)
     }
 
+    /// Each command leaves the -wal beside the ledger empty, and the next one writes into that same
+    /// file rather than deleting and creating it (`trip add`'s speed: see README "Backups").
+    @Test func theEmptiedWALIsKeptForTheNextCommand() throws {
+        let folder = TemporaryFolder()
+        let trip = try ledger(in: folder, purchases: 1)
+        func wal() -> (size: Int64, inode: UInt64)? {
+            var st = stat()
+            guard stat(trip.ledgerPath + "-wal", &st) == 0 else { return nil }
+            return (Int64(st.st_size), UInt64(st.st_ino))
+        }
+        let first = try #require(wal())
+        #expect(first.size == 0)
+        try #require(trip.run("add", "800", "tea").exitCode == 0)
+        let second = try #require(wal())
+        #expect(second.size == 0)
+        #expect(second.inode == first.inode)
+        #expect(try LedgerInspection.count(trip.ledgerPath, "SELECT count(*) FROM purchases") == 2)
+    }
+
     @Test func backupWritesAConsistentCopyWhileAnotherProcessWrites() throws {
         let folder = TemporaryFolder()
         let trip = try ledger(in: folder, purchases: 1)

@@ -32,6 +32,12 @@ public final class BufferedOutput {
         if buffer.count >= capacity { try flush() }
     }
 
+    /// Lets `body` append bytes straight to the buffer (no `String`), then flushes it when full.
+    func append(_ body: (inout [UInt8]) throws -> Void) throws {
+        try body(&buffer)
+        if buffer.count >= capacity { try flush() }
+    }
+
     public func flush() throws {
         var offset = 0
         while offset < buffer.count {

@@ -33,11 +33,20 @@ extension Ledger {
                 try write(PurchaseCSV.record(PurchaseCSV.fields(p)))
             }
         case .json:
+            // Each purchase object with its `paid_by` and `split`, written by `PurchaseStream`
+            // (the same bytes as `Purchase.json(split:)`); its first columns are `Purchase.columns`.
+            var streamSQL = "SELECT \(PurchaseStream.columns) \(PurchaseStream.from)"
+            if !all { streamSQL += " WHERE p.trip_id = ?" }
+            streamSQL += " ORDER BY p.trip_id, p.date, p.id"
+            let stream = PurchaseStream { [self] in try members(ofTripID: $0) }
+            var bytes: [UInt8] = []
             try write("{\"purchases\":[")
-            try db.prepare(sql).forEach(values) { row in
-                let p = Purchase(row: row)
-                try write((summary.purchases == 0 ? "\n" : ",\n") + p.json.serialized)
-                summary.add(p)
+            try db.prepare(streamSQL).forEach(values) { row in
+                bytes.removeAll(keepingCapacity: true)
+                bytes.append(contentsOf: (summary.purchases == 0 ? "\n" : ",\n").utf8)
+                try stream.writeJSON(row, to: &bytes)
+                try write(String(decoding: bytes, as: UTF8.self))
+                summary.add(Purchase(row: row))
             }
             try write("\n]}\n")
         case .ledger, .beancount:

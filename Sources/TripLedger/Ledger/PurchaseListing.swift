@@ -37,6 +37,13 @@ struct PurchaseQuery {
         self.values = values
         order = filter.reverse ? "ORDER BY p.date DESC, p.id DESC" : "ORDER BY p.date, p.id"
     }
+
+    /// The rows in order: `columns` (a constant column list) from `from` (a constant join).
+    func statement(_ db: Database, columns: String, from: String) throws -> Statement {
+        // `columns` and `from` are `Purchase`'s or `PurchaseStream`'s constants.
+        // sql-built: those, and `condition` and `order` from the constant clauses above; every value is bound.
+        try db.prepare("SELECT \(columns) \(from) WHERE \(condition) \(order)")
+    }
 }
 
 /// What the text table of `trip list` needs before its first row: how many rows, each column's
@@ -59,10 +66,46 @@ extension Ledger {
     public func purchaseRows(_ filter: PurchaseFilter, _ body: (Purchase) throws -> Void) throws -> Trip {
         let q = try PurchaseQuery(filter, trip: try resolveTrip(filter.trip), clock: clock)
         try db.preferStreaming()
-        // sql-built: `condition` and `order` come from `PurchaseQuery`'s constant clauses; every value is bound.
-        try db.prepare("SELECT \(Purchase.columns) \(Purchase.from) WHERE \(q.condition) \(q.order)")
-            .forEach(q.values) { try body(Purchase(row: $0)) }
+        try q.statement(db, columns: Purchase.columns, from: Purchase.from).forEach(q.values) { try body(Purchase(row: $0)) }
         return q.trip
+    }
+
+    /// `trip list`, streamed to `out`: the text table (`json` false) or
+    /// `{"purchases":[…],"trip":NAME}` with each purchase object as `Purchase.json(split:)` has it
+    /// (`paid_by` and `split` null when the purchase has no split). Each row goes from SQLite to
+    /// `out`'s buffer as it is read (`PurchaseStream`), so memory does not grow with the trip.
+    public func writeList(_ filter: PurchaseFilter, json: Bool, to out: BufferedOutput) throws {
+        let q = try PurchaseQuery(filter, trip: try resolveTrip(filter.trip), clock: clock)
+        let stream = PurchaseStream { [self] in try members(ofTripID: $0) }
+        if json {
+            // A trip without members has no split to read: no lookup per row.
+            let hasMembers = try !members(ofTripID: q.trip.id).isEmpty
+            let columns = hasMembers ? PurchaseStream.columns : PurchaseStream.unsplitColumns
+            let from = hasMembers ? PurchaseStream.from : Purchase.from
+            try db.preferStreaming()
+            try out.write("{\"purchases\":[")
+            var first = true
+            try q.statement(db, columns: columns, from: from).forEach(q.values) { row in
+                try out.append { buffer in
+                    if !first { buffer.append(UInt8(ascii: ",")) }
+                    try stream.writeJSON(row, to: &buffer)
+                }
+                first = false
+            }
+            try out.write("],\"trip\":" + JSONValue.string(q.trip.name).serialized + "}\n")
+            return
+        }
+        let (trip, layout) = try listLayout(filter)
+        guard let header = TextFormat.listHeader(trip, layout) else {
+            try out.write(TextFormat.listEmpty(trip) + "\n")
+            return
+        }
+        try out.write(header)
+        // The text table shows no split: never joined.
+        try q.statement(db, columns: PurchaseStream.unsplitColumns, from: Purchase.from).forEach(q.values) { row in
+            try out.append { stream.writeListRow(row, layout, to: &$0) }
+        }
+        if let footer = TextFormat.listFooter(layout) { try out.write(footer) }
     }
 
     /// The column widths of `trip list`'s text table over exactly the rows `purchaseRows` reads.

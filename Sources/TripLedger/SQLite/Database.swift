@@ -33,16 +33,23 @@ public final class Database {
         }
         var connection = try SQLiteBoundary.open(path: path, create: create && !readOnly, readOnly: readOnly)
         // Reading a WAL-mode file needs its -shm, which a folder this process cannot write cannot
-        // hold. With no -wal there, the main file holds every commit (each command checkpoints
-        // at exit), so the file is read as immutable instead.
+        // hold. With no -wal there, or an empty one (each command checkpoints at exit and leaves
+        // its -wal truncated, see `persistWAL`), the main file holds every commit, so the file is
+        // read as immutable instead.
         if readOnly && (try? SQLiteBoundary.exec(connection, "SELECT count(*) FROM sqlite_master")) == nil
-            && access(path + "-wal", F_OK) != 0 {
+            && Database.walIsEmpty(path) {
             SQLiteBoundary.close(connection)
             connection = try SQLiteBoundary.open(path: path, create: false, readOnly: true, immutable: true)
         }
         self.connection = connection
         SQLiteBoundary.busyTimeout(connection, milliseconds: Database.busyTimeoutMilliseconds)
         try execute("PRAGMA foreign_keys = ON")
+    }
+
+    /// Whether `path` has no -wal file, or an empty one: then the main file holds every commit.
+    static func walIsEmpty(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path + "-wal", &st) != 0 || st.st_size == 0
     }
 
     /// Switches to the WAL journal with `synchronous=NORMAL` (durable at each checkpoint, never
@@ -68,6 +75,11 @@ public final class Database {
             throw SQLiteError(code: 1, message: "could not switch to WAL journal (got \(mode ?? "nothing"))", sql: "PRAGMA journal_mode = WAL")
         }
         try execute("PRAGMA synchronous = NORMAL")
+        // The exit checkpoint keeps the -wal and -shm files for the next command, the -wal emptied
+        // (truncation at close needs a limit of at least zero; 64 MiB bounds what a large write
+        // transaction leaves behind until then).
+        SQLiteBoundary.persistWAL(connection)
+        try execute("PRAGMA journal_size_limit = 67108864")
         // Up to 64 MiB of page cache (allocated only as used), so that a large write transaction
         // (re-rating a long trip, an import) does not spill dirty pages mid-transaction.
         try execute("PRAGMA cache_size = -65536")

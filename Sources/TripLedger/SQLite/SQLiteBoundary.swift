@@ -28,7 +28,8 @@ enum SQLiteBoundary {
         let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
         let flags = access | SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0)
         let name = immutable ? "file:" + uriEscaped(path) + "?immutable=1" : path
-        let rc = sqlite3_open_v2(name, &db, flags, nil)
+        // "trip-unix" (shim.h): the unix VFS without a folder fsync for a -wal kept from the last command.
+        let rc = sqlite3_open_v2(name, &db, flags, csqlite_trip_vfs_name())
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close_v2(db) }
@@ -52,6 +53,16 @@ enum SQLiteBoundary {
             }
         }
         return out
+    }
+
+    /// Keeps the -wal (and -shm) file when the last connection closes: its exit checkpoint then
+    /// truncates the -wal to zero bytes (`journal_size_limit` ≥ 0) instead of deleting it, so the
+    /// next command reuses both files rather than creating them again (two unlinks, two creates
+    /// and a directory `fsync` per command). The main file still holds every commit after exit.
+    /// The corresponding C function is `sqlite3_file_control` with `SQLITE_FCNTL_PERSIST_WAL`.
+    static func persistWAL(_ db: Connection) {
+        var on: Int32 = 1
+        sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &on)
     }
 
     static func close(_ db: Connection) {

@@ -31,27 +31,7 @@ extension TripCommand {
             let ledger = try global.openLedger()
             let filter = PurchaseFilter(trip: trip, since: since, until: until, category: category, limit: limit, reverse: reverse)
             let out = BufferedOutput(fileDescriptor: 1)
-            switch global.format {
-            case .json:
-                // The same document as `emit` would print: keys sorted, `purchases` before `trip`.
-                try out.write("{\"purchases\":[")
-                var first = true
-                let trip = try ledger.purchaseRows(filter) { p in
-                    if !first { try out.write(",") }
-                    try out.write(json: p.json)
-                    first = false
-                }
-                try out.write("],\"trip\":" + JSONValue.string(trip.name).serialized + "}\n")
-            default:
-                let (trip, layout) = try ledger.listLayout(filter)
-                guard let header = TextFormat.listHeader(trip, layout) else {
-                    try out.write(TextFormat.listEmpty(trip) + "\n")
-                    break
-                }
-                try out.write(header)
-                try ledger.purchaseRows(filter) { try out.write(TextFormat.listRow($0, layout)) }
-                if let footer = TextFormat.listFooter(layout) { try out.write(footer) }
-            }
+            try ledger.writeList(filter, json: global.format == .json, to: out)
             try out.flush()
         }
     }

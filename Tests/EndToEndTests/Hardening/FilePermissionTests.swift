@@ -30,7 +30,7 @@ struct FilePermissionTests {
         #expect(LedgerInspection.mode(folder.file("data/trip")) == 0o700)
         #expect(LedgerInspection.mode(path) == 0o600)
 
-        // The -wal and -shm files exist while a command runs (its close removes them): watch a
+        // The -wal and -shm files exist while a command runs (its close empties the -wal and keeps both): watch a
         // long write for them.
         let csv = folder.file("rows.csv")
         try CrashSafetyTests.usdCSV(rows: 5_000).write(toFile: csv, atomically: false, encoding: .utf8)

@@ -1,0 +1,516 @@
+import TripCore
+
+/// `trip list` and `trip export --format json`, written straight from each row's columns.
+///
+/// `Purchase(row:)` and `Purchase.json` build a struct, a dictionary and a `String` per amount for
+/// every row; over a long trip that was most of the time. This writer reads the same columns and
+/// appends the same bytes to the output buffer: amounts are formatted from their minor units, and
+/// every text that repeats (currencies, specs, rounding, kind, rate source, dates) is turned into
+/// its output bytes once. What it writes is exactly what the general renderers (`Purchase.json`
+/// with `json(split:)`, `TextFormat.listRow`) write for the same row: `PurchaseStreamTests`
+/// compares both, byte for byte, on a ledger with every kind of row.
+final class PurchaseStream {
+    /// `Purchase.columns`, then the purchase's split (NULL when it has none).
+    static let columns = """
+        \(Purchase.columns), s.payers, s.shares
+        """
+    static let from = """
+        FROM purchases p JOIN trips t ON t.id = p.trip_id \
+        LEFT JOIN purchase_splits s ON s.trip_id = p.trip_id AND s.purchase_id = p.id
+        """
+    /// The same columns for a trip without members (no split to read): no lookup per row.
+    static let unsplitColumns = """
+        \(Purchase.columns), NULL, NULL
+        """
+
+    /// The result columns of `columns`, in order: one declared list, read by name.
+    enum Column: Int32, CaseIterable {
+        case id, tripID, tripName, date, note, category, paidWith, currency, expression, price, discountSpec, discount
+        case serviceSpec, service, taxSpec, taxIncluded, tax, tipSpec, tip, total, rounding, preset, purchaseRate, charged
+        case homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider
+        case rateFetchedAt, provisional, explicitFields, kind, refundOf, payers, shares
+    }
+
+    /// A currency as a row names it: `Currency.stored`, its code's bytes and width in characters.
+    private struct CurrencyText {
+        let text: [UInt8]
+        let currency: Currency
+        let code: [UInt8]
+        let codeWidth: Int
+    }
+
+    /// A trip's members (join order), by id, and their names as JSON strings.
+    private struct Group {
+        let index: [Int64: Int]
+        let names: [[UInt8]]
+    }
+
+    private let members: (Int64) throws -> [Member]
+    private var currencies: [CurrencyText] = []
+    private var specs = ByteMemo<[UInt8]?>()
+    private var roundings = ByteMemo<[UInt8]>()
+    private var sources = ByteMemo<RateSource>()
+    private var kinds = ByteMemo<PurchaseKind>()
+    private var date = LastDate()
+    private var rateDate = LastDate()
+    private var groups: [Int64: Group] = [:]
+    private var weightCache: [Int64: Rational] = [:]
+    private var weightTexts: [Rational: [UInt8]] = [:]
+    private var payers: [(index: Int, weight: Rational)] = []
+    private var sharers: [(index: Int, weight: Rational)] = []
+    private var amounts: [Int64] = []
+    private var homes: [Int64] = []
+
+    /// `members(tripID)`: the trip's members in join order (`Ledger.members(ofTripID:)`).
+    init(members: @escaping (Int64) throws -> [Member]) {
+        self.members = members
+    }
+
+    // MARK: JSON
+
+    /// Appends row `s`'s purchase object, keys sorted, as `Purchase.json(split:)` serializes it.
+    func writeJSON(_ s: Statement, to out: inout [UInt8]) throws {
+        let currency = self.currency(s, .currency)
+        let home = self.currency(s, .homeCurrency)
+        let source = self.source(s)
+        let hasQuote = source != .none
+        let total = s.int(Column.total.rawValue)
+        let homeTotal = optionalInt(s, .home)
+
+        func money(_ c: Column) { quotedMinor(s.int(c.rawValue), currency.currency.minorUnits, to: &out) }
+        func homeMoney(_ v: Int64?) {
+            if let v { quotedMinor(v, home.currency.minorUnits, to: &out) } else { append("null", to: &out) }
+        }
+        func text(_ c: Column) { s.withBytes(c.rawValue) { jsonString($0, to: &out) } }
+        func optionalText(_ c: Column) { if s.isNull(c.rawValue) { append("null", to: &out) } else { text(c) } }
+        func spec(_ c: Column) {
+            guard !s.isNull(c.rawValue), let bytes = specText(s, c) else { return append("null", to: &out) }
+            out.append(contentsOf: bytes)
+        }
+        func bool(_ b: Bool) { append(b ? "true" : "false", to: &out) }
+
+        out.append(UInt8(ascii: "{"))
+        append("\"category\":", to: &out)
+        optionalText(.category)
+        append(",\"charged\":", to: &out)
+        homeMoney(optionalInt(s, .charged))
+        append(",\"converted\":", to: &out)
+        bool(homeTotal != nil)
+        append(",\"currency\":", to: &out)
+        jsonString(currency.code, to: &out)
+        append(",\"date\":", to: &out)
+        s.withBytes(Column.date.rawValue) { out.append(contentsOf: date.quoted($0, fallback: true)!) }
+        append(",\"discount\":", to: &out)
+        money(.discount)
+        append(",\"discount_spec\":", to: &out)
+        spec(.discountSpec)
+        append(",\"expression\":", to: &out)
+        text(.expression)
+        append(",\"home_amount\":", to: &out)
+        homeMoney(homeTotal)
+        append(",\"home_currency\":", to: &out)
+        jsonString(home.code, to: &out)
+        append(",\"home_discount\":", to: &out)
+        homeMoney(optionalInt(s, .homeDiscount))
+        append(",\"home_service\":", to: &out)
+        homeMoney(optionalInt(s, .homeService))
+        append(",\"home_tax\":", to: &out)
+        homeMoney(optionalInt(s, .homeTax))
+        append(",\"home_tip\":", to: &out)
+        homeMoney(optionalInt(s, .homeTip))
+        append(",\"id\":", to: &out)
+        appendInteger(s.int(Column.id.rawValue), to: &out)
+        append(",\"kind\":", to: &out)
+        let kind = self.kind(s)
+        jsonString(kind.rawValue, to: &out)
+        append(",\"note\":", to: &out)
+        text(.note)
+        append(",\"paid_by\":", to: &out)
+        let split = try readSplit(s)
+        if split {
+            writeParts(payers, "paid", total: total, home: homeTotal, s, currency, home, to: &out)
+        } else {
+            append("null", to: &out)
+        }
+        append(",\"paid_with\":", to: &out)
+        optionalText(.paidWith)
+        append(",\"preset\":", to: &out)
+        optionalText(.preset)
+        append(",\"price\":", to: &out)
+        money(.price)
+        append(",\"provisional\":", to: &out)
+        bool(hasQuote ? s.int(Column.provisional.rawValue) == 1 : true)
+        append(",\"rate\":", to: &out)
+        if hasQuote { s.withBytes(Column.rate.rawValue) { jsonString($0, to: &out) } } else { append("null", to: &out) }
+        append(",\"rate_date\":", to: &out)
+        if hasQuote && !s.isNull(Column.rateDate.rawValue),
+           let d = s.withBytes(Column.rateDate.rawValue, { rateDate.quoted($0, fallback: false) }) {
+            out.append(contentsOf: d)
+        } else {
+            append("null", to: &out)
+        }
+        append(",\"rate_fetched_at\":", to: &out)
+        if hasQuote { optionalText(.rateFetchedAt) } else { append("null", to: &out) }
+        append(",\"rate_provider\":", to: &out)
+        if hasQuote { optionalText(.rateProvider) } else { append("null", to: &out) }
+        append(",\"rate_source\":", to: &out)
+        jsonString(source.rawValue, to: &out)
+        append(",\"refund_of\":", to: &out)
+        if let r = optionalInt(s, .refundOf) { appendInteger(r, to: &out) } else { append("null", to: &out) }
+        append(",\"rounding\":", to: &out)
+        out.append(contentsOf: rounding(s))
+        append(",\"service\":", to: &out)
+        money(.service)
+        append(",\"service_spec\":", to: &out)
+        spec(.serviceSpec)
+        append(",\"split\":", to: &out)
+        if split {
+            writeParts(sharers, "share", total: total, home: homeTotal, s, currency, home, to: &out)
+        } else {
+            append("null", to: &out)
+        }
+        append(",\"subtotal\":", to: &out)
+        quotedMinor(s.int(Column.price.rawValue) - s.int(Column.discount.rawValue), currency.currency.minorUnits, to: &out)
+        append(",\"tax\":", to: &out)
+        money(.tax)
+        append(",\"tax_included\":", to: &out)
+        bool(s.int(Column.taxIncluded.rawValue) == 1)
+        append(",\"tax_spec\":", to: &out)
+        spec(.taxSpec)
+        append(",\"tip\":", to: &out)
+        money(.tip)
+        append(",\"tip_spec\":", to: &out)
+        spec(.tipSpec)
+        append(",\"total\":", to: &out)
+        money(.total)
+        append(",\"trip\":", to: &out)
+        text(.tripName)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Reads the row's payers and sharers into `payers` and `sharers`; false when it has no split
+    /// (no row in `purchase_splits`, or a trip without members), as `Ledger.split(of:)` says.
+    private func readSplit(_ s: Statement) throws -> Bool {
+        guard !s.isNull(Column.payers.rawValue) else { return false }
+        let trip = s.int(Column.tripID.rawValue)
+        let group: Group
+        if let g = groups[trip] { group = g } else {
+            let list = try members(trip)
+            var names: [[UInt8]] = []
+            for m in list {
+                var n: [UInt8] = []
+                JSONValue.writeString(m.name, to: &n)
+                names.append(n)
+            }
+            group = Group(index: Dictionary(uniqueKeysWithValues: list.enumerated().map { ($1.id, $0) }), names: names)
+            groups[trip] = group
+        }
+        guard !group.names.isEmpty else { return false }
+        payers.removeAll(keepingCapacity: true)
+        sharers.removeAll(keepingCapacity: true)
+        s.withBytes(Column.payers.rawValue) { SplitWeights.decode($0, index: group.index, into: &payers, cache: &weightCache) }
+        s.withBytes(Column.shares.rawValue) { SplitWeights.decode($0, index: group.index, into: &sharers, cache: &weightCache) }
+        return true
+    }
+
+    /// `[{"home_paid":…,"name":…,"paid":…,"weight":…},…]`: `total` and `home` divided among
+    /// `parts` by the allocation `trip balances` sums (`SplitRow.divide`).
+    private func writeParts(_ parts: [(index: Int, weight: Rational)], _ key: StaticString, total: Int64, home: Int64?,
+                            _ s: Statement, _ currency: CurrencyText, _ homeCurrency: CurrencyText,
+                            to out: inout [UInt8]) {
+        let group = groups[s.int(Column.tripID.rawValue)]!
+        // Into buffers kept from row to row: no array per row.
+        amounts.removeAll(keepingCapacity: true)
+        amounts.append(contentsOf: repeatElement(0, count: parts.count))
+        SplitRow.divide(total, among: parts) { amounts[$0] = $1 }
+        homes.removeAll(keepingCapacity: true)
+        if let home {
+            homes.append(contentsOf: repeatElement(0, count: parts.count))
+            SplitRow.divide(home, among: parts) { homes[$0] = $1 }
+        }
+        out.append(UInt8(ascii: "["))
+        for k in parts.indices {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            append("{\"home_", to: &out)
+            append(key, to: &out)
+            append("\":", to: &out)
+            if home != nil { quotedMinor(homes[k], homeCurrency.currency.minorUnits, to: &out) } else { append("null", to: &out) }
+            append(",\"name\":", to: &out)
+            out.append(contentsOf: group.names[parts[k].index])
+            append(",\"", to: &out)
+            append(key, to: &out)
+            append("\":", to: &out)
+            quotedMinor(amounts[k], currency.currency.minorUnits, to: &out)
+            append(",\"weight\":", to: &out)
+            out.append(contentsOf: weightText(parts[k].weight))
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    private func weightText(_ w: Rational) -> [UInt8] {
+        if let t = weightTexts[w] { return t }
+        var t: [UInt8] = []
+        JSONValue.writeString(w.exactDecimalText() ?? w.description, to: &t)
+        weightTexts[w] = t
+        return t
+    }
+
+    // MARK: text
+
+    /// Appends row `s`'s line of `trip list`'s table, as `TextFormat.listRow` writes it.
+    func writeListRow(_ s: Statement, _ layout: ListLayout, to out: inout [UInt8]) {
+        let currency = self.currency(s, .currency)
+        let kind = self.kind(s)
+        let sign = kind.sign
+        // id
+        let id = s.int(Column.id.rawValue)
+        let idStart = out.count
+        out.append(UInt8(ascii: "#"))
+        appendInteger(id, to: &out)
+        pad(out.count - idStart, layout.idWidth, to: &out)
+        out.append(0x20)
+        out.append(0x20)
+        // date: always ten characters
+        s.withBytes(Column.date.rawValue) { out.append(contentsOf: date.plain($0)) }
+        out.append(0x20)
+        out.append(0x20)
+        // amount, right-aligned: `JPY 1,200`
+        let total = sign * s.int(Column.total.rawValue)
+        let amountWidth = currency.codeWidth + 1 + minorUnitsWidth(total, currency.currency.minorUnits, grouped: true)
+        pad(amountWidth, layout.amountWidth, to: &out)
+        out.append(contentsOf: currency.code)
+        out.append(0x20)
+        appendMinorUnits(total, currency.currency.minorUnits, grouped: true, to: &out)
+        out.append(0x20)
+        out.append(0x20)
+        // home amount, right-aligned, or an em dash
+        let home = optionalInt(s, .home)
+        if let home {
+            let homeCurrency = self.currency(s, .homeCurrency)
+            let v = sign * home
+            pad(minorUnitsWidth(v, homeCurrency.currency.minorUnits, grouped: true), layout.homeWidth, to: &out)
+            appendMinorUnits(v, homeCurrency.currency.minorUnits, grouped: true, to: &out)
+        } else {
+            pad(1, layout.homeWidth, to: &out)
+            append("—", to: &out)
+        }
+        out.append(0x20)
+        out.append(0x20)
+        // rate flag
+        let source = self.source(s)
+        let flagStart = out.count
+        if home == nil {
+            append("none", to: &out)
+        } else {
+            out.append(contentsOf: source.rawValue.utf8)
+            // `Conversion.provisional`: no quote counts as provisional.
+            if source == .none || s.int(Column.provisional.rawValue) == 1 { out.append(UInt8(ascii: "*")) }
+        }
+        pad(out.count - flagStart, layout.rateWidth, to: &out)
+        out.append(0x20)
+        out.append(0x20)
+        // note, with what the row is and its category
+        switch kind {
+        case .purchase: break
+        case .refund:
+            append("refund of #", to: &out)
+            if let r = optionalInt(s, .refundOf) { appendInteger(r, to: &out) } else { out.append(UInt8(ascii: "?")) }
+            out.append(0x20)
+        case .credit: append("credit ", to: &out)
+        }
+        if !s.isNull(Column.category.rawValue) {
+            out.append(UInt8(ascii: "["))
+            s.withBytes(Column.category.rawValue) { safeText($0, to: &out) }
+            append("] ", to: &out)
+        }
+        s.withBytes(Column.note.rawValue) { safeText($0, to: &out) }
+        out.append(0x0A)
+    }
+
+    /// `TextFormat.safe` of the text: printable ASCII as it is.
+    private func safeText(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            out.append(contentsOf: bytes)
+        } else {
+            out.append(contentsOf: TextFormat.safe(String(decoding: bytes, as: UTF8.self)).utf8)
+        }
+    }
+
+    // MARK: the row's repeated texts
+
+    private func currency(_ s: Statement, _ c: Column) -> CurrencyText {
+        s.withBytes(c.rawValue) { bytes in
+            for known in currencies where sameBytes(bytes, known.text) { return known }
+            let currency = Currency.stored(String(decoding: bytes, as: UTF8.self))
+            let found = CurrencyText(text: Array(bytes), currency: currency, code: Array(currency.code.utf8),
+                                     codeWidth: currency.code.count)
+            currencies.append(found)
+            return found
+        }
+    }
+
+    /// The spec's `description` as a JSON string, or `nil` (JSON null) when it does not parse.
+    private func specText(_ s: Statement, _ c: Column) -> [UInt8]? {
+        s.withBytes(c.rawValue) { bytes in
+            if let known = specs.find(bytes) { return known }
+            let spec = try? AdjustmentSpec.parse(String(decoding: bytes, as: UTF8.self), field: "stored")
+            let text = spec.map { d -> [UInt8] in
+                var t: [UInt8] = []
+                JSONValue.writeString(d.description, to: &t)
+                return t
+            }
+            specs.insert(bytes, text)
+            return text
+        }
+    }
+
+    private func rounding(_ s: Statement) -> [UInt8] {
+        s.withBytes(Column.rounding.rawValue) { bytes in
+            if let known = roundings.find(bytes) { return known }
+            var t: [UInt8] = []
+            JSONValue.writeString((RoundingMode(rawValue: String(decoding: bytes, as: UTF8.self)) ?? .halfUp).rawValue, to: &t)
+            roundings.insert(bytes, t)
+            return t
+        }
+    }
+
+    private func source(_ s: Statement) -> RateSource {
+        s.withBytes(Column.rateSource.rawValue) { bytes in
+            if let known = sources.find(bytes) { return known }
+            let source = RateSource(rawValue: String(decoding: bytes, as: UTF8.self)) ?? .none
+            sources.insert(bytes, source)
+            return source
+        }
+    }
+
+    private func kind(_ s: Statement) -> PurchaseKind {
+        s.withBytes(Column.kind.rawValue) { bytes in
+            if let known = kinds.find(bytes) { return known }
+            let kind = PurchaseKind(rawValue: String(decoding: bytes, as: UTF8.self)) ?? .purchase
+            kinds.insert(bytes, kind)
+            return kind
+        }
+    }
+
+    private func optionalInt(_ s: Statement, _ c: Column) -> Int64? { s.optionalInt(c.rawValue) }
+}
+
+/// The last date text read and its `CivilDate.description` (rows come date by date).
+private struct LastDate {
+    private var text: [UInt8] = [0]
+    private var plainText: [UInt8] = []
+    private var quotedText: [UInt8]?
+
+    /// The date as `Purchase` shows it: the stored date, or 1970-01-01 when it is not one.
+    mutating func plain(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        update(bytes)
+        return plainText
+    }
+
+    /// As a JSON string; with `fallback` false, `nil` for a text that is not a date.
+    mutating func quoted(_ bytes: UnsafeBufferPointer<UInt8>, fallback: Bool) -> [UInt8]? {
+        update(bytes)
+        if quotedText == nil && fallback { return Array("\"1970-01-01\"".utf8) }
+        return quotedText
+    }
+
+    private mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if sameBytes(bytes, text) { return }
+        text = Array(bytes)
+        let date = CivilDate(iso: String(decoding: bytes, as: UTF8.self))
+        plainText = Array((date ?? CivilDate(year: 1970, month: 1, day: 1)!).description.utf8)
+        quotedText = date.map { Array("\"\($0.description)\"".utf8) }
+    }
+}
+
+// MARK: bytes
+
+@inline(__always)
+private func append(_ s: StaticString, to out: inout [UInt8]) {
+    s.withUTF8Buffer { out.append(contentsOf: $0) }
+}
+
+/// `JSONValue.writeString` of these UTF-8 bytes: printable ASCII with nothing to escape as it is.
+private func jsonString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: bytes)
+        out.append(UInt8(ascii: "\""))
+    } else {
+        JSONValue.writeString(String(decoding: bytes, as: UTF8.self), to: &out)
+    }
+}
+
+private func jsonString(_ bytes: [UInt8], to out: inout [UInt8]) {
+    bytes.withUnsafeBufferPointer { jsonString($0, to: &out) }
+}
+
+private func jsonString(_ s: String, to out: inout [UInt8]) {
+    JSONValue.writeString(s, to: &out)
+}
+
+private func appendInteger(_ v: Int64, to out: inout [UInt8]) {
+    if v < 0 { out.append(UInt8(ascii: "-")) }
+    var m = v.magnitude
+    let start = out.count
+    repeat {
+        out.append(UInt8(48 + m % 10))
+        m /= 10
+    } while m > 0
+    out[start...].reverse()
+}
+
+/// Characters `appendMinor` writes.
+func minorUnitsWidth(_ v: Int64, _ exponent: Int, grouped: Bool) -> Int {
+    var digits = 1
+    var m = v.magnitude
+    while m >= 10 {
+        m /= 10
+        digits += 1
+    }
+    let whole = max(digits - exponent, 1)
+    var n = whole + (exponent > 0 ? 1 + exponent : 0) + (v < 0 ? 1 : 0)
+    if grouped { n += (whole - 1) / 3 }
+    return n
+}
+
+/// `Money(minorUnits: v, …).plainText` (`Rational.render`), with `grouped` as `Money.group` has it.
+func appendMinorUnits(_ v: Int64, _ exponent: Int, grouped: Bool, to out: inout [UInt8]) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24 + exponent) { digits in
+        var m = v.magnitude
+        var n = 0
+        repeat {
+            digits[n] = UInt8(48 + m % 10)
+            m /= 10
+            n += 1
+        } while m > 0
+        while n <= exponent {
+            digits[n] = 48
+            n += 1
+        }
+        // digits[n-1] is the most significant.
+        if v < 0 { out.append(UInt8(ascii: "-")) }
+        let whole = n - exponent
+        for i in 0..<whole {
+            if grouped && i > 0 && (whole - i) % 3 == 0 { out.append(UInt8(ascii: ",")) }
+            out.append(digits[n - 1 - i])
+        }
+        if exponent > 0 {
+            out.append(UInt8(ascii: "."))
+            for i in stride(from: exponent - 1, through: 0, by: -1) { out.append(digits[i]) }
+        }
+    }
+}
+
+private func quotedMinor(_ v: Int64, _ exponent: Int, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    appendMinorUnits(v, exponent, grouped: false, to: &out)
+    out.append(UInt8(ascii: "\""))
+}
+
+/// Spaces that bring a cell of `width` characters to `column`: `TextFormat.pad`'s fill, written
+/// before a right-aligned cell or after a left-aligned one.
+private func pad(_ width: Int, _ column: Int, to out: inout [UInt8]) {
+    if width < column { out.append(contentsOf: repeatElement(0x20, count: column - width)) }
+}
