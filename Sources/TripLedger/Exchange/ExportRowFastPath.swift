@@ -26,7 +26,10 @@ extension ExportRowImporter {
                 parsed.now = Array(now.utf8)
             }
             let done = record.bytes.withUnsafeBufferPointer { fastAppend($0, record, to: &values) }
-            if let done { return done }
+            if let done {
+                pendingSplit = nil
+                return done
+            }
         }
         let (row, trip, key) = try row((0..<record.count).map { record.string($0) }, number: number)
         for v in row.values(now: now, createdAt: now) { values.append(v) }
@@ -50,6 +53,9 @@ extension ExportRowImporter {
             guard kind.isEmpty || kind.elementsEqual(PurchaseKind.purchase.rawValue.utf8) else { return nil }
         }
         if has(.refundOf) && !cell(.refundOf).isEmpty { return nil }
+        // Group cells (splits, members) are `row`'s too.
+        if has(.paidBy) && !cell(.paidBy).isEmpty || has(.split) && !cell(.split).isEmpty
+            || has(.members) && !cell(.members).isEmpty { return nil }
         guard let trip = fastTrip(cell(.trip)) else { return nil }
         let dateCell = cell(.date)
         guard let date = parsed.dates.text(of: dateCell) else { return nil }
