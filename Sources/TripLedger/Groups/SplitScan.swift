@@ -21,6 +21,8 @@ struct SplitRow {
     var homeDiscount: Int64 = 0, homeService: Int64 = 0, homeTax: Int64 = 0, homeTip: Int64 = 0
     var date = ""
     var paidWith: String?
+    var note = ""
+    var kind = PurchaseKind.purchase
 
     /// The part of `amount` that goes to each of `parts`, exactly (largest remainder).
     static func divide(_ amount: Int64, among parts: [(index: Int, weight: Rational)]) -> [Int64] {
@@ -68,7 +70,7 @@ extension Ledger {
         try db.prepare("""
             SELECT s.purchase_id, s.payers, s.shares, p.total_minor, p.home_minor, p.currency, p.category, p.rate_source,
                    p.provisional, p.tax_included, p.home_discount_minor, p.home_service_minor, p.home_tax_minor,
-                   p.home_tip_minor, p.date, p.paid_with, p.kind = 'purchase'
+                   p.home_tip_minor, p.date, p.paid_with, p.kind = 'purchase', p.note, p.kind
             FROM purchase_splits s JOIN purchases p ON p.id = s.purchase_id
             WHERE s.trip_id = ?1 AND p.date BETWEEN ?2 AND ?3 AND (?4 IS NULL OR p.currency = ?4)
             ORDER BY s.purchase_id
@@ -96,6 +98,8 @@ extension Ledger {
                 row.homeTip = sign * s.int(13)
                 row.date = s.text(14)
                 row.paidWith = s.optionalText(15)
+                row.note = s.text(17)
+                row.kind = PurchaseKind(rawValue: s.text(18)) ?? .purchase
             }
             try body(row)
         }

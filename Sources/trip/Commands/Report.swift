@@ -31,7 +31,6 @@ extension Trip {
 
         func validate() throws {
             if all && (trip != nil || name != nil) { throw ValidationError("--all and a trip name cannot be used together") }
-            if all && member != nil { throw ValidationError("--all and --member cannot be used together; name the trip") }
         }
 
         func run() throws {
@@ -43,6 +42,15 @@ extension Trip {
             switch global.format {
             case .json:
                 print((all ? JSONValue.object(["reports": .array(reports.map(\.json))]) : reports[0].json).serialized)
+            case .csv where member != nil:
+                // A member's shares, not purchases: their own columns (README, "Group trips").
+                var out = PurchaseCSV.record(MemberLineCSV.columns)
+                for r in reports {
+                    for l in r.memberLines {
+                        out += PurchaseCSV.record(MemberLineCSV.fields(l, member: r.member ?? "").map { TextFormat.safe($0, keepingTabs: true) })
+                    }
+                }
+                print(out, terminator: "")
             case .csv:
                 var out = PurchaseCSV.record(PurchaseCSV.columns)
                 // Terminal-safe like the other report formats: a legacy note's ESC prints as \u{1b}.
