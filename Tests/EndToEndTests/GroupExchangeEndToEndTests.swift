@@ -229,6 +229,52 @@ struct GroupExchangeEndToEndTests {
     }
 }
 
+extension GroupExchangeEndToEndTests {
+    /// A trip without members gets exactly the journals it always did: no member posting, account
+    /// or header line (the headers below are those written before group trips).
+    @Test func aTripWithoutMembersGetsTheSameJournals() throws {
+        let folder = TemporaryFolder()
+        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
+        for args in [["init", "--home", "USD"], ["new", "Japan", "--currency", "JPY"],
+                     ["rates", "set", "JPY", "0.0067", "--date", "2026-03-01"], ["add", "3240", "ramen", "--date", "2026-03-01"]] {
+            try #require(try trip.run(args).exitCode == 0)
+        }
+        let ledger = try trip.run("export", "--format", "ledger").stdout
+        #expect(ledger.contains("""
+            ; Amounts: "." decimal mark, no grouping, the currency's ISO 4217 minor digits.
+            commodity 1,000. JPY
+            commodity 1,000.00 USD
+
+            2026-03-01 * (1) ramen
+                ; trip: Japan
+                ; purchase: 1
+                ; rate: 0.0067 USD per JPY
+                ; rate_source: manual
+                ; rate_date: 2026-03-01
+                Expenses:Uncategorized  3240 JPY @@ 21.71 USD
+                Assets:Cash  -21.71 USD
+
+            ; 1 purchases; home totals: 21.71 USD; unconverted: 0
+
+            """), "\(ledger)")
+        let bean = try trip.run("export", "--format", "beancount").stdout
+        #expect(bean.contains("""
+            ; currency only, outside every home total.
+
+            option "title" "trip export: \\"Japan\\""
+            option "operating_currency" "USD"
+
+            2026-03-01 open Assets:Cash
+            2026-03-01 open Expenses:Uncategorized
+
+            2026-03-01 * "ramen" "Japan #1"
+            """), "\(bean)")
+        #expect(!ledger.contains("Members") && !bean.contains("Members"))
+        let csv = try trip.run("export", "--format", "csv").stdout
+        #expect(csv.hasSuffix(",USD,21.71,,purchase,,,,\r\n"))
+    }
+}
+
 /// Runs a tool with a plain environment.
 private func runTool(_ path: String, _ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
     try runTool(path, args, environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/nonexistent-home"])

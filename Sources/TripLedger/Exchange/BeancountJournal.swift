@@ -22,9 +22,18 @@ struct BeancountJournal: JournalWriter {
             ; amount trip used; totals are per home currency and equal `trip report`'s net total.
             ; Unconverted purchases (no rate) are posted to Expenses:Unconverted:<Category> in their own
             ; currency only, outside every home total.
-            ; Group trips: Equity:Members:<Name> gets each member's share (debit) minus what they paid
-            ; (credit) in the home currency, and transfers credit the member who pays: each account's
-            ; balance is minus the member's `trip balances` balance.
+
+            """
+        if !scope.memberAccounts.isEmpty {
+            // Only with members: a trip without them gets exactly the journal it always did.
+            out += """
+                ; Group trips: Equity:Members:<Name> gets each member's share (debit) minus what they paid
+                ; (credit) in the home currency, and transfers credit the member who pays: each account's
+                ; balance is minus the member's `trip balances` balance.
+
+                """
+        }
+        out += """
 
             option "title" "\(BeancountJournal.string("trip export: " + scope.description))"
 

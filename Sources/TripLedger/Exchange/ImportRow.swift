@@ -216,7 +216,13 @@ struct ExportRowImporter: RowImporter {
     /// trip; `nil` for any other row.
     mutating func holdAside(_ record: CSVRecord, number: Int) throws -> Trip? {
         let i = at[ExportColumn.kind.rawValue]
-        guard i >= 0, trimmed(record.string(i)) == GroupImport.transferKind else { return nil }
+        guard i >= 0 else { return nil }
+        // Every row passes here: its kind cell is looked at as bytes, a `String` made only when spaced.
+        let range = record.range(i)
+        let spaced = !range.isEmpty && [0x20, 0x09].contains(record.bytes[range.lowerBound])
+            || !range.isEmpty && [0x20, 0x09].contains(record.bytes[range.upperBound - 1])
+        guard spaced ? trimmed(record.string(i)) == GroupImport.transferKind
+                     : record.bytes[range].elementsEqual(GroupImport.transferKind.utf8) else { return nil }
         return try transfer((0..<record.count).map { record.string($0) }, number: number)
     }
 

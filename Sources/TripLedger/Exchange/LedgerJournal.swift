@@ -29,12 +29,18 @@ struct LedgerJournal: JournalWriter {
             ; Unconverted purchases (no rate) are posted to Expenses:Unconverted:<Category> in their own
             ; currency only, with no @@: -B leaves them in that currency, outside every home total.
             ; Amounts: "." decimal mark, no grouping, the currency's ISO 4217 minor digits.
-            ; Group trips: Equity:Members:<Name> gets each member's share (debit) minus what they paid
-            ; (credit) in the home currency, and transfers (code T<id>) credit the member who pays; so
-            ; `hledger -f FILE bal ^Equity:Members: --invert` and `ledger -f FILE bal ^Equity:Members: --invert`
-            ; print each member's `trip balances` balance.
 
             """
+        if !scope.memberAccounts.isEmpty {
+            // Only with members: a trip without them gets exactly the journal it always did.
+            out += """
+                ; Group trips: Equity:Members:<Name> gets each member's share (debit) minus what they paid
+                ; (credit) in the home currency, and transfers (code T<id>) credit the member who pays; so
+                ; `hledger -f FILE bal ^Equity:Members: --invert` and `ledger -f FILE bal ^Equity:Members: --invert`
+                ; print each member's `trip balances` balance.
+
+                """
+        }
         for c in scope.currencies { out += "commodity \(LedgerJournal.commodityFormat(c))\n" }
         return out + "\n"
     }
