@@ -10,6 +10,8 @@ final class GroupExport {
     /// capital account, credited with what they pay and debited with their share.
     let accounts: [Int64: String]
     private let splits: Statement?
+    /// Trip id → member id → position in `members`.
+    private let positions: [Int64: [Int64: Int]]
     private var cache: [Int64: Rational] = [:]
 
     init(ledger: Ledger, trips: [Trip]) throws {
@@ -19,6 +21,7 @@ final class GroupExport {
             if !m.isEmpty { members[t.id] = m }
         }
         self.members = members
+        positions = members.mapValues { list in Dictionary(uniqueKeysWithValues: list.enumerated().map { ($1.id, $0) }) }
         var accounts: [Int64: String] = [:]
         for list in members.values {
             var taken: Set<String> = []
@@ -44,8 +47,7 @@ final class GroupExport {
 
     /// The payers and sharers of `p` (indices into its trip's `members`), `nil` when it has none.
     func split(of p: Purchase) throws -> (payers: [(index: Int, weight: Rational)], sharers: [(index: Int, weight: Rational)])? {
-        guard let splits, let list = members[p.tripID] else { return nil }
-        let index = Dictionary(uniqueKeysWithValues: list.enumerated().map { ($1.id, $0) })
+        guard let splits, let index = positions[p.tripID] else { return nil }
         var cache = self.cache
         defer { self.cache = cache }
         return try splits.first([.integer(p.tripID), .integer(p.id)]) { s in

@@ -14,14 +14,14 @@ extension Trip {
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Totals in the home currency: gross, discounts, service, tax, tip, breakdowns, days, budget, and where each rate came from.", usage: "trip report [NAME | -t TRIP | --all] [--by GROUP] [--since D] [--until D]\n[--home CUR] [--lines] [--format FORMAT] [global options]",
-            discussion: "Formats: text (bars on a terminal), json (documented contract), csv (one row per purchase), markdown, html (self-contained).")
+            discussion: "Formats: text (bars on a terminal), json (documented contract), csv (one row per purchase; with --member, one row per share), markdown, html (self-contained).")
 
         @Argument(help: "The trip (default: the current trip).", completion: Completions.tripNames) var name: String?
         @Option(name: [.long, .customShort("t")], help: "The trip (same as NAME).", completion: Completions.tripNames) var trip: String?
         @Flag(help: "Every trip, each in its own home currency.") var all = false
         @Option(help: "Break totals down by: category, day, currency, payment, member (group trips) or none.")
         var by: ReportGrouping = .category
-        @Option(help: "Group trips: this member's own report, from their shares (what an employer reimburses).")
+        @Option(help: "Group trips: this member's own report, from their shares (what an employer reimburses); its lines are their parts. With --all: every trip they belong to.")
         var member: String?
         @Option(parsing: .unconditional, help: "Only purchases on or after this date.") var since: String?
         @Option(parsing: .unconditional, help: "Only purchases on or before this date.") var until: String?
