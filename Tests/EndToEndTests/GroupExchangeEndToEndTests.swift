@@ -155,6 +155,44 @@ struct GroupExchangeEndToEndTests {
         #expect((try trip.run("members", "--format", "json").json["members"] as? [Any])?.count == 0)
     }
 
+    /// Transfer rows are checked like purchases: a bad one is named by row and column, and nothing
+    /// (no purchase, member or transfer) is imported.
+    @Test(arguments: [
+        ("Carla", "Carla", "", "6.70", "row 2, column split: \"Carla\" is the member who pays"),
+        ("Carla", "Ana", "food", "6.70", "row 2, column category: \"food\" is given on a transfer row"),
+        ("Carla", "Ana", "", "6.71", "row 2, column home_total: \"6.71\" does not match total × rate = 6.70"),
+        ("", "Ana", "", "6.70", "row 2, column paid_by: \"\" is empty"),
+    ])
+    func badTransferRowsAreRefused(_ from: String, _ to: String, _ category: String, _ home: String, _ message: String) throws {
+        let folder = TemporaryFolder()
+        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
+        for args in [["init", "--home", "USD"], ["new", "Japan", "--currency", "JPY"]] {
+            try #require(try trip.run(args).exitCode == 0)
+        }
+        let csv = """
+            date,category,currency,price,total,rate,rate_source,home_currency,home_total,kind,paid_by,split,members\r
+            2026-03-01,,JPY,1000,1000,0.0067,manual,USD,6.70,purchase,Ana=1,"Ana=1,Carla=1","Ana,Carla"\r
+            2026-03-01,\(category),JPY,1000,1000,0.0067,manual,USD,\(home),transfer,\(from),\(to),\r
+
+            """
+        let file = folder.file("bad.csv")
+        try csv.write(toFile: file, atomically: true, encoding: .utf8)
+        let r = try trip.run("import", file)
+        #expect(r.exitCode == 65)
+        #expect(r.stderr.hasPrefix("trip: import: \(message)"), "\(r.stderr)")
+        #expect((try trip.run("list", "--format", "json").json["purchases"] as? [Any])?.count == 0)
+        #expect((try trip.run("members", "--format", "json").json["members"] as? [Any])?.count == 0)
+        // The same file with a good transfer row imports it, and the members in the cell's order.
+        let good = csv.replacingOccurrences(of: ",\(category),JPY", with: ",,JPY").replacingOccurrences(of: "USD,\(home),transfer", with: "USD,6.70,transfer")
+            .replacingOccurrences(of: "transfer,\(from),\(to),", with: "transfer,Carla,Ana,")
+        try good.write(toFile: file, atomically: true, encoding: .utf8)
+        let ok = try trip.run("import", file)
+        #expect(ok.stdout == "imported 1 purchase and 1 transfer into \"Japan\" (0 duplicates skipped)\n", "\(ok.stderr)")
+        let b = try #require(try trip.run("balances", "--format", "json").json["members"] as? [[String: Any]])
+        // Ana paid 6.70 and shares 3.35; Carla shares 3.35 and sent 6.70.
+        #expect(b.map { "\($0["name"]!) \($0["balance"]!)" } == ["Ana -3.35", "Carla 3.35"])
+    }
+
     /// `bal ^Equity:Members: --invert` in hledger and in ledger gives every member's balance to the
     /// cent, while the expense total still equals the report's net.
     @Test(arguments: AccountingTool.allCases)
