@@ -26,10 +26,7 @@ extension ExportRowImporter {
                 parsed.now = Array(now.utf8)
             }
             let done = record.bytes.withUnsafeBufferPointer { fastAppend($0, record, to: &values) }
-            if let done {
-                pendingSplit = nil
-                return done
-            }
+            if let done { return done }
         }
         let (row, trip, key) = try row((0..<record.count).map { record.string($0) }, number: number)
         for v in row.values(now: now, createdAt: now) { values.append(v) }

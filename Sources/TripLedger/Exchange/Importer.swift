@@ -93,7 +93,7 @@ public struct ImportResult: Sendable, Equatable {
         self.transfers = transfers
     }
 
-    /// `{"imported":498,"skipped":2,"trip":"Japan 2026","trips":["Japan 2026"]}`; `trip` is `null`
+    /// `{"imported":498,"skipped":2,"transfers":0,"trip":"Japan 2026","trips":["Japan 2026"]}`; `trip` is `null`
     /// when rows went into several trips (or the file had no rows and no trip was resolved).
     public var json: JSONValue {
         .object(["imported": .int(Int64(imported)), "skipped": .int(Int64(skipped)),
@@ -242,11 +242,7 @@ extension Ledger {
             if let split = importer.takeSplit() { summary.group.splits.append((key, split)) }
             batch.values.appendInteger(Int64(bitPattern: key))
             batch.keys.append(key)
-            if lastTrip != trip.id {
-                lastTrip = trip.id
-                if !summary.trips.contains(trip.name) { summary.trips.append(trip.name) }
-                summary.tripIDs.insert(trip.id)
-            }
+            use(trip)
             if batch.keys.count >= batchRows {
                 guard try deliver(batch) else { return summary }
                 batch = ParsedBatch()
