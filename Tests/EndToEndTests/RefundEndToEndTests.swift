@@ -243,9 +243,10 @@ struct RefundExportEndToEndTests {
         let csv = try trip.run("export", "--format", "csv")
         #expect(csv.exitCode == 0, "\(csv.stderr)")
         let lines = csv.stdout.split(separator: "\r\n")
-        #expect(lines[0].hasSuffix(",home_currency,home_total,charged,kind,refund_of"))
-        #expect(lines[3].hasSuffix(",USD,28.00,,refund,1"))
-        #expect(lines[4].hasSuffix(",USD,10.50,,credit,"))
+        // The group columns (paid_by, split, members) follow, empty on a trip without members.
+        #expect(lines[0].hasSuffix(",home_currency,home_total,charged,kind,refund_of,paid_by,split,members"))
+        #expect(lines[3].hasSuffix(",USD,28.00,,refund,1,,,"))
+        #expect(lines[4].hasSuffix(",USD,10.50,,credit,,,,"))
         let json = try trip.run("export", "--format", "json")
         #expect(json.stdout.contains("\"kind\":\"refund\""))
         #expect(json.stdout.contains("\"refund_of\":1"))

@@ -77,7 +77,7 @@ public enum Beancount {
 
 /// Runs an accounting tool (through `spawnAndWait`) and returns its status and output as text; a
 /// signal shows as 128 + its number.
-func runTool(_ executable: String, _ args: [String], environment: [String: String]) throws -> (status: Int32, stdout: String, stderr: String) {
+public func runTool(_ executable: String, _ args: [String], environment: [String: String]) throws -> (status: Int32, stdout: String, stderr: String) {
     let r = try spawnAndWait(executable, args.map { Array($0.utf8) }, environment: environment)
     return (r.exitCode ?? 128 + (r.signal ?? 0), String(decoding: r.stdout, as: UTF8.self), String(decoding: r.stderr, as: UTF8.self))
 }

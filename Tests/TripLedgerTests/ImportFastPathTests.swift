@@ -67,6 +67,18 @@ struct ImportFastPathTests {
                 rows.append(r)
             }
         }
+        // Group cells: such rows take `row`'s path, valid or not (members are added at the end of an import).
+        let group: [(String, String, String)] = [
+            ("Ana=3000,Ben=600", "Ana=1,Ben=1", "Ana,Ben"), ("Ben=1", "Ana=3/2,Ben=1", ""), ("Ana=1", "Ana=60,Ben=40", ""),
+            ("Ana=1", "", ""), ("", "Ana=1", ""), ("Ana=1", "Ana=0", ""), ("Ana=1", "Ana=1,ana=1", ""), ("", "", "Ana,rest"),
+        ]
+        for (paidBy, split, members) in group {
+            var r = base
+            r[col("paid_by")] = paidBy
+            r[col("split")] = split
+            r[col("members")] = members
+            rows.append(r)
+        }
         return (header, rows, t)
     }
 

@@ -175,7 +175,7 @@ struct ImportTests {
         let fresh = try c.ledger.importPurchases(path: path, options: ImportOptions(), bulkThreshold: 3)
         #expect(fresh.imported == 8)
         #expect(try c.ledger.report(trip: nil).totals == a.ledger.report(trip: nil).totals)
-        #expect(second.json.serialized == #"{"imported":0,"skipped":8,"trip":"Japan 2026","trips":["Japan 2026"]}"#)
+        #expect(second.json.serialized == #"{"imported":0,"skipped":8,"transfers":0,"trip":"Japan 2026","trips":["Japan 2026"]}"#)
     }
 
     @Test func aHandEditedHomeTotalIsARowErrorAndNothingIsWritten() throws {

@@ -23,21 +23,43 @@ struct BeancountJournal: JournalWriter {
             ; Unconverted purchases (no rate) are posted to Expenses:Unconverted:<Category> in their own
             ; currency only, outside every home total.
 
+            """
+        if !scope.memberAccounts.isEmpty {
+            // Only with members: a trip without them gets exactly the journal it always did.
+            out += """
+                ; Group trips: Equity:Members:<Name> gets each member's share (debit) minus what they paid
+                ; (credit) in the home currency, and transfers credit the member who pays: each account's
+                ; balance is minus the member's `trip balances` balance.
+
+                """
+        }
+        out += """
+
             option "title" "\(BeancountJournal.string("trip export: " + scope.description))"
 
             """
         for c in scope.homeCurrencies { out += "option \"operating_currency\" \"\(c.code)\"\n" }
         out += "\n"
-        for a in scope.accounts { out += "\(a.first) open \(a.name)\n" }
+        for a in scope.accounts + scope.memberAccounts { out += "\(a.first) open \(a.name)\n" }
         return out + "\n"
     }
 
-    func entry(_ p: Purchase) -> String {
+    func entry(_ p: Purchase, members: [(account: String, minor: Int64)]) -> String {
         let narration = "\(JournalText.oneLine(p.tripName)) #\(p.id)"
         var out = "\(p.date) * \"\(BeancountJournal.string(JournalText.payee(p)))\" \"\(BeancountJournal.string(narration))\"\n"
         for (key, value) in JournalText.metadata(p) { out += "  \(key): \"\(BeancountJournal.string(value))\"\n" }
         out += "  \(JournalText.expenseAccount(p))  \(JournalText.postedAmount(p))\n"
-        out += "  \(JournalText.fundingAccount(p))  \(JournalText.balancingAmount(p))\n\n"
+        out += "  \(JournalText.fundingAccount(p))  \(JournalText.balancingAmount(p))\n"
+        for m in members { out += "  \(m.account)  \(JournalText.money(m.minor, p.conversion.homeCurrency))\n" }
+        return out + "\n"
+    }
+
+    func transfer(_ t: ExportTransfer, home: Int64, from: String, to: String) -> String {
+        let narration = "\(JournalText.oneLine(t.tripName)) transfer #\(t.id)"
+        var out = "\(t.date) * \"\(BeancountJournal.string(GroupExport.payee(t)))\" \"\(BeancountJournal.string(narration))\"\n"
+        for (key, value) in GroupExport.metadata(t) { out += "  \(key): \"\(BeancountJournal.string(value))\"\n" }
+        out += "  \(from)  \(JournalText.money(-home, t.homeCurrency))\n"
+        out += "  \(to)  \(JournalText.money(home, t.homeCurrency))\n\n"
         return out
     }
 

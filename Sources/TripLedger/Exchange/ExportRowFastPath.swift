@@ -50,6 +50,9 @@ extension ExportRowImporter {
             guard kind.isEmpty || kind.elementsEqual(PurchaseKind.purchase.rawValue.utf8) else { return nil }
         }
         if has(.refundOf) && !cell(.refundOf).isEmpty { return nil }
+        // Group cells (splits, members) are `row`'s too.
+        if has(.paidBy) && !cell(.paidBy).isEmpty || has(.split) && !cell(.split).isEmpty
+            || has(.members) && !cell(.members).isEmpty { return nil }
         guard let trip = fastTrip(cell(.trip)) else { return nil }
         let dateCell = cell(.date)
         guard let date = parsed.dates.text(of: dateCell) else { return nil }

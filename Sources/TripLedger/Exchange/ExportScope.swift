@@ -13,6 +13,8 @@ struct ExportScope {
     /// Account name → first posting date, sorted by name.
     let accounts: [(name: String, first: CivilDate)]
     let firstDate: CivilDate?
+    /// Group trips: `Equity:Members:<Name>` accounts, each with the date of the export's first entry.
+    var memberAccounts: [(name: String, first: CivilDate)] = []
 
     var description: String {
         all ? "all trips (\(trips.count))" : trips.map { "\"\(JournalText.oneLine($0.name))\"" }.joined()

@@ -3,7 +3,10 @@ import TripCore
 /// One of the journal formats: a header from the scope, one entry per purchase, a trailer.
 protocol JournalWriter {
     func header(_ scope: ExportScope) -> String
-    func entry(_ p: Purchase) -> String
+    /// `members`: the purchase's member postings (`GroupExport.postings`), empty outside group trips.
+    func entry(_ p: Purchase, members: [(account: String, minor: Int64)]) -> String
+    /// A transfer between two members, converted: two member postings in the home currency.
+    func transfer(_ t: ExportTransfer, home: Int64, from: String, to: String) -> String
     func trailer(_ summary: ExportSummary, _ scope: ExportScope) -> String
 }
 
@@ -26,11 +29,22 @@ extension Ledger {
         var summary = ExportSummary()
         switch format {
         case .csv:
+            let group = try GroupExport(ledger: self, trips: trips)
+            // A group trip's members, in join order, go on its first row, so an import adds them in that order.
+            var named: Set<Int64> = []
+            func members(_ tripID: Int64) -> String {
+                guard let list = group.members[tripID], named.insert(tripID).inserted else { return "" }
+                return list.map(\.name).joined(separator: ",")
+            }
             try write(PurchaseCSV.record(PurchaseCSV.columns))
             try db.prepare(sql).forEach(values) { row in
                 let p = Purchase(row: row)
                 summary.add(p)
-                try write(PurchaseCSV.record(PurchaseCSV.fields(p)))
+                let cells = try group.cells(of: p)
+                try write(PurchaseCSV.record(PurchaseCSV.fields(p, paidBy: cells.paidBy, split: cells.split, members: members(p.tripID))))
+            }
+            for t in try group.transfers(ledger: self, trips: trips) {
+                try write(PurchaseCSV.record(PurchaseCSV.fields(t, members: members(t.tripID))))
             }
         case .json:
             // Each purchase object with its `paid_by` and `split`, written by `PurchaseStream`
@@ -51,12 +65,27 @@ extension Ledger {
             try write("\n]}\n")
         case .ledger, .beancount:
             let journal: any JournalWriter = format == .ledger ? LedgerJournal() : BeancountJournal()
-            let scope = try exportScope(trips: trips, all: all)
+            let group = try GroupExport(ledger: self, trips: trips)
+            let transfers = try group.transfers(ledger: self, trips: trips)
+            var scope = try exportScope(trips: trips, all: all)
+            if !group.isEmpty, let first = ([scope.firstDate].compactMap { $0 } + transfers.map(\.date)).min() {
+                scope.memberAccounts = Set(group.accounts.values).sorted().map { ($0, first) }
+            }
             try write(journal.header(scope))
             try db.prepare(sql).forEach(values) { row in
                 let p = Purchase(row: row)
                 summary.add(p)
-                try write(journal.entry(p))
+                try write(journal.entry(p, members: try group.postings(of: p)))
+            }
+            for t in transfers {
+                if let home = t.home {
+                    try write(journal.transfer(t, home: home, from: group.accounts[t.from.id]!, to: group.accounts[t.to.id]!))
+                } else {
+                    // Like an unconverted purchase: in no balance, so in no member posting either.
+                    try write("; transfer \(t.id): \(JournalText.money(t.amount.minorUnits, t.amount.currency)) from "
+                              + "\(JournalText.oneLine(t.from.name)) to \(JournalText.oneLine(t.to.name)) has no rate; "
+                              + "it is in no member balance\n\n")
+                }
             }
             try write(journal.trailer(summary, scope))
         }

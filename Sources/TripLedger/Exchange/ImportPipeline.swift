@@ -19,6 +19,8 @@ struct ParseSummary {
     /// In order of first use.
     var trips: [String] = []
     var tripIDs: Set<Int64> = []
+    /// Splits, members and transfers, stored after the purchases (see `GroupImport`).
+    var group = GroupImport()
 }
 
 /// `trip import` on two cores: a worker thread reads, parses and validates the CSV rows (pure

@@ -42,6 +42,14 @@ struct ExportRowImporter: RowImporter {
     var parsed = ParsedCells()
     /// Off: every row takes `row`'s path (tests compare the two).
     var fastPathEnabled = true
+    /// Group cells read so far (`members`, transfers) and the split of the row `row` just read.
+    var group = GroupImport()
+    var pendingSplit: GroupImport.Split?
+
+    mutating func takeSplit() -> GroupImport.Split? {
+        defer { pendingSplit = nil }
+        return pendingSplit
+    }
 
     init(ledger: Ledger, header: [String], trip: String?) throws {
         let known = Set(PurchaseCSV.columns)
@@ -86,6 +94,7 @@ struct ExportRowImporter: RowImporter {
     mutating func row(_ fields: [String], number: Int) throws -> (PurchaseRow, Trip, UInt64) {
         self.fields = fields
         self.number = number
+        pendingSplit = nil
         let trip = try targetTrip()
 
         let dateText = cell(.date)
@@ -155,6 +164,8 @@ struct ExportRowImporter: RowImporter {
         if !refundOfText.isEmpty, Int64(refundOfText) == nil || kind != .refund {
             throw bad(.refundOf, kind == .refund ? "is not a purchase id" : "is set on a row whose kind is not refund")
         }
+        try readMembers(trip: trip)
+        pendingSplit = try split(trip: trip)
 
         // The purchase as paid, not its conversion: a re-rated export of the same purchases is still a duplicate.
         var h = FNV1a()
@@ -179,6 +190,76 @@ struct ExportRowImporter: RowImporter {
         // Only money back adds to the key, so files exported before refunds existed keep their keys.
         if kind != .purchase { h.add(kind.rawValue) }
         return (row, trip, h.value)
+    }
+
+    /// A `members` cell: the trip's members in join order, added on import where missing.
+    private mutating func readMembers(trip: Trip) throws {
+        let text = trimmed(cell(.members))
+        guard !text.isEmpty else { return }
+        let names = try field(.members) {
+            try text.split(separator: ",", omittingEmptySubsequences: false).map { try Ledger.memberName(String($0)) }
+        }
+        group.members.append((trip, number, names))
+    }
+
+    /// The row's `paid_by` and `split` (both or neither), as `SplitText` reads them.
+    private func split(trip: Trip) throws -> GroupImport.Split? {
+        let paidBy = trimmed(cell(.paidBy)), split = trimmed(cell(.split))
+        if paidBy.isEmpty && split.isEmpty { return nil }
+        if paidBy.isEmpty { throw bad(.paidBy, "is empty but split is given; a split needs its payers (NAME=WEIGHT,…)") }
+        if split.isEmpty { throw bad(.split, "is empty but paid_by is given; name who shares it (NAME=WEIGHT,…)") }
+        return GroupImport.Split(trip: trip, row: number, payers: try field(.paidBy) { try SplitText.read(paidBy, field: "paid_by") },
+                                 shares: try field(.split) { try SplitText.read(split, field: "split") })
+    }
+
+    /// Takes a row of kind `transfer` aside into `group` (it is not a purchase) and returns its
+    /// trip; `nil` for any other row.
+    mutating func holdAside(_ record: CSVRecord, number: Int) throws -> Trip? {
+        let i = at[ExportColumn.kind.rawValue]
+        guard i >= 0 else { return nil }
+        // Every row passes here: its kind cell is looked at as bytes, a `String` made only when spaced.
+        let range = record.range(i)
+        let spaced = !range.isEmpty && [0x20, 0x09].contains(record.bytes[range.lowerBound])
+            || !range.isEmpty && [0x20, 0x09].contains(record.bytes[range.upperBound - 1])
+        guard spaced ? trimmed(record.string(i)) == GroupImport.transferKind
+                     : record.bytes[range].elementsEqual(GroupImport.transferKind.utf8) else { return nil }
+        return try transfer((0..<record.count).map { record.string($0) }, number: number)
+    }
+
+    /// A transfer row: `paid_by` pays `split` the amount (price and total), converted as recorded
+    /// and checked like a purchase's conversion; no adjustment, category, preset or charged amount.
+    private mutating func transfer(_ fields: [String], number: Int) throws -> Trip {
+        self.fields = fields
+        self.number = number
+        pendingSplit = nil
+        let trip = try targetTrip()
+        guard let date = isoDate(cell(.date)) else { throw bad(.date, "is not a date; the export format writes YYYY-MM-DD") }
+        let currency = try currency(cell(.currency))
+        for column in [ExportColumn.discountSpec, .serviceSpec, .taxSpec, .tipSpec, .category, .paidWith, .preset, .charged,
+                       .refundOf] where !trimmed(cell(column)).isEmpty {
+            throw bad(column, "is given on a transfer row; a transfer has an amount only")
+        }
+        let amount = try amount(.price, minorUnits: currency.minorUnits, rounding: rounding)
+        guard amount > 0 else { throw bad(.price, "must be more than zero for a transfer") }
+        let expression = trimmed(cell(.expression))
+        if !expression.isEmpty && plainMinorUnits(expression, minorUnits: currency.minorUnits) != amount {
+            throw bad(.expression, "is not the transfer's amount \(cell(.price))")
+        }
+        let b = Breakdown(price: amount, discount: 0, subtotal: amount, service: 0, tax: 0, taxIncluded: false, tip: 0, total: amount)
+        for column in [ExportColumn.discount, .service, .tax, .tip, .total] { try check(column, column == .total ? amount : 0, currency, rounding) }
+        let home = trip.homeCurrency
+        guard cell(.homeCurrency) == home.code else {
+            throw bad(.homeCurrency, "is not the home currency \(home.code) of trip \(quoted(trip.name))")
+        }
+        let conversion = try convert(b, currency: currency, home: home, date: date)
+        let note = try field(.note) { try Ledger.checkText(cell(.note), field: "note") }
+        let from = try field(.paidBy) { try Ledger.memberName(cell(.paidBy)) }
+        let to = try field(.split) { try Ledger.memberName(cell(.split)) }
+        if from.lowercased() == to.lowercased() { throw bad(.split, "is the member who pays; a transfer is between two members") }
+        try readMembers(trip: trip)
+        group.transfers.append(GroupImport.Transfer(trip: trip, row: number, from: from, to: to, date: date, amount: amount,
+                                                    currency: currency, conversion: conversion, note: note))
+        return trip
     }
 
     /// A recorded breakdown amount (when the header has its column) must equal the recomputed one.
@@ -385,6 +466,7 @@ enum ExportColumn: Int, CaseIterable {
     case rate, rateDate, rateSource, rateProvider, rateFetchedAt, provisional
     case homeCurrency, homeTotal, charged
     case kind, refundOf
+    case paidBy, split, members
 
     var name: String { PurchaseCSV.columns[rawValue] }
 }

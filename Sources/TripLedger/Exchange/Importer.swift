@@ -83,12 +83,22 @@ public struct ImportResult: Sendable, Equatable {
     public let skipped: Int
     /// The trips rows went into, in order of first use.
     public let trips: [String]
+    /// Transfers between members inserted (rows of kind `transfer`); a duplicate one counts in `skipped`.
+    public var transfers = 0
 
-    /// `{"imported":498,"skipped":2,"trip":"Japan 2026","trips":["Japan 2026"]}`; `trip` is `null`
+    public init(imported: Int, skipped: Int, trips: [String], transfers: Int = 0) {
+        self.imported = imported
+        self.skipped = skipped
+        self.trips = trips
+        self.transfers = transfers
+    }
+
+    /// `{"imported":498,"skipped":2,"transfers":0,"trip":"Japan 2026","trips":["Japan 2026"]}`; `trip` is `null`
     /// when rows went into several trips (or the file had no rows and no trip was resolved).
     public var json: JSONValue {
         .object(["imported": .int(Int64(imported)), "skipped": .int(Int64(skipped)),
-                 "trip": trips.count == 1 ? .string(trips[0]) : .null, "trips": .array(trips.map { .string($0) })])
+                 "trip": trips.count == 1 ? .string(trips[0]) : .null, "trips": .array(trips.map { .string($0) }),
+                 "transfers": .int(Int64(transfers))])
     }
 
     /// `imported 498 purchases into "Japan 2026" (2 duplicates skipped)`.
@@ -96,7 +106,8 @@ public struct ImportResult: Sendable, Equatable {
         let into = trips.isEmpty ? "" : " into " + trips.map { "\"\($0)\"" }.joined(separator: ", ")
         let noun = imported == 1 ? "purchase" : "purchases"
         let dup = skipped == 1 ? "duplicate" : "duplicates"
-        return "imported \(imported) \(noun)\(into) (\(skipped) \(dup) skipped)"
+        let moved = transfers == 0 ? "" : " and \(transfers) transfer\(transfers == 1 ? "" : "s")"
+        return "imported \(imported) \(noun)\(moved)\(into) (\(skipped) \(dup) skipped)"
     }
 }
 
@@ -172,13 +183,15 @@ extension Ledger {
                     return true
                 }
             }
-            if summary.rows == 0 {
+            if summary.rows == 0 && summary.group.transfers.isEmpty {
                 throw TripError.badText(field: "import", reason: "the file has a header but no rows; nothing to import")
             }
             try sink.finish()
             try shiftIDs(after: lastID, pastHighWater: removedAbove)
             try verifyTrips(summary.tripIDs)
-            return (ImportResult(imported: sink.added, skipped: summary.rows - sink.added, trips: summary.trips), sink.isBulk)
+            let transfers = try storeGroupRows(summary.group, lastID: lastID)
+            return (ImportResult(imported: sink.added, skipped: summary.rows - sink.added + transfers.skipped, trips: summary.trips,
+                                 transfers: transfers.added), sink.isBulk)
         }
         if bulk {
             // A bulk import leaves a WAL as large as the table. Checkpointed at the commit, but
@@ -203,6 +216,14 @@ extension Ledger {
         var lastTrip: Int64?
         let textBytes = batchRows * 256
         batch.values.reserve(cells: batchRows * ParsedBatch.width, textBytes: textBytes)
+        var number = 0
+        func use(_ trip: Trip) {
+            if lastTrip != trip.id {
+                lastTrip = trip.id
+                if !summary.trips.contains(trip.name) { summary.trips.append(trip.name) }
+                summary.tripIDs.insert(trip.id)
+            }
+        }
         while true {
             do {
                 guard try reader.next(into: &record) else { break }
@@ -210,16 +231,18 @@ extension Ledger {
                 if error.encoding != nil { throw error }
                 throw TripError.badText(field: "import", reason: "row \(error.record - 1): \(error.reason)")
             }
+            number += 1
+            if let trip = try importer.holdAside(record, number: number) {
+                use(trip)
+                continue
+            }
             summary.rows += 1
-            let (trip, baseKey) = try importer.append(record, number: summary.rows, to: &batch.values, now: now)
+            let (trip, baseKey) = try importer.append(record, number: number, to: &batch.values, now: now)
             let key = keys.key(for: baseKey)
+            if let split = importer.takeSplit() { summary.group.splits.append((key, split)) }
             batch.values.appendInteger(Int64(bitPattern: key))
             batch.keys.append(key)
-            if lastTrip != trip.id {
-                lastTrip = trip.id
-                if !summary.trips.contains(trip.name) { summary.trips.append(trip.name) }
-                summary.tripIDs.insert(trip.id)
-            }
+            use(trip)
             if batch.keys.count >= batchRows {
                 guard try deliver(batch) else { return summary }
                 batch = ParsedBatch()
@@ -228,6 +251,9 @@ extension Ledger {
             }
         }
         if !batch.keys.isEmpty { _ = try deliver(batch) }
+        let held = importer.group
+        summary.group.members = held.members
+        summary.group.transfers = held.transfers
         return summary
     }
 
@@ -391,9 +417,20 @@ protocol RowImporter {
     /// `row`, with the row's `PurchaseRow.insertColumns` values appended to `values` (`now` is the
     /// created and updated time); nothing is appended when it throws.
     mutating func append(_ record: CSVRecord, number: Int, to values: inout PackedValues, now: String) throws -> (Trip, UInt64)
+    /// A row that is not a purchase (a transfer), kept for after the inserts: its trip, or `nil`
+    /// for a purchase row.
+    mutating func holdAside(_ record: CSVRecord, number: Int) throws -> Trip?
+    /// The split of the row `append` just took, if it has one (asked once per row).
+    mutating func takeSplit() -> GroupImport.Split?
+    /// What was kept for after the inserts (`members` cells, transfers).
+    var group: GroupImport { get }
 }
 
 extension RowImporter {
+    mutating func holdAside(_ record: CSVRecord, number: Int) throws -> Trip? { nil }
+    mutating func takeSplit() -> GroupImport.Split? { nil }
+    var group: GroupImport { GroupImport() }
+
     mutating func append(_ record: CSVRecord, number: Int, to values: inout PackedValues, now: String) throws -> (Trip, UInt64) {
         let (row, trip, key) = try row((0..<record.count).map { record.string($0) }, number: number)
         for v in row.values(now: now, createdAt: now) { values.append(v) }

@@ -31,6 +31,16 @@ struct LedgerJournal: JournalWriter {
             ; Amounts: "." decimal mark, no grouping, the currency's ISO 4217 minor digits.
 
             """
+        if !scope.memberAccounts.isEmpty {
+            // Only with members: a trip without them gets exactly the journal it always did.
+            out += """
+                ; Group trips: Equity:Members:<Name> gets each member's share (debit) minus what they paid
+                ; (credit) in the home currency, and transfers (code T<id>) credit the member who pays; so
+                ; `hledger -f FILE bal ^Equity:Members: --invert` and `ledger -f FILE bal ^Equity:Members: --invert`
+                ; print each member's `trip balances` balance.
+
+                """
+        }
         for c in scope.currencies { out += "commodity \(LedgerJournal.commodityFormat(c))\n" }
         return out + "\n"
     }
@@ -40,11 +50,20 @@ struct LedgerJournal: JournalWriter {
         "1,000.\(String(repeating: "0", count: c.minorUnits)) \(c.code)"
     }
 
-    func entry(_ p: Purchase) -> String {
+    func entry(_ p: Purchase, members: [(account: String, minor: Int64)]) -> String {
         var out = "\(p.date) * (\(p.id)) \(JournalText.payee(p))\n"
         for (key, value) in JournalText.metadata(p) { out += "    ; \(key): \(value)\n" }
         out += "    \(JournalText.expenseAccount(p))  \(JournalText.postedAmount(p))\n"
-        out += "    \(JournalText.fundingAccount(p))  \(JournalText.balancingAmount(p))\n\n"
+        out += "    \(JournalText.fundingAccount(p))  \(JournalText.balancingAmount(p))\n"
+        for m in members { out += "    \(m.account)  \(JournalText.money(m.minor, p.conversion.homeCurrency))\n" }
+        return out + "\n"
+    }
+
+    func transfer(_ t: ExportTransfer, home: Int64, from: String, to: String) -> String {
+        var out = "\(t.date) * (T\(t.id)) \(GroupExport.payee(t))\n"
+        for (key, value) in GroupExport.metadata(t) { out += "    ; \(key): \(value)\n" }
+        out += "    \(from)  \(JournalText.money(-home, t.homeCurrency))\n"
+        out += "    \(to)  \(JournalText.money(home, t.homeCurrency))\n\n"
         return out
     }
 

@@ -19,10 +19,13 @@ public enum PurchaseCSV {
         "home_currency", "home_total", "charged",
         // Added with refunds (m0007); a file without them imports as purchases.
         "kind", "refund_of",
+        // Added with group trips; a file without them imports with no splits (see `GroupImport`).
+        "paid_by", "split", "members",
     ]
 
-    /// The fields of `p`, in `columns` order.
-    public static func fields(_ p: Purchase) -> [String] {
+    /// The fields of `p`, in `columns` order. `paidBy` and `split` are `SplitText` cells, `members`
+    /// the trip's members on its first row (`trip export` fills them; a report leaves them empty).
+    public static func fields(_ p: Purchase, paidBy: String = "", split: String = "", members: String = "") -> [String] {
         let b = p.breakdown, c = p.conversion, q = p.conversion.quote
         func money(_ v: Int64) -> String { Money(minorUnits: v, currency: p.currency).plainText }
         func home(_ v: Int64?) -> String { v.map { Money(minorUnits: $0, currency: c.homeCurrency).plainText } ?? "" }
@@ -37,6 +40,25 @@ public enum PurchaseCSV {
             c.provisional ? "true" : "false",
             c.homeCurrency.code, home(c.home), home(p.chargedMinor),
             p.kind.rawValue, p.refundOf.map { String($0) } ?? "",
+            paidBy, split, members,
+        ]
+    }
+
+    /// A transfer between members as a row: kind `transfer`, the amount as price and total,
+    /// `paid_by` the member who pays and `split` the one paid, with its recorded conversion.
+    static func fields(_ t: ExportTransfer, members: String) -> [String] {
+        let q = t.quote
+        let amount = t.amount.plainText, zero = Money(minorUnits: 0, currency: t.amount.currency).plainText
+        return [
+            String(t.id), t.tripName, t.date.description, t.note, "", "",
+            t.amount.currency.code, amount, amount,
+            zero, "", zero, "", zero, "", "false", zero, "",
+            amount, "", "",
+            q?.rate ?? "", q?.date?.description ?? "", q?.source.rawValue ?? RateSource.none.rawValue, q?.provider ?? "", "",
+            q?.provisional ?? true ? "true" : "false",
+            t.homeCurrency.code, t.home.map { Money(minorUnits: $0, currency: t.homeCurrency).plainText } ?? "", "",
+            GroupImport.transferKind, "",
+            t.from.name, t.to.name, members,
         ]
     }
 

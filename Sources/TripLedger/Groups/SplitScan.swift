@@ -21,6 +21,8 @@ struct SplitRow {
     var homeDiscount: Int64 = 0, homeService: Int64 = 0, homeTax: Int64 = 0, homeTip: Int64 = 0
     var date = ""
     var paidWith: String?
+    var note = ""
+    var kind = PurchaseKind.purchase
 
     /// The part of `amount` that goes to each of `parts`, exactly (largest remainder).
     static func divide(_ amount: Int64, among parts: [(index: Int, weight: Rational)]) -> [Int64] {
@@ -65,14 +67,16 @@ extension Ledger {
         var cache: [Int64: Rational] = [:]
         var row = SplitRow()
         var split = 0
+        // ?5 (`details`): the note and kind only for a member's lines; balances read neither.
         try db.prepare("""
             SELECT s.purchase_id, s.payers, s.shares, p.total_minor, p.home_minor, p.currency, p.category, p.rate_source,
                    p.provisional, p.tax_included, p.home_discount_minor, p.home_service_minor, p.home_tax_minor,
-                   p.home_tip_minor, p.date, p.paid_with, p.kind = 'purchase'
+                   p.home_tip_minor, p.date, p.paid_with, p.kind = 'purchase',
+                   CASE WHEN ?5 THEN p.note END, CASE WHEN ?5 THEN p.kind END
             FROM purchase_splits s JOIN purchases p ON p.id = s.purchase_id
             WHERE s.trip_id = ?1 AND p.date BETWEEN ?2 AND ?3 AND (?4 IS NULL OR p.currency = ?4)
             ORDER BY s.purchase_id
-            """).forEach([.integer(trip.id), .text(from), .text(to), SQLValue(currency)]) { s in
+            """).forEach([.integer(trip.id), .text(from), .text(to), SQLValue(currency), .integer(details ? 1 : 0)]) { s in
             split += 1
             row.id = s.int(0)
             row.payers.removeAll(keepingCapacity: true)
@@ -96,6 +100,8 @@ extension Ledger {
                 row.homeTip = sign * s.int(13)
                 row.date = s.text(14)
                 row.paidWith = s.optionalText(15)
+                row.note = s.text(17)
+                row.kind = PurchaseKind(rawValue: s.text(18)) ?? .purchase
             }
             try body(row)
         }

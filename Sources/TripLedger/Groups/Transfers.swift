@@ -50,10 +50,13 @@ extension Ledger {
         }
     }
 
+    /// `conversion`: one already made (an imported transfer keeps the one it was exported with);
+    /// `nil` converts at the rate of `date`.
     func insertTransfer(trip: Trip, from: Member, to: Member, amount: Int64, currency: Currency, date: CivilDate,
-                        note: String) throws -> Transfer {
+                        note: String, conversion recorded: Conversion? = nil) throws -> Transfer {
         let b = Breakdown(price: amount, discount: 0, subtotal: amount, service: 0, tax: 0, taxIncluded: false, tip: 0, total: amount)
-        let conversion = try convert(b, currency: currency, home: trip.homeCurrency, date: date, purchaseRate: nil, charged: nil)
+        let conversion = try recorded
+            ?? convert(b, currency: currency, home: trip.homeCurrency, date: date, purchaseRate: nil, charged: nil)
         let q = conversion.quote
         try db.run("""
             INSERT INTO transfers (trip_id, from_member, to_member, date, currency, amount_minor, home_currency, home_minor,

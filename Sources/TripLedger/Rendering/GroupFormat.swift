@@ -173,3 +173,61 @@ extension Transfer {
         ])
     }
 }
+
+extension MemberLine {
+    /// The member's share of the whole (`1/3`, `3/5`): exact, as the split's weights give it.
+    public var portionText: String {
+        portion.denominator == 1 ? String(portion.numerator) : "\(portion.numerator)/\(portion.denominator)"
+    }
+
+    /// An element of a member report's `member_lines`.
+    public var json: JSONValue {
+        func money(_ v: Int64?, _ c: Currency) -> JSONValue { v.map { .string(Money(minorUnits: $0, currency: c).plainText) } ?? .null }
+        return .object([
+            "id": .int(purchaseID), "trip": .string(tripName), "date": .string(date), "note": .string(note),
+            "category": JSONValue(category), "kind": .string(kind.rawValue), "currency": .string(currency.code),
+            "total": money(total, currency), "portion": .string(portionText), "share": money(share, currency),
+            "home_currency": .string(homeCurrency.code), "home_total": money(home, homeCurrency),
+            "home_share": money(homeShare, homeCurrency), "rate_source": .string(source.rawValue),
+            "provisional": .bool(provisional),
+        ])
+    }
+}
+
+extension TextFormat {
+    /// A member report's lines: the member's part of each purchase, then their sum, which is the
+    /// report's net total. Amounts of money back are negative.
+    static func memberLines(_ r: TripReport) -> String {
+        var rows: [[String]] = [["id", "date", "paid", "portion", "share", r.home.code, "note"]]
+        for l in r.memberLines {
+            rows.append(["#\(l.purchaseID)", l.date, money(l.total, l.currency), l.portionText, money(l.share, l.currency),
+                         l.homeShare.map { Money.group(Money(minorUnits: $0, currency: l.homeCurrency).plainText) } ?? "—",
+                         safe(l.note)])
+        }
+        let net = r.memberLines.reduce(Int64(0)) { $0 + ($1.homeShare ?? 0) }
+        rows.append(["", "", "", "", "total", r.money(net), ""])
+        let widths = (0..<7).map { i in rows.map { $0[i].count }.max() ?? 0 }
+        let title = "\(safe(r.member ?? ""))'s part of each purchase (\(r.home.code)):"
+        return ([title] + rows.map { row in
+            "  " + (0..<7).map { pad(row[$0], widths[$0], right: [2, 4, 5].contains($0)) }.joined(separator: "  ")
+        }).map { String($0.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n")
+    }
+}
+
+/// A member report as CSV (`trip report --member NAME --format csv`): one row per purchase the
+/// member shares, their part of it; the `home_share` column adds up to the report's net total.
+/// Not the purchase CSV: a share is not a purchase, so `trip import` does not read it.
+public enum MemberLineCSV {
+    public static let columns = [
+        "id", "trip", "member", "date", "note", "category", "kind", "currency", "total", "portion", "share",
+        "home_currency", "home_total", "home_share", "rate_source", "provisional",
+    ]
+
+    public static func fields(_ l: MemberLine, member: String) -> [String] {
+        func money(_ v: Int64?, _ c: Currency) -> String { v.map { Money(minorUnits: $0, currency: c).plainText } ?? "" }
+        return [String(l.purchaseID), l.tripName, member, l.date, l.note, l.category ?? "", l.kind.rawValue, l.currency.code,
+                money(l.total, l.currency), l.portionText, money(l.share, l.currency), l.homeCurrency.code,
+                money(l.home, l.homeCurrency), money(l.homeShare, l.homeCurrency), l.source.rawValue,
+                l.provisional ? "true" : "false"]
+    }
+}

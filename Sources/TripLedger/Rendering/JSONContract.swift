@@ -89,6 +89,7 @@ extension TripReport {
             "warnings": .array(warnings.map { .string($0) }),
         ]
         if !lines.isEmpty { o["lines"] = .array(lines.map(\.json)) }
+        if !memberLines.isEmpty { o["member_lines"] = .array(memberLines.map(\.json)) }
         return .object(o)
     }
 }

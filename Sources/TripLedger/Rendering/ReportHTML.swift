@@ -94,6 +94,14 @@ public enum ReportHTML {
             }
             h += "</table></section>"
         }
+        if !r.memberLines.isEmpty {
+            h += "<section><h2>\(escape(r.member ?? ""))'s part of each purchase</h2><table><tr><th>date</th><th>note</th><th>category</th><th class=\"n\">paid</th><th class=\"n\">portion</th><th class=\"n\">share</th><th class=\"n\">\(r.home.code)</th></tr>"
+            for l in r.memberLines {
+                let home = l.homeShare.map { Money(minorUnits: $0, currency: l.homeCurrency).plainText } ?? "unconverted"
+                h += "<tr><td class=\"d\">\(l.date)</td><td>\(escape(l.note))</td><td>\(escape(l.category ?? ""))</td><td class=\"n\">\(escape(Money(minorUnits: l.total, currency: l.currency).formatted))</td><td class=\"n\">\(l.portionText)</td><td class=\"n\">\(escape(Money(minorUnits: l.share, currency: l.currency).formatted))</td><td class=\"n\">\(home)</td></tr>"
+            }
+            h += "</table></section>"
+        }
         return h + "</article>"
     }
 

@@ -65,6 +65,10 @@ extension TextFormat {
             out.append("")
             out.append(list(r.trip, r.lines))
         }
+        if !r.memberLines.isEmpty {
+            out.append("")
+            out.append(memberLines(r))
+        }
         return out.joined(separator: "\n")
     }
 

@@ -73,8 +73,11 @@ public struct TripReport: Sendable {
     /// net / days, rounded half-up to home minor units.
     public var averagePerDay: Int64 = 0
     public var budget: Budget?
-    /// The purchases themselves, with `--lines` (and for csv).
+    /// The purchases themselves, with `--lines` (and for csv); empty for a member's report, whose
+    /// lines are `memberLines`.
     public var lines: [Purchase] = []
+    /// `--member NAME` with `--lines` (and for csv): the member's part of each purchase they share.
+    public var memberLines: [MemberLine] = []
     public var since: CivilDate?
     public var until: CivilDate?
     /// Rows of kind refund or credit (each breakdown line's `count` includes them).
@@ -92,6 +95,33 @@ public struct TripReport: Sendable {
         /// remaining / daysLeft, floored, so following it never overspends (`nil` when no days are left).
         public let dailyAllowance: Int64?
     }
+}
+
+/// One purchase in a member's own report: the member's part of it, divided exactly like the
+/// split (largest remainder), so the parts of every member add up to the purchase and a member's
+/// `homeShare`s add up to their report's net total.
+public struct MemberLine: Sendable, Equatable {
+    public let purchaseID: Int64
+    public let tripName: String
+    public let date: String
+    public let note: String
+    public let category: String?
+    /// Money back (a refund or credit): every amount below is negative.
+    public let kind: PurchaseKind
+    public let currency: Currency
+    /// The whole purchase's total, in `currency`.
+    public let total: Int64
+    /// The member's weight over all the sharers' weights.
+    public let portion: Rational
+    /// The member's part of `total`.
+    public let share: Int64
+    /// The report's currency (the trip's home, or `--home`).
+    public let homeCurrency: Currency
+    /// The whole purchase, and the member's part, in `homeCurrency`; `nil` when unconverted.
+    public let home: Int64?
+    public let homeShare: Int64?
+    public let source: RateSource
+    public let provisional: Bool
 }
 
 /// What `trip report` breaks totals down by.
@@ -144,6 +174,8 @@ struct ReportRow {
     /// Only per purchase (`--home`).
     var date: String?
     var payment: String?
+    /// The purchase, for rows of one purchase (`--home`).
+    var id: Int64 = 0
 }
 
 extension Ledger {
@@ -161,7 +193,15 @@ extension Ledger {
 
     /// `trip report --all`: every trip, each in its own home currency (or `--home`).
     public func reportAll(_ query: ReportQuery) throws -> [TripReport] {
-        try reports(trips: try trips(), query)
+        var trips = try trips()
+        if let name = query.member {
+            // A member's own report across trips: those where someone of that name is a member.
+            trips = try trips.filter { SplitSpec.memberIndex(name, in: try members(of: $0).map(\.name)) != nil }
+            if trips.isEmpty {
+                throw TripError.badTextValue(field: "member", value: name, reason: "is not a member of any trip")
+            }
+        }
+        return try reports(trips: trips, query)
     }
 
     func reports(trips: [Trip], _ q: ReportQuery) throws -> [TripReport] {
@@ -200,11 +240,16 @@ extension Ledger {
         for trip in trips {
             var r: TripReport
             if let member = q.member {
-                if target != nil && target != trip.homeCurrency {
-                    throw TripError.usage("report: --member and --home cannot be used together yet")
+                // `--home`: each purchase converted again, then divided like its split.
+                let reexpress = target.flatMap { $0 == trip.homeCurrency ? nil : $0 }
+                let converted = try reexpress.map { c in
+                    Dictionary(uniqueKeysWithValues: try reexpressedRows(trip: trip, in: c, range: range).map { ($0.id, $0) })
                 }
-                let rows = try memberRows(trip: trip, member: member, from: from, to: to)
-                r = TripReport.fold(trip: trip, rows: rows, home: trip.homeCurrency)
+                let (rows, lines) = try memberRows(trip: trip, member: member, from: from, to: to, reexpressed: converted,
+                                                   home: reexpress ?? trip.homeCurrency)
+                r = TripReport.fold(trip: trip, rows: rows, home: reexpress ?? trip.homeCurrency)
+                r.reexpressed = reexpress != nil
+                if q.lines { r.memberLines = lines }
                 r.member = try Ledger.member(member, in: try members(of: trip), trip: trip).name
                 r.byDay = TripReport.lines(rows, key: { $0.date ?? "" }).sorted { $0.key < $1.key }
                 if q.by == .payment { r.groups = TripReport.lines(rows, key: { $0.payment ?? "unspecified" }) }
@@ -236,7 +281,7 @@ extension Ledger {
             if let amount = trip.budgetMinor, !r.reexpressed, r.member == nil {
                 r.budget = TripReport.budget(trip: trip, amount: amount, spent: r.totals.net, today: clock.today)
             }
-            if q.lines {
+            if q.lines && r.member == nil {
                 r.lines = try purchases(PurchaseFilter(trip: trip.name, since: since?.description, until: until?.description)).purchases
             }
             out.append(r)
@@ -300,7 +345,8 @@ extension Ledger {
                 discount: sign * (c.homeDiscount ?? 0), service: sign * (c.homeService ?? 0), tax: sign * (c.homeTax ?? 0),
                 tip: sign * (c.homeTip ?? 0), total: sign * b.total, refunds: kind.isMoneyBack ? c.home ?? 0 : 0,
                 refundCount: kind.isMoneyBack ? 1 : 0, unconverted: converted ? 0 : 1, unconvertedTotal: converted ? 0 : sign * b.total,
-                first: p.date.description, last: p.date.description, date: p.date.description, payment: s.optionalText(23)))
+                first: p.date.description, last: p.date.description, date: p.date.description, payment: s.optionalText(23),
+                id: p.id))
         }
         return rows
     }

@@ -15,6 +15,9 @@ extension TripCommand {
             discussion: """
                 Streams to stdout, one purchase at a time, ordered by trip, date and id. Journals post each
                 purchase's total in the currency paid, priced with @@ at the home amount `trip report` uses.
+                Group trips: the CSV adds paid_by, split and members, and the transfers as rows of kind
+                transfer; the journals add Equity:Members:<Name> postings, so
+                `hledger -f FILE bal ^Equity:Members: --invert` prints each member's `trip balances` balance.
                 """)
 
         @Argument(help: "The trip (default: the current trip).", completion: Completions.tripNames) var name: String?

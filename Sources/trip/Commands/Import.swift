@@ -16,6 +16,8 @@ extension TripCommand {
                 Without --date-column/--amount-column the file must be in the export format (trip export --format csv).
                 Every row is imported or none is. Row numbers in errors count data rows: 1 is the first row after
                 the header. A row already imported (same import key) is skipped and counted as a duplicate.
+                Group trips: paid_by, split and members are read back (missing members are added) and rows of
+                kind transfer become transfers, so balances after export and import are identical.
                 """)
 
         @Argument(help: "The CSV file; - reads standard input.") var file: String

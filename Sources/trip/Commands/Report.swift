@@ -14,14 +14,14 @@ extension TripCommand {
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Totals in the home currency: gross, discounts, service, tax, tip, breakdowns, days, budget, and where each rate came from.", usage: "trip report [NAME | -t TRIP | --all] [--by GROUP] [--since D] [--until D]\n[--home CUR] [--lines] [--format FORMAT] [global options]",
-            discussion: "Formats: text (bars on a terminal), json (documented contract), csv (one row per purchase), markdown, html (self-contained).")
+            discussion: "Formats: text (bars on a terminal), json (documented contract), csv (one row per purchase; with --member, one row per share), markdown, html (self-contained).")
 
         @Argument(help: "The trip (default: the current trip).", completion: Completions.tripNames) var name: String?
         @Option(name: [.long, .customShort("t")], help: "The trip (same as NAME).", completion: Completions.tripNames) var trip: String?
         @Flag(help: "Every trip, each in its own home currency.") var all = false
         @Option(help: "Break totals down by: category, day, currency, payment, member (group trips) or none.")
         var by: ReportGrouping = .category
-        @Option(help: "Group trips: this member's own report, from their shares (what an employer reimburses).")
+        @Option(help: "Group trips: this member's own report, from their shares (what an employer reimburses); its lines are their parts. With --all: every trip they belong to.")
         var member: String?
         @Option(parsing: .unconditional, help: "Only purchases on or after this date.") var since: String?
         @Option(parsing: .unconditional, help: "Only purchases on or before this date.") var until: String?
@@ -31,7 +31,6 @@ extension TripCommand {
 
         func validate() throws {
             if all && (trip != nil || name != nil) { throw ValidationError("--all and a trip name cannot be used together") }
-            if all && member != nil { throw ValidationError("--all and --member cannot be used together; name the trip") }
         }
 
         func run() throws {
@@ -43,6 +42,15 @@ extension TripCommand {
             switch global.format {
             case .json:
                 print((all ? JSONValue.object(["reports": .array(reports.map(\.json))]) : reports[0].json).serialized)
+            case .csv where member != nil:
+                // A member's shares, not purchases: their own columns (README, "Group trips").
+                var out = PurchaseCSV.record(MemberLineCSV.columns)
+                for r in reports {
+                    for l in r.memberLines {
+                        out += PurchaseCSV.record(MemberLineCSV.fields(l, member: r.member ?? "").map { TextFormat.safe($0, keepingTabs: true) })
+                    }
+                }
+                print(out, terminator: "")
             case .csv:
                 var out = PurchaseCSV.record(PurchaseCSV.columns)
                 // Terminal-safe like the other report formats: a legacy note's ESC prints as \u{1b}.

@@ -1,0 +1,192 @@
+import TripCore
+
+/// What `trip export` writes for group trips: each trip's members, each purchase's payers and
+/// sharers (read by key as the purchases stream by), and the transfers. An export with no group
+/// trip in scope costs one query and writes exactly what it always did.
+final class GroupExport {
+    /// Trip id → its members in join order; only trips that have members.
+    let members: [Int64: [Member]]
+    /// Member id → `Equity:Members:<Name>`, unique within its trip: in partnership terms each member's
+    /// capital account, credited with what they pay and debited with their share.
+    let accounts: [Int64: String]
+    private let splits: Statement?
+    /// Trip id → member id → position in `members`.
+    private let positions: [Int64: [Int64: Int]]
+    private var cache: [Int64: Rational] = [:]
+
+    init(ledger: Ledger, trips: [Trip]) throws {
+        var members: [Int64: [Member]] = [:]
+        for t in trips {
+            let m = try ledger.members(of: t)
+            if !m.isEmpty { members[t.id] = m }
+        }
+        self.members = members
+        positions = members.mapValues { list in Dictionary(uniqueKeysWithValues: list.enumerated().map { ($1.id, $0) }) }
+        var accounts: [Int64: String] = [:]
+        for list in members.values {
+            var taken: Set<String> = []
+            for m in list {
+                // Two names may make the same segment (`ana b`, `ana-b`), and some make none, or one
+                // Beancount refuses (its components start with a capital letter or a digit).
+                var name = JournalText.segment(m.name).flatMap { s in
+                    s.first.map { $0.isUppercase || $0.isASCII && $0.isNumber } == true ? s : nil
+                } ?? "Member-\(m.id)"
+                if !taken.insert(name.lowercased()).inserted {
+                    name += "-\(m.id)"
+                    taken.insert(name.lowercased())
+                }
+                accounts[m.id] = "Equity:Members:\(name)"
+            }
+        }
+        self.accounts = accounts
+        splits = members.isEmpty ? nil
+            : try ledger.db.prepare("SELECT payers, shares FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?")
+    }
+
+    var isEmpty: Bool { members.isEmpty }
+
+    /// The payers and sharers of `p` (indices into its trip's `members`), `nil` when it has none.
+    func split(of p: Purchase) throws -> (payers: [(index: Int, weight: Rational)], sharers: [(index: Int, weight: Rational)])? {
+        guard let splits, let index = positions[p.tripID] else { return nil }
+        var cache = self.cache
+        defer { self.cache = cache }
+        return try splits.first([.integer(p.tripID), .integer(p.id)]) { s in
+            var payers: [(index: Int, weight: Rational)] = [], sharers: [(index: Int, weight: Rational)] = []
+            s.withBytes(0) { SplitWeights.decode($0, index: index, into: &payers, cache: &cache) }
+            s.withBytes(1) { SplitWeights.decode($0, index: index, into: &sharers, cache: &cache) }
+            return (payers, sharers)
+        }
+    }
+
+    /// The CSV `paid_by` and `split` cells of `p`: `NAME=WEIGHT,…` in join order (see `SplitText`);
+    /// both empty when it has no split.
+    func cells(of p: Purchase) throws -> (paidBy: String, split: String) {
+        guard let s = try split(of: p), let list = members[p.tripID] else { return ("", "") }
+        return (SplitText.write(s.payers.map { (list[$0.index].name, $0.weight) }),
+                SplitText.write(s.sharers.map { (list[$0.index].name, $0.weight) }))
+    }
+
+    /// The member postings of `p` in its home currency, in join order: each member's share minus
+    /// what they paid (a debit for a share, a credit for a payment), divided exactly as
+    /// `trip balances` divides it; members whose two parts cancel get none. Empty for a purchase
+    /// with no split or no home amount (unconverted purchases are in no balance).
+    func postings(of p: Purchase) throws -> [(account: String, minor: Int64)] {
+        guard let home = p.signedHome, let s = try split(of: p), !s.payers.isEmpty, !s.sharers.isEmpty,
+              let list = members[p.tripID] else { return [] }
+        var net = [Int64](repeating: 0, count: list.count)
+        SplitRow.divide(home, among: s.payers) { k, part in net[s.payers[k].index] -= part }
+        SplitRow.divide(home, among: s.sharers) { k, part in net[s.sharers[k].index] += part }
+        return list.indices.filter { net[$0] != 0 }.map { (accounts[list[$0].id]!, net[$0]) }
+    }
+
+    /// The transfers of the trips in scope, ordered by trip, date and id.
+    func transfers(ledger: Ledger, trips: [Trip]) throws -> [ExportTransfer] {
+        guard !members.isEmpty else { return [] }
+        var byID: [Int64: Member] = [:]
+        for list in members.values { for m in list { byID[m.id] = m } }
+        let names = Dictionary(uniqueKeysWithValues: trips.map { ($0.id, $0.name) })
+        var out: [ExportTransfer] = []
+        try ledger.db.prepare("""
+            SELECT id, trip_id, from_member, to_member, date, currency, amount_minor, home_currency, home_minor, rate,
+                   rate_date, rate_source, rate_provider, provisional, note
+            FROM transfers ORDER BY trip_id, date, id
+            """).forEach { s in
+            guard let trip = names[s.int(1)], let from = byID[s.int(2)], let to = byID[s.int(3)] else { return }
+            let source = RateSource(rawValue: s.text(11)) ?? .none
+            let quote = s.optionalText(9).map {
+                RateQuote(rate: $0, date: s.optionalText(10).flatMap { CivilDate(iso: $0) }, source: source,
+                          provider: s.optionalText(12), fetchedAt: nil, provisional: s.int(13) == 1)
+            }
+            out.append(ExportTransfer(
+                id: s.int(0), tripID: s.int(1), tripName: trip, from: from, to: to,
+                date: CivilDate(iso: s.text(4)) ?? CivilDate(year: 1970, month: 1, day: 1)!,
+                amount: Money(minorUnits: s.int(6), currency: .stored(s.text(5))), homeCurrency: .stored(s.text(7)),
+                home: s.optionalInt(8), quote: quote, note: s.text(14)))
+        }
+        return out
+    }
+}
+
+/// A transfer as the exports write it.
+struct ExportTransfer {
+    let id: Int64
+    let tripID: Int64
+    let tripName: String
+    let from: Member
+    let to: Member
+    let date: CivilDate
+    let amount: Money
+    let homeCurrency: Currency
+    /// `nil`: no rate, so in no balance.
+    let home: Int64?
+    let quote: RateQuote?
+    let note: String
+}
+
+/// The `paid_by` and `split` cells of the purchase CSV: `NAME=WEIGHT,…`, the weights as stored
+/// (`SplitWeights`, with names for member ids): an integer, or an exact fraction `NUM/DEN`. On
+/// import a weight may also be a plain decimal (`1.5`), as a hand-edited file may have it. Member
+/// names cannot hold `,` or `=`, so the text splits unambiguously.
+enum SplitText {
+    static func write(_ parts: [(name: String, weight: Rational)]) -> String {
+        parts.map { "\($0.name)=\(weightText($0.weight))" }.joined(separator: ",")
+    }
+
+    static func weightText(_ w: Rational) -> String {
+        w.denominator == 1 ? String(w.numerator) : "\(w.numerator)/\(w.denominator)"
+    }
+
+    /// The parts of a cell, in its order; `field` names the column in errors. Names are checked
+    /// as member names; weights must be positive, and a name may come once.
+    static func read(_ text: String, field: String) throws(TripError) -> [(name: String, weight: Rational)] {
+        var out: [(name: String, weight: Rational)] = []
+        for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else {
+                throw .badTextValue(field: field, value: String(piece), reason: "is not NAME=WEIGHT")
+            }
+            let name = try Ledger.memberName(String(parts[0]))
+            let weightText = parts[1].trimmingSpaces
+            guard let w = weight(weightText), !w.isNegative, !w.isZero else {
+                throw .badTextValue(field: field, value: String(piece), reason: "needs a weight above zero: an integer, NUM/DEN or a decimal")
+            }
+            if out.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+                throw .badTextValue(field: field, value: name, reason: "is named twice")
+            }
+            out.append((name, w))
+        }
+        return out
+    }
+
+    private static func weight(_ text: String) -> Rational? {
+        let halves = text.split(separator: "/", omittingEmptySubsequences: false)
+        if halves.count == 2 {
+            guard let n = Int128(halves[0]), let d = Int128(halves[1]), d > 0 else { return nil }
+            return try? Rational(n, d)
+        }
+        return Rational(decimalText: text)
+    }
+}
+
+extension GroupExport {
+    /// A transfer's description in the journals: `Carla pays Ana`, then its note.
+    static func payee(_ t: ExportTransfer) -> String {
+        let note = JournalText.oneLine(t.note)
+        return "\(JournalText.oneLine(t.from.name)) pays \(JournalText.oneLine(t.to.name))" + (note.isEmpty ? "" : ", \(note)")
+    }
+
+    /// A transfer's metadata, like a purchase's: its trip and id, the amount paid, and its rate.
+    static func metadata(_ t: ExportTransfer) -> [(String, String)] {
+        var out: [(String, String)] = [("trip", JournalText.oneLine(t.tripName)), ("transfer", String(t.id))]
+        if t.amount.currency.code != t.homeCurrency.code {
+            out.append(("paid", JournalText.money(t.amount.minorUnits, t.amount.currency)))
+        }
+        if let q = t.quote, q.source != .identity {
+            out.append(("rate", "\(q.rate) \(t.homeCurrency.code) per \(t.amount.currency.code)"))
+        }
+        out.append(("rate_source", t.quote?.source.rawValue ?? RateSource.none.rawValue))
+        if let date = t.quote?.date { out.append(("rate_date", date.description)) }
+        if let provider = t.quote?.provider { out.append(("rate_provider", JournalText.oneLine(provider))) }
+        return out
+    }
+}
