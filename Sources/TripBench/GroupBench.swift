@@ -9,7 +9,7 @@ import Darwin
 extension TripBench {
     /// Group trips: `balances` and `settle` over a 20,000-purchase trip of 12 members with every
     /// kind of split and several payers, and `trip add --split` on it.
-    static func groupRows(tripBinary: String, dataDir: String) throws -> [(String, Double, Double?)] {
+    static func groupRows(tripBinary: String, dataDir: String, measure: Bool = true) throws -> [(String, Double, Double?)] {
         let today = CivilDate(iso: "2026-03-10")!
         let template = dataDir + "/group-template-\(schemaTag).sqlite"
         let names = ["Ana", "Ben", "Carla", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo", "Kai", "Lea"]
@@ -43,6 +43,7 @@ extension TripBench {
             guard rename(partial, template) == 0 else { fatalError("cannot rename \(partial)") }
             print("generated a 20,000-purchase group trip of 12 members in \(format(now() - started))")
         }
+        guard measure else { return [] }
         let path = dataDir + "/group.sqlite"
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
         copyFile(template, path)

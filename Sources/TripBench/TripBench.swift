@@ -22,7 +22,7 @@ struct TripBench {
         var args = CommandLine.arguments.dropFirst()
         var tripBinary = ".build/release/trip", dataDir = ".build-bench-data"
         var profile = false, onlyRates = false, onlyGroups = false
-        // `--only add,list`: only these groups of rows (add, list, report, groups, rates, exchange,
+        // `--only add,list`: only these groups of rows (add, list, report, groups, sharing, rates, exchange,
         // import), to measure one change without the whole run.
         var only: Set<String>?
         while let a = args.popFirst() {
@@ -69,6 +69,7 @@ struct TripBench {
             rows.append(("trip report --all (50 trips, 1,000,000 purchases)", median(5) { run(tripBinary, ["report", "--all"], env) }, 1000))
         }
         if wanted("groups") { rows.append(contentsOf: try groupRows(tripBinary: tripBinary, dataDir: dataDir)) }
+        if wanted("sharing") { rows.append(contentsOf: try sharingRows(tripBinary: tripBinary, dataDir: dataDir)) }
         if wanted("rates") { rows.append(contentsOf: try rateRows(tripBinary: tripBinary, dataDir: dataDir)) }
         if wanted("exchange") { rows.append(contentsOf: exchangeRows(tripBinary: tripBinary, dataDir: dataDir)) }
         if wanted("import") { rows.append(contentsOf: try importRows(tripBinary: tripBinary, dataDir: dataDir, ledgerPath: ledgerPath)) }

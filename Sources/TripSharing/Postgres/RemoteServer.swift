@@ -37,6 +37,28 @@ public struct RemoteServer: Sendable {
         return RemoteServer(conninfo: conninfo, display: display, overrides: overrides)
     }
 
+    /// The connection string as configured, with any password replaced by `***` (for `trip config`),
+    /// read without loading libpq: the userinfo of a URI, and `password=` in either form.
+    public static func redacted(_ conninfo: String) -> String {
+        var text = conninfo
+        if let scheme = text.firstRange(of: "://") {
+            let rest = text[scheme.upperBound...]
+            let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+            if let at = rest[..<authorityEnd].lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") {
+                text.replaceSubrange(rest.index(after: colon)..<at, with: "***")
+            }
+        }
+        var out = ""
+        var rest = Substring(text)
+        while let r = rest.firstRange(of: "password=") {
+            out += rest[..<r.upperBound] + "***"
+            rest = rest[r.upperBound...]
+            let end = rest.firstIndex { $0 == " " || $0 == "&" } ?? rest.endIndex
+            rest = rest[end...]
+        }
+        return out + rest
+    }
+
     /// Unix sockets and loopback addresses never leave this machine.
     static func isLoopback(_ host: String) -> Bool {
         host.isEmpty || host.hasPrefix("/") || host.hasPrefix("@") || host == "localhost" || host == "::1"

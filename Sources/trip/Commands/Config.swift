@@ -2,6 +2,7 @@ import ArgumentParser
 import RateService
 import TripCore
 import TripLedger
+import TripSharing
 
 extension TripCommand {
     /// `trip config`
@@ -13,7 +14,7 @@ extension TripCommand {
         func run() throws {
             let c = try global.context()
             let s = c.settings
-            let rows: [(String, String, String)] = [
+            let settingRows: [(String, String, String)] = [
                 ("home_currency", s.homeCurrency.value.code, s.homeCurrency.source),
                 ("rounding", s.rounding.value.rawValue, s.rounding.source),
                 ("tip_base", s.tipOnTaxed.value ? "taxed" : "subtotal", s.tipOnTaxed.source),
@@ -29,6 +30,9 @@ extension TripCommand {
                 let shown = Redaction.scrub(Redaction.mask(url: url), secrets: Redaction.secrets(inEnvironment: c.environment))
                 return ("rates.\(String(k.map { $0 == "-" ? "_" : $0 }))_url", shown, source)
             }
+            let remote = c.environment["TRIP_REMOTE"].flatMap { $0.isEmpty ? nil : ($0, "TRIP_REMOTE") }
+                ?? s.remote.value.map { ($0, s.remote.source) }
+            let rows = settingRows + [("sync.remote", remote.map { RemoteServer.redacted($0.0) } ?? "none", remote?.1 ?? s.remote.source)]
             let ledger = c.ledgerPath
             var json: [String: JSONValue] = [:]
             for (k, v, src) in rows { json[k] = .object(["value": .string(v), "source": .string(src)]) }

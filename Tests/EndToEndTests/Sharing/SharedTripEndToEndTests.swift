@@ -244,6 +244,15 @@ struct SharedTripEndToEndTests {
         try attempt(c.url("ana", database: try c.freshDatabase()), 69, "run `trip remote init`")
         try attempt("postgresql://ana:ana-pw@db.example.invalid/trips?sslmode=require", 64, "sslmode require")
         try attempt("host=db.example.invalid user=ana password=ana-pw sslmode=disable", 64, "verify-full")
+        // `trip config` names the server without its password, in either form.
+        for remote in ["postgresql://ana:s3cret-pw@db.example.org:5433/trips?sslmode=verify-full",
+                       "host=db.example.org user=ana password=s3cret-pw dbname=trips"] {
+            var d = ana
+            d.environment["TRIP_REMOTE"] = remote
+            let config = try d.run("config")
+            #expect(config.stdout.contains("sync.remote") && config.stdout.contains("db.example.org"), "\(config.stdout)")
+            #expect(!config.stdout.contains("s3cret") && !config.stderr.contains("s3cret"), "\(config.stdout)")
+        }
         var d = ana
         d.environment["TRIP_REMOTE"] = nil
         let none = try d.run("sync")

@@ -1,0 +1,127 @@
+import TripCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension TripBench {
+    /// Shared trips against a throwaway PostgreSQL on loopback (Tests/Sharing/pg-cluster.sh): the
+    /// first `trip share` of the 20,000-purchase group trip and `trip join` of it on a new ledger,
+    /// each beside `psql \copy` of the same trip's CSV export into a table (target: within 10×);
+    /// `trip sync` with nothing to do (≤ 50 ms, connection included); `trip add` on a shared trip
+    /// (≤ 10 ms, libpq not loaded).
+    static func sharingRows(tripBinary: String, dataDir: String) throws -> [(String, Double, Double?)] {
+        _ = try groupRows(tripBinary: tripBinary, dataDir: dataDir, measure: false)
+        let template = dataDir + "/group-template-\(schemaTag).sqlite"
+        let cluster = dataDir + "/pg"
+        let script = "Tests/Sharing/pg-cluster.sh"
+        shell("'\(script)' stop '\(cluster)'")
+        guard let port = shellOutput("'\(script)' start '\(cluster)' \(getpid())")?.trimmingSpaces, !port.isEmpty else {
+            print("sharing rows skipped: no PostgreSQL (make test-deps installs postgresql-15)")
+            return []
+        }
+        defer { shell("'\(script)' stop '\(cluster)'") }
+        func url(_ role: String, _ db: String) -> String {
+            "postgresql://\(role):\(role == "tripadmin" ? "admin" : role)-pw@127.0.0.1:\(port)/\(db)"
+        }
+        var round = 0
+        /// A fresh database with the trip schema; returns its name.
+        func freshDatabase() -> String {
+            round += 1
+            let db = "bench\(round)"
+            shell("psql -X -q '\(url("tripadmin", "postgres"))' -c 'CREATE DATABASE \(db)'")
+            shell("TRIP_REMOTE='\(url("tripadmin", db))' '\(tripBinary)' remote init")
+            return db
+        }
+        func env(_ ledger: String, _ remote: String) -> [String] {
+            ["TRIP_DB=\(ledger)", "TRIP_TODAY=2026-03-10", "HOME=/nonexistent", "XDG_CONFIG_HOME=/nonexistent", "TRIP_REMOTE=\(remote)"]
+        }
+        var rows: [(String, Double, Double?)] = []
+
+        // psql \copy of the trip's CSV export: the reference for moving the trip in bulk.
+        let csv = dataDir + "/group-export.csv"
+        run(tripBinary, ["export", "--format", "csv", "--trip", "Group"], env(template, ""), stdout: csv)
+        let header = shellOutput("head -1 '\(csv)'") ?? ""
+        let columns = header.split(separator: ",").map { "\"\($0.trimmingSpaces)\" text" }.joined(separator: ", ")
+        let copyFromInput = "\\copy trip_csv FROM STDIN CSV HEADER"
+        let copyDB = freshDatabase()
+        shell("psql -X -q '\(url("ana", copyDB))' -c 'CREATE TABLE trip_csv (\(columns))'")
+        let copy = median(3) {
+            shell("psql -X -q '\(url("ana", copyDB))' -c 'TRUNCATE trip_csv' -c '\(copyFromInput)' < '\(csv)'")
+        }
+        rows.append(("psql \\copy of the trip's CSV export (reference)", copy, nil))
+
+        // First share: a fresh server database and a fresh copy of the ledger each time (not timed).
+        var shared = ""
+        var sharedDB = ""
+        let share = timed(3, prepare: {
+            sharedDB = freshDatabase()
+            shared = dataDir + "/shared-\(round).sqlite"
+            for suffix in ["", "-wal", "-shm"] { unlink(shared + suffix) }
+            copyFile(template, shared)
+        }) {
+            let status = runStatus(tripBinary, ["share", "Group", "--with", "ben"], env(shared, url("ana", sharedDB)))
+            guard status == 0 else { fatalError("trip share failed (\(status))") }
+        }
+        rows.append(("trip share (first, 20,000 purchases, 12 members)", share, copy * 10))
+        let fresh = dataDir + "/joined.sqlite"
+        let join = timed(3, prepare: { for suffix in ["", "-wal", "-shm"] { unlink(fresh + suffix) } }) {
+            let status = runStatus(tripBinary, ["join", "Group"], env(fresh, url("ben", sharedDB)))
+            guard status == 0 else { fatalError("trip join failed (\(status))") }
+        }
+        rows.append(("trip join (same trip, new ledger)", join, copy * 10))
+        rows.append(("trip sync, nothing to do (connection included)",
+                     median(20) { run(tripBinary, ["sync", "Group"], env(shared, url("ana", sharedDB))) }, 50))
+        rows.append(("trip add on a shared trip (20,000 purchases)",
+                     median(20) { run(tripBinary, ["add", "1200", "--split", "ana=2,ben=1", "--paid-by", "dan"], env(shared, url("ana", sharedDB))) }, 10))
+        let trace = shellOutput("LD_DEBUG=libs TRIP_DB='\(shared)' TRIP_TODAY=2026-03-10 HOME=/nonexistent '\(tripBinary)' add 5 2>&1 >/dev/null") ?? ""
+        print("trip add on a shared trip loads libpq: \(trace.contains("libpq") ? "yes ✗" : "no ✓")")
+        return rows
+    }
+
+    /// Median wall time of `n` runs of `body` in milliseconds, each after an untimed `prepare`.
+    static func timed(_ n: Int, prepare: () -> Void, _ body: () -> Void) -> Double {
+        var samples: [Double] = []
+        for _ in 0..<n {
+            prepare()
+            let start = now()
+            body()
+            samples.append(now() - start)
+        }
+        return samples.sorted()[n / 2]
+    }
+
+    /// Runs `binary args…` and returns its exit status (the timing rows use `run`).
+    static func runStatus(_ binary: String, _ args: [String], _ env: [String]) -> Int32 {
+        var pid = pid_t()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        let argv = ([binary] + args).map { strdup($0) } + [nil]
+        let envp = env.map { strdup($0) } + [nil]
+        let rc = posix_spawn(&pid, binary, &actions, nil, argv, envp)
+        posix_spawn_file_actions_destroy(&actions)
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+        guard rc == 0 else { return -1 }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return (status >> 8) & 0xFF
+    }
+
+    @discardableResult
+    static func shell(_ command: String) -> Int32 { system(command + " >/dev/null 2>&1") }
+
+    static func shellOutput(_ command: String) -> String? {
+        guard let pipe = popen(command, "r") else { return nil }
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, pipe)
+            if n <= 0 { break }
+            out += buffer[0..<n]
+        }
+        return pclose(pipe) == 0 ? String(decoding: out, as: UTF8.self) : nil
+    }
+}
