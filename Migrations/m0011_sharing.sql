@@ -60,6 +60,8 @@ CREATE TABLE sync_outbox (
     payload     TEXT
 );
 CREATE INDEX sync_outbox_by_trip ON sync_outbox (trip_id, change_id);
+-- Several writes to one row before a sync are collapsed into one change, found by row.
+CREATE INDEX sync_outbox_by_row ON sync_outbox (kind, local_id);
 
 -- Rate observations fetched here, waiting to be sent with each shared trip's next push, so that
 -- every device converts with the same rates.

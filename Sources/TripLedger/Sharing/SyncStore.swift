@@ -1,3 +1,4 @@
+import Synchronization
 import TripCore
 
 /// The local side of shared trips: `shared_trips`, `sync_rows`, `sync_outbox`,
@@ -78,6 +79,16 @@ extension Ledger {
         }
     }
 
+    /// The trip's net total in its home currency, as `trip report` sums it (refunds and credits
+    /// negative, unconverted purchases left out), in one pass over a covering index: a sync
+    /// reports how it moved the total without the cost of a whole report.
+    public func netTotal(_ shared: SharedTrip) throws -> Int64 {
+        try db.scalarInt("""
+            SELECT coalesce(sum(CASE kind WHEN 'purchase' THEN home_minor ELSE -home_minor END), 0)
+            FROM purchases INDEXED BY purchases_by_trip_date WHERE trip_id = ?
+            """, [.integer(shared.trip.id)]) ?? 0
+    }
+
     // MARK: push
 
     /// Turns every local change of the trip not yet prepared into a `SyncChange` (its id, op and
@@ -85,7 +96,8 @@ extension Ledger {
     /// order the receiver can apply (trip, members, purchases, transfers; a refund after its
     /// purchase). One transaction.
     public func prepareOutgoing(_ shared: SharedTrip) throws -> [SyncChange] {
-        try db.transaction {
+        MemberIDMemo.shared.clear()
+        return try db.transaction {
             let trip = SQLValue.integer(shared.trip.id)
             // Several writes to one row before a sync travel as one change: the row as it is now.
             try db.run("""
@@ -190,8 +202,10 @@ extension Ledger {
             try withApplying {
                 var summary = PullSummary()
                 let me = try deviceID()
+                MemberIDMemo.shared.clear()
+                // The clock moves past every clock received.
+                try db.run("UPDATE sync_state SET hlc = max(hlc, ?)", [.integer(changes.map(\.hlc).max() ?? 0)])
                 for c in changes {
-                    try db.run("UPDATE sync_state SET hlc = max(hlc, ?)", [.integer(c.hlc)])
                     if c.device == me && c.kind != "rate" && c.kind != "provider" { continue }
                     switch c.kind {
                     case "rate":
@@ -376,18 +390,27 @@ extension Ledger {
         }
     }
 
-    /// `MEMBER=WEIGHT,…` with local member ids turned into global ids, or back.
+    /// `MEMBER=WEIGHT,…` with local member ids turned into global ids, or back. A trip has few
+    /// members and every purchase names them, so their ids are looked up once per trip and ledger.
     private func memberList(_ text: String, toGlobal: Bool, shared: SharedTrip) throws -> String {
         guard !text.isEmpty else { return text }
+        let memo = MemberIDMemo.shared
         return try text.split(separator: ",").map { item -> String in
             guard let eq = item.lastIndex(of: "=") else { return String(item) }
             let who = String(item[..<eq]), weight = item[item.index(after: eq)...]
             if toGlobal {
-                return "\(try globalID(kind: "member", localID: Int64(who) ?? 0, shared: shared))=\(weight)"
+                let key = "\(db.path)|\(shared.gid)|\(who)"
+                if let gid = memo.get(key) { return "\(gid)=\(weight)" }
+                let gid = try globalID(kind: "member", localID: Int64(who) ?? 0, shared: shared)
+                memo.set(key, gid)
+                return "\(gid)=\(weight)"
             }
+            let key = "local|\(db.path)|\(who)"
+            if let known = memo.get(key) { return "\(known)=\(weight)" }
             guard let local = try localID(kind: "member", gid: who) else {
                 throw TripError.badText(field: "member", reason: "a shared purchase names an unknown member \(quoted(who))")
             }
+            memo.set(key, String(local))
             return "\(local)=\(weight)"
         }.joined(separator: ",")
     }
@@ -477,7 +500,7 @@ extension Ledger {
             """, [.text(c.kind), .integer(id)]) ?? 0
         let localHLC = max(state.hlc, pendingHLC)
         let localDevice = pendingHLC > state.hlc ? try deviceID() : state.device
-        let alive = try RowCodec(db: db).read(table, id: id) != nil
+        let alive = try db.scalarInt(table.existsByID, [.integer(id)]) != nil
         switch c.op {
         case "delete":
             try db.run("UPDATE sync_rows SET deleted_hlc = max(deleted_hlc, ?) WHERE kind = ? AND local_id = ?",
@@ -564,6 +587,15 @@ extension RowCodec.Table {
         }
     }
 
+    var existsByID: String {
+        switch self {
+        case .trips: "SELECT 1 FROM trips WHERE id = ?"
+        case .members: "SELECT 1 FROM members WHERE id = ?"
+        case .purchases: "SELECT 1 FROM purchases WHERE id = ?"
+        case .transfers: "SELECT 1 FROM transfers WHERE id = ?"
+        }
+    }
+
     var deleteByID: String {
         switch self {
         case .trips: "DELETE FROM trips WHERE id = ?"
@@ -572,4 +604,15 @@ extension RowCodec.Table {
         case .transfers: "DELETE FROM transfers WHERE id = ?"
         }
     }
+}
+
+/// Member ids already translated by the current `prepareOutgoing` or `applyIncoming` (cleared at
+/// the start of each).
+final class MemberIDMemo: Sendable {
+    static let shared = MemberIDMemo()
+    private let map = Mutex<[String: String]>([:])
+
+    func get(_ key: String) -> String? { map.withLock { $0[key] } }
+    func set(_ key: String, _ value: String) { map.withLock { $0[key] = value } }
+    func clear() { map.withLock { $0 = [:] } }
 }

@@ -138,7 +138,7 @@ public struct Sharing {
     }
 
     private func sync(_ shared: SharedTrip, _ connection: PostgresConnection) throws -> SyncResult {
-        let before = try ledger.report(trip: shared.trip.name).totals.net
+        let before = try ledger.netTotal(shared)
         let device = try ledger.deviceID()
         let log = ChangeLog(connection: connection, tripGID: shared.gid)
         // The trip's row on the server: created by the first push of a share that was cut short.
@@ -162,7 +162,7 @@ public struct Sharing {
         }
         if summary.applied == 0 && summary.rates == 0 { try ledger.markSynced(after) }
         let trip = try ledger.sharedTrip(shared.trip)?.trip ?? shared.trip
-        let total = try ledger.report(trip: trip.name).totals.net
+        let total = try ledger.netTotal(shared)
         return SyncResult(trip: trip.name, home: trip.homeCurrency, pushed: pushed, sent: outgoing.filter { $0.kind != "rate" && $0.kind != "provider" }.count,
                           pulled: summary.applied, pulledBy: summary.byAuthor, rates: summary.rates, conflicts: summary.conflicts,
                           total: total, change: total - before)
