@@ -4,9 +4,11 @@
 -- row: a trip, a member, a purchase (with its payers and split) or a transfer, named by a global
 -- id beside the local integer id, which stays for display and is never reused.
 --
--- The outbox is filled by the triggers below, in the same transaction as the write itself, so no
--- write path (add, edit, rm, restore, refund, import, member, transfer, trip edits) can forget it
--- and a crash can lose neither. A trigger only notes which row changed and when (a hybrid logical
+-- The outbox is filled by triggers, in the same transaction as the write itself, so no write path
+-- (add, edit, rm, restore, refund, import, member, transfer, trip edits) can forget it and a crash
+-- can lose neither. The triggers are created by the first `trip share` or `trip join` of a ledger
+-- (SyncTriggers in TripLedger/Sharing), not here: a ledger that shares nothing runs none of them,
+-- so `trip add`, `trip import` and re-rating cost what they did. A trigger only notes which row changed and when (a hybrid logical
 -- clock tick); what is sent is read from the row when a sync prepares the change, so an edit made
 -- as delete-and-insert, or three edits before a sync, travel as one change of the row as it is.
 -- Writes made while a pull applies remote changes, or while re-rating, are not local changes:
@@ -25,7 +27,8 @@ CREATE TABLE shared_trips (
     gid         TEXT    NOT NULL UNIQUE,
     owner       TEXT    NOT NULL,           -- the PostgreSQL role that shared it
     pulled_seq  INTEGER NOT NULL DEFAULT 0, -- the server's change log, applied up to here
-    last_sync   TEXT
+    last_sync   TEXT,
+    rates_sent  TEXT                        -- rate observations fetched at or before this were sent
 );
 
 -- The global id of each row that travels, and the version of it this ledger holds: the clock,
@@ -63,17 +66,6 @@ CREATE INDEX sync_outbox_by_trip ON sync_outbox (trip_id, change_id);
 -- Several writes to one row before a sync are collapsed into one change, found by row.
 CREATE INDEX sync_outbox_by_row ON sync_outbox (kind, local_id);
 
--- Rate observations fetched here, waiting to be sent with each shared trip's next push, so that
--- every device converts with the same rates.
-CREATE TABLE sync_rate_outbox (
-    trip_id     INTEGER NOT NULL,
-    provider    TEXT    NOT NULL,
-    base        TEXT    NOT NULL,
-    quote       TEXT    NOT NULL,
-    date        TEXT    NOT NULL,
-    PRIMARY KEY (trip_id, provider, base, quote, date)
-) WITHOUT ROWID;
-
 -- Two versions of one row written without seeing each other: the winner is applied on every
 -- device, the loser kept here until `trip resolve`.
 CREATE TABLE sync_conflicts (
@@ -92,84 +84,3 @@ CREATE TABLE sync_conflicts (
     created_at  TEXT    NOT NULL,
     resolved_at TEXT
 );
-
--- The clock tick and outbox row every trigger below writes. SQLite has no procedures, so each
--- trigger repeats these two statements; only the kind and the row's ids differ.
-CREATE TRIGGER purchases_sync_insert AFTER INSERT ON purchases
-WHEN (SELECT applying FROM sync_state) = 0 AND NEW.trip_id IN (SELECT trip_id FROM shared_trips) BEGIN
-    UPDATE sync_state SET hlc = max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536);
-    INSERT INTO sync_outbox (trip_id, kind, local_id, hlc) VALUES (NEW.trip_id, 'purchase', NEW.id, (SELECT hlc FROM sync_state));
-END;
-CREATE TRIGGER purchases_sync_update AFTER UPDATE ON purchases
-WHEN (SELECT applying FROM sync_state) = 0 AND NEW.trip_id IN (SELECT trip_id FROM shared_trips) BEGIN
-    UPDATE sync_state SET hlc = max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536);
-    INSERT INTO sync_outbox (trip_id, kind, local_id, hlc) VALUES (NEW.trip_id, 'purchase', NEW.id, (SELECT hlc FROM sync_state));
-END;
-CREATE TRIGGER purchases_sync_delete AFTER DELETE ON purchases
-WHEN (SELECT applying FROM sync_state) = 0 AND OLD.trip_id IN (SELECT trip_id FROM shared_trips) BEGIN
-    UPDATE sync_state SET hlc = max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536);
-    INSERT INTO sync_outbox (trip_id, kind, local_id, hlc) VALUES (OLD.trip_id, 'purchase', OLD.id, (SELECT hlc FROM sync_state));
-END;
--- Payers and splits travel with their purchase.
-CREATE TRIGGER purchase_splits_sync_insert AFTER INSERT ON purchase_splits
-WHEN (SELECT applying FROM sync_state) = 0 AND NEW.trip_id IN (SELECT trip_id FROM shared_trips) BEGIN
-    UPDATE sync_state SET hlc = max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536);
-    INSERT INTO sync_outbox (trip_id, kind, local_id, hlc) VALUES (NEW.trip_id, 'purchase', NEW.purchase_id, (SELECT hlc FROM sync_state));
-END;
-CREATE TRIGGER purchase_splits_sync_update AFTER UPDATE ON purchase_splits
-WHEN (SELECT applying FROM sync_state) = 0 AND NEW.trip_id IN (SELECT trip_id FROM shared_trips) BEGIN
-    UPDATE sync_state SET hlc = max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536);
-    INSERT INTO sync_outbox (trip_id, kind, local_id, hlc) VALUES (NEW.trip_id, 'purchase', NEW.purchase_id, (SELECT hlc FROM sync_state));
-END;
-CREATE TRIGGER purchase_splits_sync_delete AFTER DELETE ON purchase_splits
-WHEN (SELECT applying FROM sync_state) = 0 AND OLD.trip_id IN (SELECT trip_id FROM shared_trips) BEGIN
-    UPDATE sync_state SET hlc = max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536);
-    INSERT INTO sync_outbox (trip_id, kind, local_id, hlc) VALUES (OLD.trip_id, 'purchase', OLD.purchase_id, (SELECT hlc FROM sync_state));
-END;
-CREATE TRIGGER members_sync_insert AFTER INSERT ON members
-WHEN (SELECT applying FROM sync_state) = 0 AND NEW.trip_id IN (SELECT trip_id FROM shared_trips) BEGIN
-    UPDATE sync_state SET hlc = max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536);
-    INSERT INTO sync_outbox (trip_id, kind, local_id, hlc) VALUES (NEW.trip_id, 'member', NEW.id, (SELECT hlc FROM sync_state));
-END;
-CREATE TRIGGER members_sync_update AFTER UPDATE ON members
-WHEN (SELECT applying FROM sync_state) = 0 AND NEW.trip_id IN (SELECT trip_id FROM shared_trips) BEGIN
-    UPDATE sync_state SET hlc = max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536);
-    INSERT INTO sync_outbox (trip_id, kind, local_id, hlc) VALUES (NEW.trip_id, 'member', NEW.id, (SELECT hlc FROM sync_state));
-END;
-CREATE TRIGGER members_sync_delete AFTER DELETE ON members
-WHEN (SELECT applying FROM sync_state) = 0 AND OLD.trip_id IN (SELECT trip_id FROM shared_trips) BEGIN
-    UPDATE sync_state SET hlc = max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536);
-    INSERT INTO sync_outbox (trip_id, kind, local_id, hlc) VALUES (OLD.trip_id, 'member', OLD.id, (SELECT hlc FROM sync_state));
-END;
-CREATE TRIGGER transfers_sync_insert AFTER INSERT ON transfers
-WHEN (SELECT applying FROM sync_state) = 0 AND NEW.trip_id IN (SELECT trip_id FROM shared_trips) BEGIN
-    UPDATE sync_state SET hlc = max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536);
-    INSERT INTO sync_outbox (trip_id, kind, local_id, hlc) VALUES (NEW.trip_id, 'transfer', NEW.id, (SELECT hlc FROM sync_state));
-END;
-CREATE TRIGGER transfers_sync_update AFTER UPDATE ON transfers
-WHEN (SELECT applying FROM sync_state) = 0 AND NEW.trip_id IN (SELECT trip_id FROM shared_trips) BEGIN
-    UPDATE sync_state SET hlc = max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536);
-    INSERT INTO sync_outbox (trip_id, kind, local_id, hlc) VALUES (NEW.trip_id, 'transfer', NEW.id, (SELECT hlc FROM sync_state));
-END;
-CREATE TRIGGER transfers_sync_delete AFTER DELETE ON transfers
-WHEN (SELECT applying FROM sync_state) = 0 AND OLD.trip_id IN (SELECT trip_id FROM shared_trips) BEGIN
-    UPDATE sync_state SET hlc = max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536);
-    INSERT INTO sync_outbox (trip_id, kind, local_id, hlc) VALUES (OLD.trip_id, 'transfer', OLD.id, (SELECT hlc FROM sync_state));
-END;
--- A trip's own fields (name, dates, presets, closing). Removing a trip here only leaves the share.
-CREATE TRIGGER trips_sync_update AFTER UPDATE ON trips
-WHEN (SELECT applying FROM sync_state) = 0 AND NEW.id IN (SELECT trip_id FROM shared_trips) BEGIN
-    UPDATE sync_state SET hlc = max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536);
-    INSERT INTO sync_outbox (trip_id, kind, local_id, hlc) VALUES (NEW.id, 'trip', NEW.id, (SELECT hlc FROM sync_state));
-END;
--- A fetched rate waits for every shared trip's next push (none: no row).
-CREATE TRIGGER rate_observations_sync_insert AFTER INSERT ON rate_observations
-WHEN (SELECT applying FROM sync_state) = 0 BEGIN
-    INSERT OR IGNORE INTO sync_rate_outbox (trip_id, provider, base, quote, date)
-    SELECT trip_id, NEW.provider, NEW.base, NEW.quote, NEW.date FROM shared_trips;
-END;
-CREATE TRIGGER rate_observations_sync_update AFTER UPDATE ON rate_observations
-WHEN (SELECT applying FROM sync_state) = 0 BEGIN
-    INSERT OR IGNORE INTO sync_rate_outbox (trip_id, provider, base, quote, date)
-    SELECT trip_id, NEW.provider, NEW.base, NEW.quote, NEW.date FROM shared_trips;
-END;

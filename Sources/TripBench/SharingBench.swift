@@ -21,7 +21,10 @@ extension TripBench {
             print("sharing rows skipped: no PostgreSQL (make test-deps installs postgresql-15)")
             return []
         }
-        defer { shell("'\(script)' stop '\(cluster)'") }
+        defer {
+            shell("'\(script)' stop '\(cluster)'")
+            shell("rm -f '\(dataDir)'/shared-*.sqlite* '\(dataDir)'/joined.sqlite*")
+        }
         func url(_ role: String, _ db: String) -> String {
             "postgresql://\(role):\(role == "tripadmin" ? "admin" : role)-pw@127.0.0.1:\(port)/\(db)"
         }

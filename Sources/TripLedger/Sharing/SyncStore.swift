@@ -2,7 +2,7 @@ import Synchronization
 import TripCore
 
 /// The local side of shared trips: `shared_trips`, `sync_rows`, `sync_outbox`,
-/// `sync_rate_outbox`, `sync_conflicts` and `sync_state` (m0011). The only code that reads or
+/// `sync_conflicts` and `sync_state` (m0011), and the triggers of `SyncTriggers`. The only code that reads or
 /// writes them. What crosses to the server is `SyncChange`; the server side is `TripSharing`.
 extension Ledger {
     /// This ledger's device id.
@@ -35,6 +35,7 @@ extension Ledger {
             if try db.scalarInt("SELECT 1 FROM shared_trips WHERE trip_id = ?", [.integer(trip.id)]) != nil {
                 throw TripError.badTextValue(field: "trip", value: trip.name, reason: "is already shared")
             }
+            try installSyncTriggers()
             try db.run("INSERT INTO shared_trips (trip_id, gid, owner) VALUES (?, ?, ?)", [.integer(trip.id), .text(gid), .text(owner)])
             try db.run("INSERT INTO sync_rows (kind, local_id, gid, trip_id) VALUES ('trip', ?, ?, ?)",
                        [.integer(trip.id), .text(gid), .integer(trip.id)])
@@ -53,10 +54,6 @@ extension Ledger {
                 INSERT INTO sync_outbox (trip_id, kind, local_id, hlc)
                 SELECT trip_id, 'transfer', id, ?2 FROM transfers WHERE trip_id = ?1 ORDER BY id
                 """, [id, .integer(hlc)])
-            try db.run("""
-                INSERT OR IGNORE INTO sync_rate_outbox (trip_id, provider, base, quote, date)
-                SELECT ?, provider, base, quote, date FROM rate_observations
-                """, [id])
             return SharedTrip(trip: trip, gid: gid, owner: owner, pulledSeq: 0, lastSync: nil,
                               unsent: Int(try db.scalarInt("SELECT count(*) FROM sync_outbox WHERE trip_id = ?", [id]) ?? 0))
         }
@@ -69,6 +66,7 @@ extension Ledger {
             try withApplying {
                 let name = try db.scalarText("SELECT json_extract(?, '$.name')", [SQLValue(change.payload)]) ?? ""
                 try requireNewTripName(name)
+                try installSyncTriggers()
                 let id = try nextID(.trips)
                 try RowCodec(db: db).write(.trips, id: id, payload: change.payload ?? "{}", fixed: [])
                 try db.run("INSERT INTO shared_trips (trip_id, gid, owner) VALUES (?, ?, ?)", [.integer(id), .text(change.gid), .text(owner)])
@@ -132,9 +130,10 @@ extension Ledger {
         }
     }
 
-    /// The cached rates waiting for this trip: those in or into its currencies, from a month
-    /// before its first purchase. Their change ids are their content, so a rate sent twice (or
-    /// by two devices that fetched the same observation at the same moment) is kept once.
+    /// The cached rates not sent yet for this trip (fetched at or after the last sent: a rate
+    /// sent twice is kept once), those in or into its currencies, from a month before its first
+    /// purchase. Their change ids are their content, so a rate sent twice (or by two devices that
+    /// fetched the same observation at the same moment) is kept once.
     private func outgoingRates(_ shared: SharedTrip, device: String) throws -> [SyncChange] {
         var out: [SyncChange] = []
         try db.prepare("""
@@ -145,9 +144,9 @@ extension Ledger {
             since (day) AS (
               SELECT coalesce(date(min(date), '-31 days'), date((SELECT start_date FROM trips WHERE id = ?1), '-31 days'), '0000-00-00')
               FROM purchases WHERE trip_id = ?1)
-            SELECT o.provider, o.base, o.quote, o.date, o.rate, o.fetched_at FROM sync_rate_outbox r
-            JOIN rate_observations o ON o.provider = r.provider AND o.base = r.base AND o.quote = r.quote AND o.date = r.date
-            WHERE r.trip_id = ?1 AND o.date >= (SELECT day FROM since)
+            SELECT o.provider, o.base, o.quote, o.date, o.rate, o.fetched_at FROM rate_observations o
+            WHERE o.fetched_at >= coalesce((SELECT rates_sent FROM shared_trips WHERE trip_id = ?1), '')
+              AND o.date >= (SELECT day FROM since)
               AND (o.base IN (SELECT code FROM currencies) OR o.quote IN (SELECT code FROM currencies))
             ORDER BY o.date, o.provider, o.base, o.quote
             """).forEach([.integer(shared.trip.id)]) { s in
@@ -175,20 +174,22 @@ extension Ledger {
     public func markSent(_ shared: SharedTrip, _ changes: [SyncChange]) throws {
         try db.transaction {
             let trip = SQLValue.integer(shared.trip.id)
+            var sentThrough: String?
             for c in changes {
                 switch c.kind {
                 case "rate":
-                    let parts = c.gid.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-                    guard parts.count == 5 else { continue }
-                    try db.run("DELETE FROM sync_rate_outbox WHERE trip_id = ? AND provider = ? AND base = ? AND quote = ? AND date = ?",
-                               [trip, .text(parts[1]), .text(parts[2]), .text(parts[3]), .text(parts[4])])
+                    // The change id is `rate:PROVIDER:BASE:QUOTE:DATE:FETCHED_AT`.
+                    let fetched = String(c.changeID.split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false).last ?? "")
+                    sentThrough = max(sentThrough ?? fetched, fetched)
                 case "provider": continue
                 default:
                     try db.run("DELETE FROM sync_outbox WHERE trip_id = ? AND change_id = ?", [trip, .text(c.changeID)])
                 }
             }
-            // Rates outside the trip's currencies and dates are never sent: they leave too.
-            try db.run("DELETE FROM sync_rate_outbox WHERE trip_id = ?", [trip])
+            if let sentThrough {
+                try db.run("UPDATE shared_trips SET rates_sent = max(coalesce(rates_sent, ''), ?) WHERE trip_id = ?",
+                           [.text(sentThrough), trip])
+            }
         }
     }
 

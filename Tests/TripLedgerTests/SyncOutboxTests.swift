@@ -1,0 +1,46 @@
+import Testing
+import TestSupport
+import TripCore
+@testable import TripLedger
+
+/// The outbox of shared trips (m0011 and `SyncTriggers`), on real SQLite files.
+@Suite("Shared trips: the outbox")
+struct SyncOutboxTests {
+    func triggers(_ ledger: Ledger) throws -> Int64 {
+        try ledger.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%sync%'") ?? -1
+    }
+
+    func outbox(_ ledger: Ledger) throws -> Int64 { try ledger.db.scalarInt("SELECT count(*) FROM sync_outbox") ?? -1 }
+
+    /// A ledger that shares nothing runs no sync trigger: adds, imports and re-rates cost what they did.
+    @Test func aLedgerThatSharesNothingHasNoSyncTriggers() throws {
+        let t = try TestLedger()
+        _ = try t.ledger.createTrip(NewTrip(name: "Solo", localCurrency: "JPY", homeCurrency: "USD"))
+        _ = try t.ledger.addPurchase(PurchaseDraft(amount: "1200", note: "ramen"))
+        #expect(try triggers(t.ledger) == 0)
+        #expect(try outbox(t.ledger) == 0)
+    }
+
+    /// Sharing installs them; every write to the shared trip is then in the outbox in the same
+    /// transaction, a write to another trip is not, and a re-rate is not a change.
+    @Test func writesToASharedTripAndOnlyThoseEnterTheOutbox() throws {
+        let t = try TestLedger()
+        let shared = try t.ledger.createTrip(NewTrip(name: "Group", localCurrency: "JPY", homeCurrency: "USD"))
+        _ = try t.ledger.addPurchase(PurchaseDraft(amount: "1000", note: "before sharing"))
+        _ = try t.ledger.markShared(shared, gid: GlobalID.make(), owner: "ana")
+        #expect(try triggers(t.ledger) == 13)
+        #expect(try outbox(t.ledger) == 2, "the trip and its purchase, queued by the share")
+        _ = try t.ledger.addPurchase(PurchaseDraft(amount: "2000", note: "after sharing"))
+        #expect(try outbox(t.ledger) == 3)
+        _ = try t.ledger.createTrip(NewTrip(name: "Solo", localCurrency: "EUR", homeCurrency: "USD"))
+        _ = try t.ledger.addPurchase(PurchaseDraft(amount: "5", note: "elsewhere"))
+        #expect(try outbox(t.ledger) == 3, "another trip's purchase is not shared")
+        _ = try t.ledger.setManualRate(currency: "JPY", rate: "0.0067", in: "USD", date: "2026-03-01")
+        #expect(try outbox(t.ledger) == 3, "a re-rate is not a change")
+        let prepared = try t.ledger.prepareOutgoing(try #require(try t.ledger.sharedTrip(shared)))
+        #expect(prepared.filter { $0.kind == "purchase" }.count == 2)
+        #expect(Set(prepared.map(\.changeID)).count == prepared.count)
+        #expect(try t.ledger.prepareOutgoing(try #require(try t.ledger.sharedTrip(shared))).map(\.changeID)
+                == prepared.map(\.changeID), "a prepared change keeps its id until the server has it")
+    }
+}
