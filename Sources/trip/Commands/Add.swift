@@ -5,7 +5,12 @@ import TripLedger
 extension TripCommand {
     /// `trip add AMOUNT [CUR] [NOTE…] [options]`
     struct Add: ParsableCommand {
+        // `_superCommandName`: `trip add` is parsed on its own (TripCommand.parseCommand), and a
+        // command parsed as a root first re-parses its arguments twice looking for
+        // `--generate-completion-script`, which costs `trip add` a measurable share of its start.
+        // Completion scripts are asked of `trip` itself, never of `trip add`.
         static let configuration = CommandConfiguration(
+            _superCommandName: "trip",
             abstract: "Log a purchase.",
             discussion: """
                 AMOUNT is a number or an expression: 1200, 12.50, 3*1200+500, (12.50+8)*2.
