@@ -1,3 +1,4 @@
+import Synchronization
 import TripCore
 
 /// A row of a table that travels between devices, as one JSON object of its columns by name.
@@ -20,29 +21,49 @@ struct RowCodec {
 
     /// The row `id` of `table` as a JSON object of every column, or `nil` when there is none.
     func read(_ table: Table, id: Int64) throws -> String? {
-        let pairs = try columns(table).map { "'\($0)', \"\($0)\"" }.joined(separator: ", ")
-        // sql-built: the table and column names come from the schema (pragma_table_info), not from input.
-        return try db.prepare("SELECT json_object(\(pairs)) FROM \"\(table.rawValue)\" WHERE id = ?")
-            .first([.integer(id)]) { $0.text(0) }
+        let key = "read|\(db.path)|\(table.rawValue)"
+        let sql: String
+        if let known = RowCodec.statements.withLock({ $0[key] }) {
+            sql = known
+        } else {
+            let pairs = try columns(table).map { "'\($0)', \"\($0)\"" }.joined(separator: ", ")
+            // sql-built: the table and column names come from the schema (pragma_table_info), not from input.
+            sql = "SELECT json_object(\(pairs)) FROM \"\(table.rawValue)\" WHERE id = ?"
+            RowCodec.statements.withLock { $0[key] = sql }
+        }
+        return try db.prepare(sql).first([.integer(id)]) { $0.text(0) }
     }
 
     /// Writes `payload`'s columns (those this schema has, except `id` and `fixed`'s) and `fixed`'s
     /// values to row `id`: inserted, or updated in place when it exists (never deleted and
     /// re-inserted, so rows referring to it stay valid).
     func write(_ table: Table, id: Int64, payload: String, fixed: [(String, SQLValue)]) throws {
-        var keys = Set<String>()
-        try db.prepare("SELECT key FROM json_each(?)").forEach([.text(payload)]) { keys.insert($0.text(0)) }
-        let fixedNames = Set(fixed.map(\.0))
-        let names = try columns(table).filter { $0 != "id" && keys.contains($0) && !fixedNames.contains($0) }
-        let all = ["id"] + fixed.map(\.0) + names
-        let values = ["?1"] + fixed.indices.map { "?\($0 + 3)" } + names.map { "json_extract(?2, '$.\"\($0)\"')" }
-        let updates = all.dropFirst().map { "\"\($0)\" = excluded.\"\($0)\"" }
-        let quoted = all.map { "\"\($0)\"" }.joined(separator: ", ")
-        let conflict = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + updates.joined(separator: ", ")
-        // Column names are kept only when the payload names them too; every value is bound.
-        // sql-built: the table and column names come from the schema (pragma_table_info), not from input.
-        try db.run("""
-            INSERT INTO "\(table.rawValue)" (\(quoted)) VALUES (\(values.joined(separator: ", "))) ON CONFLICT (id) \(conflict)
-            """, [.integer(id), .text(payload)] + fixed.map(\.1))
+        // Every row of a pull has the same keys: the statement is built once per key list.
+        let keys = try db.scalarText("SELECT group_concat(key, ',') FROM json_each(?)", [.text(payload)]) ?? ""
+        let fixedNames = fixed.map(\.0)
+        let memoKey = "write|\(db.path)|\(table.rawValue)|\(fixedNames.joined(separator: ","))|\(keys)"
+        let sql: String
+        if let known = RowCodec.statements.withLock({ $0[memoKey] }) {
+            sql = known
+        } else {
+            let present = Set(keys.split(separator: ",").map(String.init))
+            let names = try columns(table).filter { $0 != "id" && present.contains($0) && !fixedNames.contains($0) }
+            let all = ["id"] + fixedNames + names
+            let values = ["?1"] + fixed.indices.map { "?\($0 + 3)" } + names.map { "json_extract(?2, '$.\"\($0)\"')" }
+            let updates = all.dropFirst().map { "\"\($0)\" = excluded.\"\($0)\"" }
+            let quoted = all.map { "\"\($0)\"" }.joined(separator: ", ")
+            let conflict = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + updates.joined(separator: ", ")
+            // Column names are kept only when the payload names them too; every value is bound.
+            // sql-built: the table and column names come from the schema (pragma_table_info), not from input.
+            sql = """
+                INSERT INTO "\(table.rawValue)" (\(quoted)) VALUES (\(values.joined(separator: ", "))) ON CONFLICT (id) \(conflict)
+                """
+            RowCodec.statements.withLock { $0[memoKey] = sql }
+        }
+        try db.run(sql, [.integer(id), .text(payload)] + fixed.map(\.1))
     }
+
+    /// Built statements, per ledger file, table and key list (a schema does not change under a
+    /// running command).
+    static let statements = Mutex<[String: String]>([:])
 }
