@@ -43,4 +43,17 @@ struct SyncOutboxTests {
         #expect(try t.ledger.prepareOutgoing(try #require(try t.ledger.sharedTrip(shared))).map(\.changeID)
                 == prepared.map(\.changeID), "a prepared change keeps its id until the server has it")
     }
+
+    /// Global ids are UUIDv7 (RFC 9562): version 7, the RFC variant, the time in the first 48 bits.
+    @Test func globalIDsAreTimeOrderedUUIDv7() {
+        let ids = (0..<1000).map { _ in GlobalID.make() }
+        #expect(Set(ids).count == ids.count)
+        for id in ids {
+            let hex = Array(id.utf8)
+            #expect(hex.count == 36 && [8, 13, 18, 23].allSatisfy { hex[$0] == UInt8(ascii: "-") }, "\(id)")
+            #expect(hex[14] == UInt8(ascii: "7"), "version 7: \(id)")
+            #expect("89ab".utf8.contains(hex[19]), "variant: \(id)")
+        }
+        #expect(ids.first!.prefix(8) <= ids.last!.prefix(8), "time-ordered")
+    }
 }

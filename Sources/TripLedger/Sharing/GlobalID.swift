@@ -11,18 +11,24 @@ public enum GlobalID {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         let millis = UInt64(spec.tv_sec) * 1000 + UInt64(spec.tv_nsec / 1_000_000)
+        // Two draws of the system generator, not one per byte: a share makes two ids per row.
+        var generator = SystemRandomNumberGenerator()
+        let high = generator.next(), low = generator.next()
         var bytes = [UInt8](repeating: 0, count: 16)
         for i in 0..<6 { bytes[i] = UInt8(truncatingIfNeeded: millis >> (8 * (5 - i))) }
-        var generator = SystemRandomNumberGenerator()
-        for i in 6..<16 { bytes[i] = UInt8.random(in: 0...255, using: &generator) }
+        for i in 6..<8 { bytes[i] = UInt8(truncatingIfNeeded: high >> (8 * i)) }
+        for i in 8..<16 { bytes[i] = UInt8(truncatingIfNeeded: low >> (8 * (i - 8))) }
         bytes[6] = 0x70 | (bytes[6] & 0x0F)     // version 7
         bytes[8] = 0x80 | (bytes[8] & 0x3F)     // RFC 9562 variant
-        let hex = bytes.map { b -> String in
-            let s = String(b, radix: 16)
-            return s.count == 1 ? "0" + s : s
-        }.joined()
-        let h = Array(hex)
-        return String(h[0..<8]) + "-" + String(h[8..<12]) + "-" + String(h[12..<16]) + "-" + String(h[16..<20]) + "-" + String(h[20..<32])
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(36)
+        for (i, b) in bytes.enumerated() {
+            if i == 4 || i == 6 || i == 8 || i == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(digits[Int(b >> 4)])
+            text.append(digits[Int(b & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// A member's global id comes from the trip and the name, so that members added under the same
