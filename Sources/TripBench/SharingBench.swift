@@ -64,13 +64,13 @@ extension TripBench {
             for suffix in ["", "-wal", "-shm"] { unlink(shared + suffix) }
             copyFile(template, shared)
         }) {
-            let status = runStatus(tripBinary, ["share", "Group", "--with", "ben"], env(shared, url("ana", sharedDB)))
+            let status = spawn(tripBinary, ["share", "Group", "--with", "ben"], env(shared, url("ana", sharedDB))).status
             guard status == 0 else { fatalError("trip share failed (\(status))") }
         }
         rows.append(("trip share (first, 20,000 purchases, 12 members)", share, copy * 10))
         let fresh = dataDir + "/joined.sqlite"
         let join = timed(3, prepare: { for suffix in ["", "-wal", "-shm"] { unlink(fresh + suffix) } }) {
-            let status = runStatus(tripBinary, ["join", "Group"], env(fresh, url("ben", sharedDB)))
+            let status = spawn(tripBinary, ["join", "Group"], env(fresh, url("ben", sharedDB))).status
             guard status == 0 else { fatalError("trip join failed (\(status))") }
         }
         rows.append(("trip join (same trip, new ledger)", join, copy * 10))
@@ -93,24 +93,6 @@ extension TripBench {
             samples.append(now() - start)
         }
         return samples.sorted()[n / 2]
-    }
-
-    /// Runs `binary args…` and returns its exit status (the timing rows use `run`).
-    static func runStatus(_ binary: String, _ args: [String], _ env: [String]) -> Int32 {
-        var pid = pid_t()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        let argv = ([binary] + args).map { strdup($0) } + [nil]
-        let envp = env.map { strdup($0) } + [nil]
-        let rc = posix_spawn(&pid, binary, &actions, nil, argv, envp)
-        posix_spawn_file_actions_destroy(&actions)
-        argv.forEach { free($0) }
-        envp.forEach { free($0) }
-        guard rc == 0 else { return -1 }
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        return (status >> 8) & 0xFF
     }
 
     @discardableResult

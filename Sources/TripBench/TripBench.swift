@@ -416,6 +416,11 @@ struct TripBench {
     /// the child's peak resident set in KiB.
     @discardableResult
     static func run(_ binary: String, _ args: [String], _ env: [String], stdout: String = "/dev/null") -> Int {
+        spawn(binary, args, env, stdout: stdout).peakKiB
+    }
+
+    /// Spawns `binary args…` and waits: its exit status and peak resident set in KiB.
+    static func spawn(_ binary: String, _ args: [String], _ env: [String], stdout: String = "/dev/null") -> (status: Int32, peakKiB: Int) {
         var pid = pid_t()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -431,6 +436,6 @@ struct TripBench {
         var status: Int32 = 0
         var usage = rusage()
         wait4(pid, &status, 0, &usage)
-        return usage.ru_maxrss
+        return ((status >> 8) & 0xFF, usage.ru_maxrss)
     }
 }
