@@ -35,6 +35,14 @@ struct SyncCrashSafetyTests {
         return ana.ledgerPath
     }
 
+    /// The `i`-th of `count` kill moments in a run of `window` seconds: spread evenly over its first
+    /// 90%, each moved by a seeded jitter of up to a tenth of a step, so that every part of the
+    /// push or pull is hit and the early kills surely land while it runs.
+    static func moment(_ i: Int, of count: Int, in window: Double, _ random: inout SplitMix64) -> Double {
+        let step = window * 0.9 / Double(count)
+        return step * (Double(i) + 0.45) + random.seconds(upTo: step / 10)
+    }
+
     /// Runs `args` and kills it after `delay` seconds (if it has not finished by then).
     static func killed(_ trip: TripProcess, _ args: [String], after delay: Double, label: String) throws -> Bool {
         let p = try SpawnedTrip(trip, args, label: label)
@@ -67,7 +75,7 @@ struct SyncCrashSafetyTests {
             let world = try SharedTripWorld(cluster: setup.cluster)
             let ana = world.device("ana", ledger: "push-\(i)")
             try LedgerInspection.copy(template, to: ana.ledgerPath)
-            let delay = random.seconds(upTo: pushSeconds)
+            let delay = Self.moment(i, of: kills, in: pushSeconds, &random)
             if try Self.killed(ana, ["share", "Big", "--with", "ben"], after: delay, label: "share") { interrupted += 1 }
             #expect(try LedgerInspection.integrity(ana.ledgerPath) == "ok", "kill \(i) at \(delay) s")
             let again = try ana.run("share", "Big", "--with", "ben")
@@ -88,7 +96,7 @@ struct SyncCrashSafetyTests {
         interrupted = 0
         for i in 0..<kills {
             let ben = timed.device("ben", ledger: "pull-\(i)")
-            let delay = random.seconds(upTo: pullSeconds)
+            let delay = Self.moment(i, of: kills, in: pullSeconds, &random)
             if try Self.killed(ben, ["join", "Big"], after: delay, label: "join") { interrupted += 1 }
             if FileManager.default.fileExists(atPath: ben.ledgerPath) {
                 #expect(try LedgerInspection.integrity(ben.ledgerPath) == "ok", "kill \(i) at \(delay) s")
