@@ -11,7 +11,7 @@ let package = Package(
         .library(name: "RateService", targets: ["RateService"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // System SQLite (libsqlite3-dev). Only `TripLedger/SQLite/SQLiteBoundary.swift` imports it.
@@ -24,9 +24,11 @@ let package = Package(
         .target(
             name: "Embedded",
             path: ".",
-            exclude: ["Sources/CSQLite", "Sources/CCurl", "Sources/CLibPQ", "Sources/TripSharing", "Sources/TripCore", "Sources/TripLedger",
-                      "Sources/RateService", "Sources/RateSync", "Sources/trip", "Sources/TripBench", "Tests", ".ci", "README.md",
-                      "Makefile"],
+            exclude: [
+                "Sources/CSQLite", "Sources/CCurl", "Sources/CLibPQ", "Sources/TripSharing", "Sources/TripCore", "Sources/TripLedger",
+                "Sources/RateService", "Sources/RateSync", "Sources/trip", "Sources/TripBench", "Tests", ".ci", "README.md",
+                "Makefile",
+            ],
             sources: ["Sources/Embedded"],
             resources: [.embedInCode("Migrations"), .embedInCode("config")]
         ),
@@ -51,12 +53,15 @@ let package = Package(
         .testTarget(name: "TripLedgerTests", dependencies: ["TripLedger", "TestSupport"]),
         // A real HTTP/1.1 server on loopback that serves recorded provider bodies and injects faults.
         .target(name: "FXTestServer", path: "Tests/FXTestServer"),
-        .testTarget(name: "RateServiceTests", dependencies: ["RateService", "TripCore", "FXTestServer"],
-                    resources: [.copy("Fixtures")]),
-        .testTarget(name: "RateSyncTests", dependencies: ["RateSync", "TestSupport", "FXTestServer"],
-                    resources: [.copy("Fixtures")]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "FXTestServer", "trip"],
-                    resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "RateServiceTests", dependencies: ["RateService", "TripCore", "FXTestServer"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "RateSyncTests", dependencies: ["RateSync", "TestSupport", "FXTestServer"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["TestSupport", "FXTestServer", "trip"],
+            resources: [.copy("Fixtures")]),
     ]
 )
 

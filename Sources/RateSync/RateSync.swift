@@ -97,7 +97,8 @@ public struct RateSync<Client: HTTPFetching> {
             }
         }
         if outcome.responses == 0, let first = outcome.failures.first {
-            let more = outcome.failures.count > 1 ? " (and \(outcome.failures.count - 1) more request\(outcome.failures.count == 2 ? "" : "s") failed)" : ""
+            let more =
+                outcome.failures.count > 1 ? " (and \(outcome.failures.count - 1) more request\(outcome.failures.count == 2 ? "" : "s") failed)" : ""
             var cause = first.error.description
             while cause.hasSuffix(".") { cause.removeLast() }
             throw TripError.unavailable("rates sync: \(first.provider): \(cause)\(more); nothing was changed")

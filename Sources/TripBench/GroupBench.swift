@@ -1,5 +1,6 @@
 import TripCore
 import TripLedger
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,13 +30,17 @@ extension TripBench {
                     switch i % 4 {
                     case 0: split = SplitDraft(paidBy: payer)
                     case 1: split = SplitDraft(paidBy: payer, split: names.shuffledPrefix(3 + rng.below(8), &rng).joined(separator: ","))
-                    case 2: split = SplitDraft(paidBy: "\(payer)=\(amount / 3),\(other == payer ? names[(names.firstIndex(of: payer)! + 1) % 12] : other)=rest",
-                                               split: names.map { "\($0)=\(1 + rng.below(3))" }.joined(separator: ","))
+                    case 2:
+                        split = SplitDraft(
+                            paidBy: "\(payer)=\(amount / 3),\(other == payer ? names[(names.firstIndex(of: payer)! + 1) % 12] : other)=rest",
+                            split: names.map { "\($0)=\(1 + rng.below(3))" }.joined(separator: ","))
                     default: split = SplitDraft(paidBy: payer, split: "\(names[rng.below(6)])=60%,\(names[6 + rng.below(6)])=40%")
                     }
-                    _ = try ledger.addPurchase(PurchaseDraft(amount: String(amount), currency: i % 5 == 0 ? "EUR" : "JPY",
-                                                             date: today.adding(days: -rng.below(30))!.description,
-                                                             rate: "0.0061"), split: split)
+                    _ = try ledger.addPurchase(
+                        PurchaseDraft(
+                            amount: String(amount), currency: i % 5 == 0 ? "EUR" : "JPY",
+                            date: today.adding(days: -rng.below(30))!.description,
+                            rate: "0.0061"), split: split)
                 }
             }
             try ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -51,10 +56,14 @@ extension TripBench {
         return [
             ("trip balances (20,000 purchases, 12 members)", median(20) { run(tripBinary, ["balances"], env) }, 50),
             ("trip settle (same trip)", median(20) { run(tripBinary, ["settle"], env) }, 50),
-            ("trip list --format json (same trip: paid_by and split)",
-             median(10) { run(tripBinary, ["list", "--format", "json"], env) }, nil),
-            ("trip add --split (same trip)",
-             median(20) { run(tripBinary, ["add", "1200", "--split", "ana=2,ben=1,carla=1", "--paid-by", "dan"], env) }, 10),
+            (
+                "trip list --format json (same trip: paid_by and split)",
+                median(10) { run(tripBinary, ["list", "--format", "json"], env) }, nil
+            ),
+            (
+                "trip add --split (same trip)",
+                median(20) { run(tripBinary, ["add", "1200", "--split", "ana=2,ben=1,carla=1", "--paid-by", "dan"], env) }, 10
+            ),
         ]
     }
 }

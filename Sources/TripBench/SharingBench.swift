@@ -1,4 +1,5 @@
 import TripCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -58,12 +59,15 @@ extension TripBench {
         // First share: a fresh server database and a fresh copy of the ledger each time (not timed).
         var shared = ""
         var sharedDB = ""
-        let share = timed(3, prepare: {
-            sharedDB = freshDatabase()
-            shared = dataDir + "/shared-\(round).sqlite"
-            for suffix in ["", "-wal", "-shm"] { unlink(shared + suffix) }
-            copyFile(template, shared)
-        }) {
+        let share = timed(
+            3,
+            prepare: {
+                sharedDB = freshDatabase()
+                shared = dataDir + "/shared-\(round).sqlite"
+                for suffix in ["", "-wal", "-shm"] { unlink(shared + suffix) }
+                copyFile(template, shared)
+            }
+        ) {
             let status = spawn(tripBinary, ["share", "Group", "--with", "ben"], env(shared, url("ana", sharedDB))).status
             guard status == 0 else { fatalError("trip share failed (\(status))") }
         }
@@ -74,11 +78,18 @@ extension TripBench {
             guard status == 0 else { fatalError("trip join failed (\(status))") }
         }
         rows.append(("trip join (same trip, new ledger)", join, copy * 10))
-        rows.append(("trip sync, nothing to do (connection included)",
-                     median(20) { run(tripBinary, ["sync", "Group"], env(shared, url("ana", sharedDB))) }, 50))
-        rows.append(("trip add on a shared trip (20,000 purchases)",
-                     median(20) { run(tripBinary, ["add", "1200", "--split", "ana=2,ben=1", "--paid-by", "dan"], env(shared, url("ana", sharedDB))) }, 10))
-        let trace = shellOutput("LD_DEBUG=libs TRIP_DB='\(shared)' TRIP_TODAY=2026-03-10 HOME=/nonexistent '\(tripBinary)' add 5 2>&1 >/dev/null") ?? ""
+        rows.append(
+            (
+                "trip sync, nothing to do (connection included)",
+                median(20) { run(tripBinary, ["sync", "Group"], env(shared, url("ana", sharedDB))) }, 50
+            ))
+        rows.append(
+            (
+                "trip add on a shared trip (20,000 purchases)",
+                median(20) { run(tripBinary, ["add", "1200", "--split", "ana=2,ben=1", "--paid-by", "dan"], env(shared, url("ana", sharedDB))) }, 10
+            ))
+        let trace =
+            shellOutput("LD_DEBUG=libs TRIP_DB='\(shared)' TRIP_TODAY=2026-03-10 HOME=/nonexistent '\(tripBinary)' add 5 2>&1 >/dev/null") ?? ""
         print("trip add on a shared trip loads libpq: \(trace.contains("libpq") ? "yes ✗" : "no ✓")")
         return rows
     }

@@ -4,6 +4,7 @@ import RateService
 import RateSync
 import TripCore
 import TripLedger
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -59,8 +60,11 @@ struct TripBench {
         var rows: [(String, Double, Double?)] = []
         rows.append(("trip --version", median(20) { run(tripBinary, ["--version"], env) }, nil))
         if wanted("add") {
-            rows.append(("trip add (1,000,000-row ledger)",
-                         median(20) { run(tripBinary, ["add", "1200", "JPY", "bench", "--trip", "Trip 7", "--preset", "JP"], env) }, 10))
+            rows.append(
+                (
+                    "trip add (1,000,000-row ledger)",
+                    median(20) { run(tripBinary, ["add", "1200", "JPY", "bench", "--trip", "Trip 7", "--preset", "JP"], env) }, 10
+                ))
         }
         if wanted("list") { rows.append(contentsOf: listRows(tripBinary: tripBinary, ledgerPath: ledgerPath, env: env)) }
         if wanted("report") {
@@ -91,8 +95,9 @@ struct TripBench {
         lap("currency table")
         let settings = try Settings.defaults()
         lap("settings + presets + fallback")
-        let ledger = try Ledger(path: dataDir + "/bench-\(schemaTag).sqlite", settings: settings,
-                                clock: Clock(today: CivilDate(iso: "2026-03-10")!, now: "x"))
+        let ledger = try Ledger(
+            path: dataDir + "/bench-\(schemaTag).sqlite", settings: settings,
+            clock: Clock(today: CivilDate(iso: "2026-03-10")!, now: "x"))
         lap("open ledger")
         _ = try ledger.trips()
         lap("list trips")
@@ -115,10 +120,13 @@ struct TripBench {
 
     /// A synthetic ECB full history (`days` publication days × 30 currencies, compact layout), newest first.
     static func syntheticHistory(days: Int, endingOn end: CivilDate) -> [UInt8] {
-        let codes = ["USD", "JPY", "BGN", "CZK", "DKK", "GBP", "HUF", "PLN", "RON", "SEK", "CHF", "ISK", "NOK", "TRY", "AUD",
-                     "BRL", "CAD", "CNY", "HKD", "IDR", "ILS", "INR", "KRW", "MXN", "MYR", "NZD", "PHP", "SGD", "THB", "ZAR"]
+        let codes = [
+            "USD", "JPY", "BGN", "CZK", "DKK", "GBP", "HUF", "PLN", "RON", "SEK", "CHF", "ISK", "NOK", "TRY", "AUD",
+            "BRL", "CAD", "CNY", "HKD", "IDR", "ILS", "INR", "KRW", "MXN", "MYR", "NZD", "PHP", "SGD", "THB", "ZAR",
+        ]
         var rng = Random(state: seed)
-        var out = #"<?xml version="1.0" encoding="UTF-8"?><gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><gesmes:subject>Reference rates</gesmes:subject><gesmes:Sender><gesmes:name>European Central Bank</gesmes:name></gesmes:Sender><Cube>"#
+        var out =
+            #"<?xml version="1.0" encoding="UTF-8"?><gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><gesmes:subject>Reference rates</gesmes:subject><gesmes:Sender><gesmes:name>European Central Bank</gesmes:name></gesmes:Sender><Cube>"#
         out += "\n"
         var day = end, written = 0
         while written < days {
@@ -148,14 +156,17 @@ struct TripBench {
         let f = fopen(config, "w")
         fputs("[rates]\nchain = \"ecb\"\necb_history = \"full\"\n", f)
         fclose(f)
-        let env = ["TRIP_TODAY=\(today)", "HOME=/nonexistent", "XDG_CONFIG_HOME=/nonexistent", "TRIP_CONFIG=\(config)",
-                   "TRIP_RATES_URL=\(server.baseURL)", "no_proxy=*"]
+        let env = [
+            "TRIP_TODAY=\(today)", "HOME=/nonexistent", "XDG_CONFIG_HOME=/nonexistent", "TRIP_CONFIG=\(config)",
+            "TRIP_RATES_URL=\(server.baseURL)", "no_proxy=*",
+        ]
         // A fresh ledger per run: one provisional purchase and no rates yet (fetch, validate, store
         // 210,000 rows; a ledger with nothing to sync makes no request, and none is created by sync) …
         let oneProvisional = dataDir + "/sync-one-\(schemaTag).sqlite"
         if access(oneProvisional, F_OK) != 0 {
-            let ledger = try Ledger(path: oneProvisional, settings: try Settings.defaults(), clock: Clock(today: today, now: "x"),
-                                    create: true)
+            let ledger = try Ledger(
+                path: oneProvisional, settings: try Settings.defaults(), clock: Clock(today: today, now: "x"),
+                create: true)
             try ledger.createTrip(NewTrip(name: "Sync", localCurrency: "JPY", homeCurrency: "GBP"))
             _ = try ledger.addPurchase(PurchaseDraft(amount: "1200", date: today.description))
         }
@@ -173,8 +184,10 @@ struct TripBench {
             try ledger.db.transaction {
                 try ledger.createTrip(NewTrip(name: "Long trip", localCurrency: "JPY", homeCurrency: "GBP"))
                 for _ in 0..<100_000 {
-                    _ = try ledger.addPurchase(PurchaseDraft(amount: String(100 + rng.below(20_000)),
-                                                             date: today.adding(days: -rng.below(400))!.description))
+                    _ = try ledger.addPurchase(
+                        PurchaseDraft(
+                            amount: String(100 + rng.below(20_000)),
+                            date: today.adding(days: -rng.below(400))!.description))
                 }
             }
         }
@@ -207,15 +220,19 @@ struct TripBench {
         var rows: [(String, Double, Double?)] = []
         let export = median(3) { run(tripBinary, ["export", "--format", "ledger", "--trip", "Long trip"], env, stdout: journal) }
         rows.append(("trip export --format ledger (100,000 purchases)", export, nil))
-        print("export peak memory: \(peakMemory(tripBinary, ["export", "--format", "ledger", "--trip", "Long trip"], env)) (100,000 purchases; streamed)")
+        print(
+            "export peak memory: \(peakMemory(tripBinary, ["export", "--format", "ledger", "--trip", "Long trip"], env)) (100,000 purchases; streamed)"
+        )
         for format in ["text", "json"] {
             let args = ["list", "--trip", "Long trip", "--format", format]
             rows.append(("trip list --format \(format) (100,000 purchases)", median(3) { run(tripBinary, args, env) }, nil))
             print("list --format \(format) peak memory: \(peakMemory(tripBinary, args, env)) (100,000 purchases; streamed)")
         }
         var toolTimes: [String: Double] = [:]
-        for (tool, args) in [("/usr/bin/hledger", ["-f", journal, "bal", "expenses", "-B"]),
-                             ("/usr/bin/ledger", ["-f", journal, "bal", "^Expenses", "-B"])] where access(tool, X_OK) == 0 {
+        for (tool, args) in [
+            ("/usr/bin/hledger", ["-f", journal, "bal", "expenses", "-B"]),
+            ("/usr/bin/ledger", ["-f", journal, "bal", "^Expenses", "-B"]),
+        ] where access(tool, X_OK) == 0 {
             let start = now()
             run(tool, args, ["HOME=/nonexistent", "LANG=C.UTF-8"])
             toolTimes[tool] = now() - start
@@ -242,8 +259,13 @@ struct TripBench {
             print("sqlite3 not installed (apt-get install sqlite3): list has no target")
         }
         rows.append(("trip list --trip (20,000 rows)", median(10) { run(tripBinary, ["list", "--trip", "Trip 7"], env) }, target))
-        rows.append(("trip list --trip --format json", median(10) { run(tripBinary, ["list", "--trip", "Trip 7", "--format", "json"], env) }, target))
-        rows.append(("trip list --trip --limit 5 --reverse", median(10) { run(tripBinary, ["list", "--trip", "Trip 7", "--limit", "5", "--reverse"], env) }, 50))
+        rows.append(
+            ("trip list --trip --format json", median(10) { run(tripBinary, ["list", "--trip", "Trip 7", "--format", "json"], env) }, target))
+        rows.append(
+            (
+                "trip list --trip --limit 5 --reverse",
+                median(10) { run(tripBinary, ["list", "--trip", "Trip 7", "--limit", "5", "--reverse"], env) }, 50
+            ))
         return rows
     }
 
@@ -271,7 +293,8 @@ struct TripBench {
                 }
             }
             start = now()
-            trace = runCapturingStderr(tripBinary, ["import", csv], ["TRIP_DB=\(target)", "TRIP_TODAY=2026-03-10", "HOME=/nonexistent", "TRIP_TRACE=1"])
+            trace = runCapturingStderr(
+                tripBinary, ["import", csv], ["TRIP_DB=\(target)", "TRIP_TODAY=2026-03-10", "HOME=/nonexistent", "TRIP_TRACE=1"])
             times.append(now() - start)
             if let failed = trace.split(separator: "\n").first(where: { $0.hasPrefix("trip: ") }) {
                 print("import: \(failed)")
@@ -279,9 +302,13 @@ struct TripBench {
             }
         }
         let importTime = times.sorted()[times.count / 2]
-        print("import runs: \(times.map { "\(Int($0)) ms" }.joined(separator: ", ")); peak memory: \(trace.split(separator: "\n").last { $0.contains("peak memory") }.map { String($0.split(separator: ":").last ?? "").trimmingSpaces } ?? "?")")
-        return [("trip export --format csv --all (1,000,000 purchases)", export, nil),
-                ("trip import of those 1,000,000 rows (median of 3)", importTime, 10_000)]
+        print(
+            "import runs: \(times.map { "\(Int($0)) ms" }.joined(separator: ", ")); peak memory: \(trace.split(separator: "\n").last { $0.contains("peak memory") }.map { String($0.split(separator: ":").last ?? "").trimmingSpaces } ?? "?")"
+        )
+        return [
+            ("trip export --format csv --all (1,000,000 purchases)", export, nil),
+            ("trip import of those 1,000,000 rows (median of 3)", importTime, 10_000),
+        ]
     }
 
     /// The child's own peak resident memory, as `trip` reports it with `TRIP_TRACE=1`
@@ -342,7 +369,8 @@ struct TripBench {
         var rng = Random(state: seed)
         let locals = ["JPY", "EUR", "GBP", "SGD", "KRW", "THB", "USD", "TWD", "CHF", "MXN"]
         let categories = ["food", "transport", "lodging", "shopping", "museums", "gifts", nil]
-        let insert = try ledger.db.prepare("""
+        let insert = try ledger.db.prepare(
+            """
             INSERT INTO purchases (trip_id, date, note, category, paid_with, currency, expression, price_minor, discount_spec,
               discount_minor, service_spec, service_minor, tax_spec, tax_included, tax_minor, tip_spec, tip_minor, total_minor,
               rounding, preset, purchase_rate, charged_minor, home_currency, home_minor, home_discount_minor, home_service_minor,
@@ -355,8 +383,10 @@ struct TripBench {
         try ledger.db.transaction {
             for t in 1...trips {
                 let local = try CurrencyTable.shared.currency(for: locals[(t - 1) % locals.count])
-                try ledger.createTrip(NewTrip(name: "Trip \(t)", localCurrency: local.code, homeCurrency: "USD",
-                                              start: "2025-01-01", end: "2026-03-10"))
+                try ledger.createTrip(
+                    NewTrip(
+                        name: "Trip \(t)", localCurrency: local.code, homeCurrency: "USD",
+                        start: "2025-01-01", end: "2026-03-10"))
                 let tripID = ledger.db.lastInsertRowID
                 let quote = settings.fallback.rate(from: local.code, to: "USD").map {
                     RateQuote(rate: $0.rate, date: nil, source: .fallback, provisional: true)
@@ -367,8 +397,9 @@ struct TripBench {
                     let price = Int64(major) * Int64(pow10(local.minorUnits)) + Int64(rng.below(max(1, pow10(local.minorUnits))))
                     let included = rng.below(2) == 0
                     let tip = rng.below(5) == 0
-                    let inputs = AdjustmentInputs(tax: .percent(try Rational(1, 10), text: "10%"), taxIncluded: included,
-                                                  tip: tip ? .percent(try Rational(3, 20), text: "15%") : nil)
+                    let inputs = AdjustmentInputs(
+                        tax: .percent(try Rational(1, 10), text: "10%"), taxIncluded: included,
+                        tip: tip ? .percent(try Rational(3, 20), text: "15%") : nil)
                     let b = try Breakdown.compute(price: price, currency: local, inputs: inputs)
                     let c = try Conversion.make(breakdown: b, from: local, to: usd, quote: quote, rounding: .halfUp)
                     try insert.run([

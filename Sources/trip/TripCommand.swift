@@ -17,12 +17,14 @@ struct TripCommand: ParsableCommand {
             Environment: TRIP_DB (ledger), TRIP_CONFIG (config file), TRIP_TODAY (pins today), NO_COLOR.
             """,
         version: version,
-        subcommands: [Init.self, New.self, Trips.self, Use.self, Show.self, Rename.self, Presets.self, Close.self, Reopen.self,
-                      Delete.self,
-                      Add.self, Refund.self, List.self, Edit.self, Remove.self, Convert.self, Rates.self, Report.self,
-                      Config.self, Demo.self, Export.self, Import.self, Backup.self, Restore.self,
-                      MemberGroup.self, Members.self, WhoAmI.self, Balances.self, Settle.self, RecordTransfer.self,
-                      RemoteGroup.self, Share.self, Join.self, Sync.self, Conflicts.self, Resolve.self]
+        subcommands: [
+            Init.self, New.self, Trips.self, Use.self, Show.self, Rename.self, Presets.self, Close.self, Reopen.self,
+            Delete.self,
+            Add.self, Refund.self, List.self, Edit.self, Remove.self, Convert.self, Rates.self, Report.self,
+            Config.self, Demo.self, Export.self, Import.self, Backup.self, Restore.self,
+            MemberGroup.self, Members.self, WhoAmI.self, Balances.self, Settle.self, RecordTransfer.self,
+            RemoteGroup.self, Share.self, Join.self, Sync.self, Conflicts.self, Resolve.self,
+        ]
     )
 
     /// Runs a command and turns every failure into one line on stderr and a sysexits code.
@@ -69,8 +71,9 @@ struct TripCommand: ParsableCommand {
     static func parseCommand(_ arguments: [String]) throws -> any ParsableCommand {
         let wantsHelp = arguments.contains { $0 == "--help" || $0 == "-h" || $0 == "help" || $0 == "--experimental-dump-help" }
         if let name = arguments.first, !wantsHelp,
-           let leaf = configuration.subcommands.first(where: { TripCommand.name(of: $0) == name }),
-           leaf.configuration.subcommands.isEmpty {
+            let leaf = configuration.subcommands.first(where: { TripCommand.name(of: $0) == name }),
+            leaf.configuration.subcommands.isEmpty
+        {
             return try leaf.parse(Array(arguments.dropFirst()))
         }
         return try parseAsRoot(arguments)
@@ -128,7 +131,8 @@ struct TripCommand: ParsableCommand {
             guard let command = level.first(where: { TripCommand.name(of: $0) == word }) else {
                 let names = level.map { TripCommand.name(of: $0) }
                 let near = Nearest.names(to: word, among: names + (path.count == 1 && !isHelp ? ["help"] : []))
-                let hint = near.isEmpty
+                let hint =
+                    near.isEmpty
                     ? "; `\(path.joined(separator: " ")) --help` lists them"
                     : "; did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?"
                 let group = path.dropFirst().joined(separator: " ")

@@ -1,7 +1,7 @@
 import FXTestServer
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The reports issue's first check, through the binary: a 500-purchase, 8-currency trip imported
 /// from a card-statement CSV, synced against real ECB data on loopback, and its report checked to
@@ -35,7 +35,7 @@ struct AcceptanceTripTests {
         var rng = SplitMix64(seed: 20_170_310)
         var csv = "Date,Description,Amount,Currency,Category\n"
         var expected: [(date: String, currency: String, minor: Int, category: String)] = []
-        let first = 17_140          // 2016-12-05 in days since 1970
+        let first = 17_140  // 2016-12-05 in days since 1970
         for i in 0..<500 {
             let day = first + Int(rng.next() % 88)
             let date = ISO8601.date(daysSinceEpoch: day)
@@ -54,12 +54,14 @@ struct AcceptanceTripTests {
         server.route("/eurofxref-hist-90d.xml", .file(Array(Self.xml.utf8), contentType: "text/xml"))
         let config = folder.file("config.toml")
         try "[rates]\nchain = \"ecb\"\necb_history = \"90d\"\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"), today: "2017-03-10",
-                               extra: ["TRIP_CONFIG": config, "TRIP_RATES_URL": server.baseURL, "no_proxy": "*"])
+        let trip = TripProcess(
+            ledgerPath: folder.file("ledger.sqlite"), today: "2017-03-10",
+            extra: ["TRIP_CONFIG": config, "TRIP_RATES_URL": server.baseURL, "no_proxy": "*"])
         try #require(trip.run("new", "Winter 2016", "--currency", "EUR", "--home", "EUR").exitCode == 0)
-        let imported = try trip.run("import", statement, "--date-column", "Date", "--amount-column", "Amount",
-                                    "--currency-column", "Currency", "--note-column", "Description",
-                                    "--category-column", "Category", "--format", "json")
+        let imported = try trip.run(
+            "import", statement, "--date-column", "Date", "--amount-column", "Amount",
+            "--currency-column", "Currency", "--note-column", "Description",
+            "--category-column", "Category", "--format", "json")
         #expect(imported.exitCode == 0, "\(imported.stderr)")
         #expect(imported.json["imported"] as? Int == 500)
         let sync = try trip.run("rates", "sync")
@@ -126,8 +128,9 @@ struct AcceptanceTripTests {
         #expect(exported.exitCode == 0, "\(exported.stderr)")
         let exportFile = folder.file("winter.csv")
         try exported.stdout.write(toFile: exportFile, atomically: true, encoding: .utf8)
-        let fresh = TripProcess(ledgerPath: folder.file("fresh.sqlite"), today: "2017-03-10",
-                                extra: ["TRIP_CONFIG": config, "no_proxy": "*"])
+        let fresh = TripProcess(
+            ledgerPath: folder.file("fresh.sqlite"), today: "2017-03-10",
+            extra: ["TRIP_CONFIG": config, "no_proxy": "*"])
         try #require(fresh.run("new", "Winter 2016", "--currency", "EUR", "--home", "EUR").exitCode == 0)
         let reimported = try fresh.run("import", exportFile)
         #expect(reimported.exitCode == 0, "import of the export: \(reimported.stderr)")
@@ -137,14 +140,15 @@ struct AcceptanceTripTests {
         // Line by line too, ids aside (they are the new ledger's own).
         func lines(_ t: TripProcess) throws -> [NSDictionary] {
             let lines = try #require(t.run("report", "--lines", "--format", "json").json["lines"] as? [[String: Any]])
-            return lines.map { var l = $0; l["id"] = nil; return l as NSDictionary }
+            return lines.map {
+                var l = $0; l["id"] = nil; return l as NSDictionary
+            }
         }
         let originalLines = try lines(trip)
         #expect(originalLines.count == 500)
         #expect(try lines(fresh) == originalLines)
     }
 }
-
 
 enum ISO8601 {
     static func date(daysSinceEpoch: Int) -> String {

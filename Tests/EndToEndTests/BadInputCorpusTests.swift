@@ -4,7 +4,7 @@ import Testing
 import TripLedger
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// One row of `Fixtures/bad-inputs.tsv` (its header documents the format).

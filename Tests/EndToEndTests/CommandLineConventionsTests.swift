@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 10, group 5: the command-line conventions, each through the built `trip` binary.
 @Suite("End to end: command-line conventions")
@@ -140,15 +140,19 @@ struct CommandLineConventionsTests {
         #expect(sgd.json["price"] as? String == "12.50")
     }
 
-    @Test(arguments: [
-        // (amount, typed currency, trip, words the error must offer)
-        ("$12.50", nil, "Japan", "type: trip add 12.50 USD or trip add 12.50 SGD or trip add 12.50 AUD"),
-        ("€8", "JPY", "Japan", "has \"€\", which is not JPY; type: trip add 8 EUR"),
-        ("¥1,200", nil, "Korea", "which may be JPY, CNY; type: trip add 1,200 JPY or trip add 1200 CNY or trip add 1.2 CNY"),
-        ("¥1,200 USD", nil, "Japan", "names two different currencies"),
-        ("JP¥12.50", nil, "Japan", "has 2 decimal places; JPY has 0"),
-        ("¥1,200", "CNY", "Japan", "is ambiguous: 1200 if \",\" groups thousands, 1.2 if it is the decimal separator; type 1200 CNY or 1.2 CNY instead"),
-    ] as [(String, String?, String, String)])
+    @Test(
+        arguments: [
+            // (amount, typed currency, trip, words the error must offer)
+            ("$12.50", nil, "Japan", "type: trip add 12.50 USD or trip add 12.50 SGD or trip add 12.50 AUD"),
+            ("€8", "JPY", "Japan", "has \"€\", which is not JPY; type: trip add 8 EUR"),
+            ("¥1,200", nil, "Korea", "which may be JPY, CNY; type: trip add 1,200 JPY or trip add 1200 CNY or trip add 1.2 CNY"),
+            ("¥1,200 USD", nil, "Japan", "names two different currencies"),
+            ("JP¥12.50", nil, "Japan", "has 2 decimal places; JPY has 0"),
+            (
+                "¥1,200", "CNY", "Japan",
+                "is ambiguous: 1200 if \",\" groups thousands, 1.2 if it is the decimal separator; type 1200 CNY or 1.2 CNY instead"
+            ),
+        ] as [(String, String?, String, String)])
     func pastedAmountThatCannotDecideIsRejectedWithTheWordsToType(
         text: String, currency: String?, tripName: String, words: String
     ) throws {
@@ -159,7 +163,8 @@ struct CommandLineConventionsTests {
         #expect(r.exitCode == 65)
         #expect(r.stderr.hasPrefix("trip: amount: \"\(text)\""))
         #expect(r.stderr.contains(words), "\(r.stderr)")
-        #expect(try trip.run("list", "-t", tripName, "-O", "json").json["purchases"] as? [Any] == nil
+        #expect(
+            try trip.run("list", "-t", tripName, "-O", "json").json["purchases"] as? [Any] == nil
                 || (try trip.run("list", "-t", tripName, "-O", "json").json["purchases"] as? [Any])?.isEmpty == true)
     }
 
@@ -248,15 +253,16 @@ struct CommandLineConventionsTests {
     @Test func closingWithProvisionalOrUnconvertedPurchasesWarnsAndNamesThem() throws {
         let folder = TemporaryFolder()
         let trip = try japan(folder)
-        try #require(trip.run("add", "1200").exitCode == 0)            // #1: fallback rate, provisional
-        try #require(trip.run("add", "10", "USD").exitCode == 0)       // #2: home currency, final
-        try #require(trip.run("add", "10", "BTN").exitCode == 0)       // #3: no rate at all
+        try #require(trip.run("add", "1200").exitCode == 0)  // #1: fallback rate, provisional
+        try #require(trip.run("add", "10", "USD").exitCode == 0)  // #2: home currency, final
+        try #require(trip.run("add", "10", "BTN").exitCode == 0)  // #3: no rate at all
         let close = try trip.run("close")
         #expect(close.exitCode == 0)
         #expect(close.stdout == "Closed Japan on 2026-03-02.\n")
-        #expect(close.stderr == "trip: warning: Japan is closed with 1 purchase at provisional rates (#1) and "
-            + "1 unconverted purchase (#3); they stay so. To convert them first: `trip reopen`, `trip rates sync` "
-            + "(or `trip rates set`), then `trip close` again\n")
+        #expect(
+            close.stderr == "trip: warning: Japan is closed with 1 purchase at provisional rates (#1) and "
+                + "1 unconverted purchase (#3); they stay so. To convert them first: `trip reopen`, `trip rates sync` "
+                + "(or `trip rates set`), then `trip close` again\n")
         // A trip with only final conversions closes quietly.
         try #require(trip.run("new", "Home", "--currency", "USD").exitCode == 0)
         try #require(trip.run("add", "5").exitCode == 0)
@@ -282,7 +288,7 @@ struct CommandLineConventionsTests {
         var trip = try japan(folder)
         trip.environment["TRIP_RATES_URL"] = "http://127.0.0.1:9"
         try #require(trip.run("rates", "set", "JPY", "0.0067").exitCode == 0)
-        try #require(trip.run("add", "1200").exitCode == 0)            // manual rate: final
+        try #require(trip.run("add", "1200").exitCode == 0)  // manual rate: final
         let sync = try trip.run("rates", "sync")
         #expect(sync.exitCode == 0, "\(sync.stderr)")
         #expect(sync.stdout == "nothing to sync: no open trip in scope has provisional or unconverted purchases; no rates were fetched\n")
@@ -296,9 +302,11 @@ struct CommandLineConventionsTests {
 
     // MARK: help texts
 
-    static let commands = ["init", "new", "trips", "use", "show", "rename", "close", "reopen", "delete", "add", "list",
-                           "edit", "rm", "convert", "rates set", "rates show", "rates status", "rates sync", "report",
-                           "config", "demo", "export", "import"]
+    static let commands = [
+        "init", "new", "trips", "use", "show", "rename", "close", "reopen", "delete", "add", "list",
+        "edit", "rm", "convert", "rates set", "rates show", "rates status", "rates sync", "report",
+        "config", "demo", "export", "import",
+    ]
 
     @Test func helpTextsWrapAt80Columns() throws {
         let folder = TemporaryFolder()

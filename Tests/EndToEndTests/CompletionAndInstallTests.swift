@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 10, group 5: shell completion, the man page and `make install`.
 @Suite("End to end: completion scripts, man page, make install")
@@ -47,8 +47,9 @@ struct CompletionAndInstallTests {
         let none = try elsewhere.run("---completion", "use", "--", "positional@0", "2", "0", "trip", "use", "")
         #expect(none.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: folder.file("absent.sqlite")))
-        let viaFlag = try elsewhere.run("---completion", "list", "--", "--trip", "4", "0",
-                                        "trip", "list", "--db", trip.ledgerPath, "--trip", "")
+        let viaFlag = try elsewhere.run(
+            "---completion", "list", "--", "--trip", "4", "0",
+            "trip", "list", "--db", trip.ledgerPath, "--trip", "")
         #expect(viaFlag.stdout.split(separator: "\n") == ["Japan 2026", "Korea"])
     }
 
@@ -93,13 +94,19 @@ struct CompletionAndInstallTests {
     func makeInstallPutsBinaryManPageAndCompletionsUnderPrefix() throws {
         let folder = TemporaryFolder()
         let prefix = folder.file("prefix")
-        let (code, out) = try run("/usr/bin/make", ["-C", Self.packageRoot, "--no-print-directory", "install-files",
-                                                    "PREFIX=\(prefix)", "TRIP_BIN=\(TripProcess.binary)"],
-                                  ["PATH": "/usr/bin:/bin"])
+        let (code, out) = try run(
+            "/usr/bin/make",
+            [
+                "-C", Self.packageRoot, "--no-print-directory", "install-files",
+                "PREFIX=\(prefix)", "TRIP_BIN=\(TripProcess.binary)",
+            ],
+            ["PATH": "/usr/bin:/bin"])
         #expect(code == 0, "\(out)")
         let fm = FileManager.default
-        for file in ["bin/trip", "share/man/man1/trip.1", "share/bash-completion/completions/trip",
-                     "share/zsh/site-functions/_trip", "share/fish/vendor_completions.d/trip.fish"] {
+        for file in [
+            "bin/trip", "share/man/man1/trip.1", "share/bash-completion/completions/trip",
+            "share/zsh/site-functions/_trip", "share/fish/vendor_completions.d/trip.fish",
+        ] {
             #expect(fm.fileExists(atPath: prefix + "/" + file), "missing \(file)")
         }
         #expect(fm.isExecutableFile(atPath: prefix + "/bin/trip"))

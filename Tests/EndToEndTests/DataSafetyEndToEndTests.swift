@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 10, "Data that can be lost", through the built binary: the ledger file alone is a whole
 /// copy, `trip backup` while another process writes, commands that must not create ledgers, and
@@ -44,8 +44,9 @@ struct DataSafetyEndToEndTests {
         try #require(trip.run("rm", "4").exitCode == 0)
         let csv = folder.file("more.csv")
         try Data("date,amount,currency,note\n2026-03-02,100,JPY,tea\n".utf8).write(to: URL(fileURLWithPath: csv))
-        let imported = try trip.run("import", csv, "--trip", "Japan", "--date-column", "date", "--amount-column", "amount",
-                                    "--currency-column", "currency", "--note-column", "note")
+        let imported = try trip.run(
+            "import", csv, "--trip", "Japan", "--date-column", "date", "--amount-column", "amount",
+            "--currency-column", "currency", "--note-column", "note")
         #expect(imported.exitCode == 0, "\(imported.stderr)")
         #expect(try LedgerInspection.count(trip.ledgerPath, "SELECT max(id) FROM purchases") == 5)
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 10, group 4: dates as people type them, names compared the way people read them, and a
 /// report table that fits the terminal. Through the built `trip` binary.
@@ -43,10 +43,11 @@ struct DatesAndTextEndToEndTests {
         let trip = try japan(folder)
         let r = try trip.run("add", "100", "--date", "3/5")
         #expect(r.exitCode == 65)
-        #expect(r.stderr == """
-            trip: date: "3/5" is ambiguous: day/month 2026-05-03 or month/day 2026-03-05; type 2026-05-03 or \
-            2026-03-05 instead, or set date_order = "dmy", "mdy" or "ymd" in your config\n
-            """)
+        #expect(
+            r.stderr == """
+                trip: date: "3/5" is ambiguous: day/month 2026-05-03 or month/day 2026-03-05; type 2026-05-03 or \
+                2026-03-05 instead, or set date_order = "dmy", "mdy" or "ymd" in your config\n
+                """)
         let one = try trip.run("add", "100", "--date", "13/3")
         #expect(one.exitCode == 65)
         #expect(one.stderr.hasPrefix("trip: date: \"13/3\" needs a date order (it reads as day/month 2026-03-13); type 2026-03-13 instead"))
@@ -57,8 +58,8 @@ struct DatesAndTextEndToEndTests {
         #expect(try dateOfAdd(dmy, "3/5") == "2026-05-03")
         #expect(try dateOfAdd(dmy, "3/5/2026") == "2026-05-03")
         #expect(try dateOfAdd(dmy, "13/3") == "2026-03-13")
-        #expect(try dateOfAdd(dmy, "3/13") == nil)          // no 13th month when day comes first
-        #expect(try dateOfAdd(dmy, "2026/3/13") == "2026-03-13")   // a year first is read year/month/day
+        #expect(try dateOfAdd(dmy, "3/13") == nil)  // no 13th month when day comes first
+        #expect(try dateOfAdd(dmy, "2026/3/13") == "2026-03-13")  // a year first is read year/month/day
         let mdy = try japan(mdyFolder, config: "date_order = \"mdy\"\n")
         #expect(try dateOfAdd(mdy, "3/5") == "2026-03-05")
         #expect(try dateOfAdd(mdy, "3/5/2026") == "2026-03-05")
@@ -114,7 +115,7 @@ struct DatesAndTextEndToEndTests {
     @Test func categoriesAndPaymentMethodsAreTrimmedCollapsedAndFolded() throws {
         let folder = TemporaryFolder()
         let trip = try japan(folder)
-        let decomposed = "Cafe\u{301}   Bar"                     // e + combining acute: NFD
+        let decomposed = "Cafe\u{301}   Bar"  // e + combining acute: NFD
         for (category, paid) in [("  Food ", " Visa  Card"), ("FOOD", "visa card"), (decomposed, "VISA card"), ("café bar", "visa card")] {
             try #require(trip.run("add", "100", "--category", category, "--paid-with", paid).exitCode == 0)
         }

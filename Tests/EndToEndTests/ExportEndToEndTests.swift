@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TripLedger
 
 /// `trip export` through the binary: the journal goes to stdout and hledger agrees with
@@ -80,8 +80,10 @@ struct ExportEndToEndTests {
         #expect(result.stdout.contains("ger camp"))
     }
 
-    @Test(arguments: [["export", "--format", "bogus"], ["export"], ["export", "--format", "text"],
-                      ["export", "--format", "csv", "--all", "Japan 2026"]])
+    @Test(arguments: [
+        ["export", "--format", "bogus"], ["export"], ["export", "--format", "text"],
+        ["export", "--format", "csv", "--all", "Japan 2026"],
+    ])
     func usageErrorsExit64(_ args: [String]) throws {
         let (folder, trip) = try Self.japan()
         defer { withExtendedLifetime(folder) {} }
@@ -103,4 +105,3 @@ struct ExportEndToEndTests {
         #expect(result.stderr.filter { $0 == "\n" }.count == 1, "one line: \(result.stderr)")
     }
 }
-

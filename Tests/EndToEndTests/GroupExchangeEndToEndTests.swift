@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Group trips through the exports: the CSV carries payers, splits, members and transfers so that
 /// export then import gives identical balances and settle-up, and the ledger and Beancount
@@ -22,8 +22,10 @@ struct GroupExchangeEndToEndTests {
             ["add", "88+42", "dinner", "--date", "2026-02-28", "--tip", "10%"],
             ["add", "10000", "taxi", "--paid-by", "ana=3000,ben=rest", "--split", "ana=2,ben=1", "--date", "2026-02-28"],
             ["add", "50", "EUR", "museum", "--paid-by", "carla", "--split", "ana=60%,ben=40%", "--date", "2026-03-01"],
-            ["add", "3000", "izakaya", "--items", "ana=1250,ben=800,ana=300,carla=rest", "--tip", "10%", "--tax", "10%",
-             "--paid-by", "ben=1000,carla=rest", "--date", "2026-03-01"],
+            [
+                "add", "3000", "izakaya", "--items", "ana=1250,ben=800,ana=300,carla=rest", "--tip", "10%", "--tax", "10%",
+                "--paid-by", "ben=1000,carla=rest", "--date", "2026-03-01",
+            ],
             ["add", "1001", "snacks", "--split", "ana=1.5,carla=1", "--date", "2026-03-01"],
             ["add", "33.33", "USD", "sim cards", "--paid-by", "carla", "--split", "ana,ben,carla", "--date", "2026-03-01"],
             ["refund", "3", "3001", "--date", "2026-03-02"],
@@ -67,7 +69,8 @@ struct GroupExchangeEndToEndTests {
         #expect(lines.contains { $0.contains(",museum,") && $0.hasSuffix(",Carla=5000,\"Ana=60,Ben=40\",") })
         #expect(lines.contains { $0.hasSuffix(",refund,3,\"Ana=3000,Ben=7000\",\"Ana=2,Ben=1\",") })
         #expect(lines.filter { $0.contains(",transfer,") }.count == 4)
-        #expect(lines.contains { $0.contains(",half the museum,") && $0.hasSuffix(",1.0837,2026-02-20,manual,,,false,USD,13.55,,transfer,,Dan,Carla,") })
+        #expect(
+            lines.contains { $0.contains(",half the museum,") && $0.hasSuffix(",1.0837,2026-02-20,manual,,,false,USD,13.55,,transfer,,Dan,Carla,") })
         let file = folder.file("japan.csv")
         try export.stdout.write(toFile: file, atomically: true, encoding: .utf8)
 
@@ -183,8 +186,10 @@ struct GroupExchangeEndToEndTests {
         #expect((try trip.run("list", "--format", "json").json["purchases"] as? [Any])?.count == 0)
         #expect((try trip.run("members", "--format", "json").json["members"] as? [Any])?.count == 0)
         // The same file with a good transfer row imports it, and the members in the cell's order.
-        let good = csv.replacingOccurrences(of: ",\(category),JPY", with: ",,JPY").replacingOccurrences(of: "USD,\(home),transfer", with: "USD,6.70,transfer")
-            .replacingOccurrences(of: "transfer,\(from),\(to),", with: "transfer,Carla,Ana,")
+        let good = csv.replacingOccurrences(of: ",\(category),JPY", with: ",,JPY").replacingOccurrences(
+            of: "USD,\(home),transfer", with: "USD,6.70,transfer"
+        )
+        .replacingOccurrences(of: "transfer,\(from),\(to),", with: "transfer,Carla,Ana,")
         try good.write(toFile: file, atomically: true, encoding: .utf8)
         let ok = try trip.run("import", file)
         #expect(ok.stdout == "imported 1 purchase and 1 transfer into \"Japan\" (0 duplicates skipped)\n", "\(ok.stderr)")
@@ -202,8 +207,10 @@ struct GroupExchangeEndToEndTests {
         #expect(export.exitCode == 0, "\(export.stderr)")
         // Dinner: S$ 143.00 JPY… in JPY 130 + 10% = 143 → home 0.96 (143 × 0.0067), paid by Ana
         // (the first member; no whoami), shared by three: 0.32 each, so Ana's posting is −0.64.
-        #expect(export.stdout.contains("    Expenses:Uncategorized  143 JPY @@ 0.96 USD\n    Assets:Cash  -0.96 USD\n"
-            + "    Equity:Members:Ana  -0.64 USD\n    Equity:Members:Ben  0.32 USD\n    Equity:Members:Carla  0.32 USD\n"))
+        #expect(
+            export.stdout.contains(
+                "    Expenses:Uncategorized  143 JPY @@ 0.96 USD\n    Assets:Cash  -0.96 USD\n"
+                    + "    Equity:Members:Ana  -0.64 USD\n    Equity:Members:Ben  0.32 USD\n    Equity:Members:Carla  0.32 USD\n"))
         #expect(export.stdout.contains("(T3) Dan pays Carla, half the museum\n"))
         #expect(export.stdout.contains("; transfer 4: 5000.00 MNT from Ana to Ben has no rate; it is in no member balance\n"))
         let file = folder.file("trip.journal")
@@ -219,7 +226,7 @@ struct GroupExchangeEndToEndTests {
             figures[String(words[2].dropFirst("Equity:Members:".count))] = words[0]
         }
         let expected = try Self.balances(trip).filter { $0.value != "0.00" }
-        #expect(expected.count == 4)      // Eve took part in nothing
+        #expect(expected.count == 4)  // Eve took part in nothing
         #expect(figures == expected, "\(tool) printed:\n\(bal.stdout)")
 
         let net = try #require((trip.run("report", "--format", "json").json["totals"] as? [String: Any])?["net"] as? String)
@@ -273,40 +280,46 @@ extension GroupExchangeEndToEndTests {
     @Test func aTripWithoutMembersGetsTheSameJournals() throws {
         let folder = TemporaryFolder()
         let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
-        for args in [["init", "--home", "USD"], ["new", "Japan", "--currency", "JPY"],
-                     ["rates", "set", "JPY", "0.0067", "--date", "2026-03-01"], ["add", "3240", "ramen", "--date", "2026-03-01"]] {
+        for args in [
+            ["init", "--home", "USD"], ["new", "Japan", "--currency", "JPY"],
+            ["rates", "set", "JPY", "0.0067", "--date", "2026-03-01"], ["add", "3240", "ramen", "--date", "2026-03-01"],
+        ] {
             try #require(try trip.run(args).exitCode == 0)
         }
         let ledger = try trip.run("export", "--format", "ledger").stdout
-        #expect(ledger.contains("""
-            ; Amounts: "." decimal mark, no grouping, the currency's ISO 4217 minor digits.
-            commodity 1,000. JPY
-            commodity 1,000.00 USD
+        #expect(
+            ledger.contains(
+                """
+                ; Amounts: "." decimal mark, no grouping, the currency's ISO 4217 minor digits.
+                commodity 1,000. JPY
+                commodity 1,000.00 USD
 
-            2026-03-01 * (1) ramen
-                ; trip: Japan
-                ; purchase: 1
-                ; rate: 0.0067 USD per JPY
-                ; rate_source: manual
-                ; rate_date: 2026-03-01
-                Expenses:Uncategorized  3240 JPY @@ 21.71 USD
-                Assets:Cash  -21.71 USD
+                2026-03-01 * (1) ramen
+                    ; trip: Japan
+                    ; purchase: 1
+                    ; rate: 0.0067 USD per JPY
+                    ; rate_source: manual
+                    ; rate_date: 2026-03-01
+                    Expenses:Uncategorized  3240 JPY @@ 21.71 USD
+                    Assets:Cash  -21.71 USD
 
-            ; 1 purchases; home totals: 21.71 USD; unconverted: 0
+                ; 1 purchases; home totals: 21.71 USD; unconverted: 0
 
-            """), "\(ledger)")
+                """), "\(ledger)")
         let bean = try trip.run("export", "--format", "beancount").stdout
-        #expect(bean.contains("""
-            ; currency only, outside every home total.
+        #expect(
+            bean.contains(
+                """
+                ; currency only, outside every home total.
 
-            option "title" "trip export: \\"Japan\\""
-            option "operating_currency" "USD"
+                option "title" "trip export: \\"Japan\\""
+                option "operating_currency" "USD"
 
-            2026-03-01 open Assets:Cash
-            2026-03-01 open Expenses:Uncategorized
+                2026-03-01 open Assets:Cash
+                2026-03-01 open Expenses:Uncategorized
 
-            2026-03-01 * "ramen" "Japan #1"
-            """), "\(bean)")
+                2026-03-01 * "ramen" "Japan #1"
+                """), "\(bean)")
         #expect(!ledger.contains("Members") && !bean.contains("Members"))
         let csv = try trip.run("export", "--format", "csv").stdout
         #expect(csv.hasSuffix(",USD,21.71,,purchase,,,,\r\n"))

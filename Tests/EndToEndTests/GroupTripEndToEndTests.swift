@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Group trips through the built binary: members, payers, splits, balances, transfers and the
 /// settle-up, checked to the cent against worked examples and an independent calculation.
@@ -10,9 +10,11 @@ struct GroupTripEndToEndTests {
     static func singapore() throws -> (TemporaryFolder, TripProcess) {
         let folder = TemporaryFolder()
         let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
-        for args in [["init", "--home", "USD"], ["new", "Sing", "--currency", "SGD"],
-                     ["rates", "set", "SGD", "0.74", "--date", "2026-03-01"], ["member", "add", "Ana", "Ben", "Carla"],
-                     ["whoami", "ben"]] {
+        for args in [
+            ["init", "--home", "USD"], ["new", "Sing", "--currency", "SGD"],
+            ["rates", "set", "SGD", "0.74", "--date", "2026-03-01"], ["member", "add", "Ana", "Ben", "Carla"],
+            ["whoami", "ben"],
+        ] {
             let r = try trip.run(args)
             try #require(r.exitCode == 0, "\(args): \(r.stderr)")
         }
@@ -35,13 +37,17 @@ struct GroupTripEndToEndTests {
         // The default payer is whoami.
         #expect(Self.shares(dinner.json, "paid_by", "paid") == ["Ben=155.87"])
 
-        let taxi = try trip.run("add", "100", "SGD", "taxi", "--paid-by", "ana=30,ben=rest", "--split", "ana=2,ben=1",
-                                "--format", "json").json
+        let taxi = try trip.run(
+            "add", "100", "SGD", "taxi", "--paid-by", "ana=30,ben=rest", "--split", "ana=2,ben=1",
+            "--format", "json"
+        ).json
         #expect(Self.shares(taxi, "paid_by", "paid") == ["Ana=30.00", "Ben=70.00"])
         #expect(Self.shares(taxi) == ["Ana=66.67", "Ben=33.33"])
 
-        let museum = try trip.run("add", "50", "USD", "museum", "--split", "ana=60%,ben=40%", "--paid-by", "carla",
-                                  "--format", "json").json
+        let museum = try trip.run(
+            "add", "50", "USD", "museum", "--split", "ana=60%,ben=40%", "--paid-by", "carla",
+            "--format", "json"
+        ).json
         #expect(Self.shares(museum) == ["Ana=30.00", "Ben=20.00"])
 
         // Items: Ana 12.50 + 3 = 15.50, Ben the rest 14.50 of S$30; the 10% tip follows the items:
@@ -54,8 +60,9 @@ struct GroupTripEndToEndTests {
         let balances = try trip.run("balances", "--format", "json")
         #expect(balances.exitCode == 0, "\(balances.stderr)")
         let rows = try #require(balances.json["members"] as? [[String: Any]])
-        #expect(rows.map { "\($0["name"]!) \($0["paid"]!) \($0["share"]!) \($0["balance"]!)" }
-            == ["Ana 22.20 130.40 -108.20", "Ben 191.56 94.92 96.64", "Carla 50.00 38.44 11.56"])
+        #expect(
+            rows.map { "\($0["name"]!) \($0["paid"]!) \($0["share"]!) \($0["balance"]!)" }
+                == ["Ana 22.20 130.40 -108.20", "Ben 191.56 94.92 96.64", "Carla 50.00 38.44 11.56"])
 
         // Each member's own report is built from their shares; together they make the trip's.
         var nets: [String] = []
@@ -70,8 +77,9 @@ struct GroupTripEndToEndTests {
         #expect(nets == ["130.40", "94.92", "38.44"])
         let byMember = try trip.run("report", "--by", "member", "--format", "json").json
         #expect((byMember["totals"] as? [String: Any])?["net"] as? String == "263.76")
-        #expect((byMember["groups"] as? [[String: Any]])?.map { "\($0["key"]!) \($0["home_amount"]!) \($0["paid"]!)" }
-            == ["Ana 130.40 22.20", "Ben 94.92 191.56", "Carla 38.44 50.00"])
+        #expect(
+            (byMember["groups"] as? [[String: Any]])?.map { "\($0["key"]!) \($0["home_amount"]!) \($0["paid"]!)" }
+                == ["Ana 130.40 22.20", "Ben 94.92 191.56", "Carla 38.44 50.00"])
         #expect(try trip.run("report", "--member", "zoe").exitCode == 65)
 
         // Carla pays Ana back 10: the settle-up takes it into account.
@@ -117,8 +125,9 @@ struct GroupTripEndToEndTests {
         #expect(try trip.run("rates", "set", "BDT", "0.031", "--in", "USD", "--date", "2026-03-01").exitCode == 0)
         let after = try #require(try trip.run("balances", "--format", "json").json["members"] as? [[String: Any]])
         // 1500 × 0.031 = 46.50: Ben sent it, Ana received it.
-        #expect(after.map { "\($0["name"]!) \($0["sent"]!) \($0["received"]!) \($0["balance"]!)" }
-            == ["Ana 0.00 46.50 -26.50", "Ben 46.50 0.00 36.50", "Carla 0.00 0.00 -10.00"])
+        #expect(
+            after.map { "\($0["name"]!) \($0["sent"]!) \($0["received"]!) \($0["balance"]!)" }
+                == ["Ana 0.00 46.50 -26.50", "Ben 46.50 0.00 36.50", "Carla 0.00 0.00 -10.00"])
     }
 
     /// A refund is divided like the purchase it refunds; a credit like a purchase of money received.
@@ -131,8 +140,9 @@ struct GroupTripEndToEndTests {
         let refund = try trip.run("refund", "1", "30")
         #expect(refund.exitCode == 0, "\(refund.stderr)")
         let rows = try #require(try trip.run("balances", "--format", "json").json["members"] as? [[String: Any]])
-        #expect(rows.map { "\($0["name"]!) \($0["paid"]!) \($0["share"]!) \($0["balance"]!)" }
-            == ["Ana 60.00 40.00 20.00", "Ben 0.00 20.00 -20.00", "Carla 0.00 0.00 0.00"])
+        #expect(
+            rows.map { "\($0["name"]!) \($0["paid"]!) \($0["share"]!) \($0["balance"]!)" }
+                == ["Ana 60.00 40.00 20.00", "Ben 0.00 20.00 -20.00", "Carla 0.00 0.00 0.00"])
         let ben = try trip.run("report", "--member", "Ben", "--format", "json").json
         #expect((ben["totals"] as? [String: Any])?["net"] as? String == "20.00")
         #expect((ben["totals"] as? [String: Any])?["refunds"] as? String == "10.00")
@@ -142,11 +152,13 @@ struct GroupTripEndToEndTests {
         #expect(after.map { $0["balance"] as! String } == ["23.00", "-17.00", "-6.00"])
     }
 
-    @Test("a bad split is one line, exit 65, and changes nothing", arguments: [
-        ["--split", "ana=60%,ben=39%"], ["--split", "ana=60%,ben=41%"], ["--split", "zoe"], ["--paid-by", "zoe"],
-        ["--items", "ana=5"], ["--items", "ana=5,ben=6"], ["--items", "ana=rest,ben=rest"], ["--paid-by", "ana=rest,ben=rest"],
-        ["--split", "ana,ana"], ["--split", "ana=-1,ben=2"], ["--paid-by", "ana=4,ben=5"], ["--split", "ana=0,ben=0"],
-    ])
+    @Test(
+        "a bad split is one line, exit 65, and changes nothing",
+        arguments: [
+            ["--split", "ana=60%,ben=39%"], ["--split", "ana=60%,ben=41%"], ["--split", "zoe"], ["--paid-by", "zoe"],
+            ["--items", "ana=5"], ["--items", "ana=5,ben=6"], ["--items", "ana=rest,ben=rest"], ["--paid-by", "ana=rest,ben=rest"],
+            ["--split", "ana,ana"], ["--split", "ana=-1,ben=2"], ["--paid-by", "ana=4,ben=5"], ["--split", "ana=0,ben=0"],
+        ])
     func badSplitsAreRefused(_ flags: [String]) throws {
         let (folder, trip) = try Self.singapore()
         defer { withExtendedLifetime(folder) {} }
@@ -174,7 +186,7 @@ struct GroupTripEndToEndTests {
     @Test func membersJoinInOrderAndAreRemovedOnlyWhenNothingRefersToThem() throws {
         let (folder, trip) = try Self.singapore()
         defer { withExtendedLifetime(folder) {} }
-        #expect(try trip.run("member", "add", "ana").exitCode == 65)      // already a member, in any case
+        #expect(try trip.run("member", "add", "ana").exitCode == 65)  // already a member, in any case
         #expect(try trip.run("add", "30", "--split", "ana,ben").exitCode == 0)
         // A member who joins later changes no earlier purchase.
         #expect(try trip.run("member", "add", "Dan").exitCode == 0)
@@ -247,17 +259,17 @@ struct GroupTripEndToEndTests {
                 expected[payer] += toHome(minor)
             }
             switch (n / 4) % 4 {
-            case 0:      // equally among those named
+            case 0:  // equally among those named
                 weights = weights.map { $0 > 0 ? 1 : 0 }
                 args += ["--split", names.indices.filter { weights[$0] > 0 }.map { names[$0] }.joined(separator: ",")]
-            case 1:      // shares
+            case 1:  // shares
                 args += ["--split", names.indices.map { "\(names[$0])=\(weights[$0])" }.joined(separator: ",")]
-            case 2:      // percentages: 5 × weight (at most 60 in all), the last member taking what is left of 100
+            case 2:  // percentages: 5 × weight (at most 60 in all), the last member taking what is left of 100
                 var pct = weights.map { $0 * 5 }
                 pct[4] = 100 - pct[0..<4].reduce(0, +)
                 weights = pct
                 args += ["--split", names.indices.map { "\(names[$0])=\(pct[$0])%" }.joined(separator: ",")]
-            default:     // items: portions of the price, the last member taking the rest
+            default:  // items: portions of the price, the last member taking the rest
                 var portions = names.indices.map { _ in Int64.random(in: 0...(minor / 5), using: &rng) }
                 portions[4] = minor - portions[0..<4].reduce(0, +)
                 weights = portions

@@ -89,8 +89,10 @@ struct HostileNetworkEndToEndTests {
         let folder = TemporaryFolder()
         let trip = TripProcess(
             ledgerPath: folder.file("ledger.sqlite"),
-            extra: ["TRIP_RATES_URL": "https://carol:pa55word-x@rates.example.net/v6/\(key)?apikey=CFGSECRET",
-                    "TRIP_OPENERAPI_KEY": key])
+            extra: [
+                "TRIP_RATES_URL": "https://carol:pa55word-x@rates.example.net/v6/\(key)?apikey=CFGSECRET",
+                "TRIP_OPENERAPI_KEY": key,
+            ])
         for format in ["text", "json"] {
             let result = try trip.run("config", "--format", format)
             #expect(result.exitCode == 0, "\(result.stderr)")

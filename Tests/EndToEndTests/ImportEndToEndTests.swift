@@ -1,11 +1,12 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `trip import` through the binary: atomic on a bad row, duplicates skipped on re-import.
 @Suite("End to end: trip import")
 struct ImportEndToEndTests {
-    static let header = "id,trip,date,note,category,paid_with,currency,expression,price,discount,discount_spec,service,service_spec,tax,tax_spec,tax_included,tip,tip_spec,total,rounding,preset,rate,rate_date,rate_source,rate_provider,rate_fetched_at,provisional,home_currency,home_total,charged"
+    static let header =
+        "id,trip,date,note,category,paid_with,currency,expression,price,discount,discount_spec,service,service_spec,tax,tax_spec,tax_included,tip,tip_spec,total,rounding,preset,rate,rate_date,rate_source,rate_provider,rate_fetched_at,provisional,home_currency,home_total,charged"
 
     /// `count` export-format rows in USD (identity), `coffee N` costing N cents + 4.00; row `bad`
     /// (if any) has the price `12,34,5`.
@@ -14,7 +15,9 @@ struct ImportEndToEndTests {
         for i in 1...count {
             let p = "\(4 + i / 100).\(String(format: "%02d", i % 100))"
             let price = i == bad ? "\"12,34,5\"" : p
-            lines.append("\(i),Japan,2026-03-01,coffee \(i),food,,USD,\(p),\(price),0.00,,0.00,,0.00,,false,0.00,,\(p),half-up,,1,2026-03-01,identity,,,false,USD,\(p),")
+            lines.append(
+                "\(i),Japan,2026-03-01,coffee \(i),food,,USD,\(p),\(price),0.00,,0.00,,0.00,,false,0.00,,\(p),half-up,,1,2026-03-01,identity,,,false,USD,\(p),"
+            )
         }
         return lines.joined(separator: "\r\n") + "\r\n"
     }
@@ -66,9 +69,10 @@ struct ImportEndToEndTests {
         let path = folder.file("card.csv")
         try "Transaction Date,Description,Amount,Currency,Billed Amount\n03/02/2026,\"Coffee, Shibuya\",450,JPY,3.05\n"
             .write(toFile: path, atomically: true, encoding: .utf8)
-        let r = try trip.run("import", path, "--date-column", "Transaction Date", "--amount-column", "Amount",
-                             "--currency-column", "Currency", "--note-column", "Description",
-                             "--charged-column", "Billed Amount", "--date-format", "MM/DD/YYYY")
+        let r = try trip.run(
+            "import", path, "--date-column", "Transaction Date", "--amount-column", "Amount",
+            "--currency-column", "Currency", "--note-column", "Description",
+            "--charged-column", "Billed Amount", "--date-format", "MM/DD/YYYY")
         #expect(r.exitCode == 0, "\(r.stderr)")
         #expect(r.stdout == "imported 1 purchase into \"Japan\" (0 duplicates skipped)\n")
         let list = try trip.run("list", "--format", "json")

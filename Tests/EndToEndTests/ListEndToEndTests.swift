@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 10, group 6: `trip list` streams, and `--limit` / `--reverse` show the latest purchases.
 @Suite("End to end: trip list")
@@ -34,12 +34,13 @@ struct ListEndToEndTests {
 
         // The text table shows the same rows in the same order, aligned as the full list is.
         let text = try trip.run("list", "--limit", "2", "--reverse").stdout
-        #expect(text == """
-            id  date           amount   USD  rate    note
-            #5  2026-03-04  JPY 1,004  6.73  manual  item 5
-            #3  2026-03-03  JPY 1,002  6.71  manual  item 3
+        #expect(
+            text == """
+                id  date           amount   USD  rate    note
+                #5  2026-03-04  JPY 1,004  6.73  manual  item 5
+                #3  2026-03-03  JPY 1,002  6.71  manual  item 3
 
-            """)
+                """)
         #expect(try trip.run("list", "--limit", "-1").exitCode == 64)
     }
 
@@ -48,17 +49,18 @@ struct ListEndToEndTests {
         let trip = try fivePurchases(folder)
         try #require(trip.run("add", "12345678", "JPY", "big one", "--date", "2026-03-05", "--category", "Hotel").exitCode == 0)
         let r = try trip.run("list")
-        #expect(r.stdout == """
-            id  date                amount        USD  rate       note
-            #2  2026-03-01       JPY 1,001       6.71  manual     item 2
-            #4  2026-03-02       JPY 1,003       6.72  manual     item 4
-            #1  2026-03-03       JPY 1,000       6.70  manual     item 1
-            #3  2026-03-03       JPY 1,002       6.71  manual     item 3
-            #5  2026-03-04       JPY 1,004       6.73  manual     item 5
-            #6  2026-03-05  JPY 12,345,678  77,240.64  fallback*  [hotel] big one
-            * provisional rate: `trip rates sync` replaces it with the rate of the purchase's date
+        #expect(
+            r.stdout == """
+                id  date                amount        USD  rate       note
+                #2  2026-03-01       JPY 1,001       6.71  manual     item 2
+                #4  2026-03-02       JPY 1,003       6.72  manual     item 4
+                #1  2026-03-03       JPY 1,000       6.70  manual     item 1
+                #3  2026-03-03       JPY 1,002       6.71  manual     item 3
+                #5  2026-03-04       JPY 1,004       6.73  manual     item 5
+                #6  2026-03-05  JPY 12,345,678  77,240.64  fallback*  [hotel] big one
+                * provisional rate: `trip rates sync` replaces it with the rate of the purchase's date
 
-            """)
+                """)
     }
 
     /// 20,000 purchases through `trip import`, then the peak memory of `trip list` in each format
@@ -99,8 +101,11 @@ struct ListSplitEndToEndTests {
         defer { withExtendedLifetime(folder) {} }
         try #require(trip.run("add", "100", "dinner", "--date", "2026-03-02").exitCode == 0)
         try #require(trip.run("refund", "1", "10", "--date", "2026-03-03").exitCode == 0)
-        try #require(trip.run("add", "100", "taxi", "--paid-by", "ana=30,ben=rest", "--split", "ana=2,ben=1",
-                              "--date", "2026-03-04").exitCode == 0)
+        try #require(
+            trip.run(
+                "add", "100", "taxi", "--paid-by", "ana=30,ben=rest", "--split", "ana=2,ben=1",
+                "--date", "2026-03-04"
+            ).exitCode == 0)
         let list = try trip.run("list", "--format", "json")
         #expect(list.exitCode == 0, "\(list.stderr)")
         let purchases = try #require(list.json["purchases"] as? [[String: Any]])
@@ -131,8 +136,9 @@ struct ListSplitEndToEndTests {
         let export = try trip.run("export", "--format", "json")
         #expect(export.exitCode == 0, "\(export.stderr)")
         let exported = try #require(export.json["purchases"] as? [[String: Any]])
-        #expect(exported.map { GroupTripEndToEndTests.shares($0, "split", "home_share") }
-            == purchases.map { GroupTripEndToEndTests.shares($0, "split", "home_share") })
+        #expect(
+            exported.map { GroupTripEndToEndTests.shares($0, "split", "home_share") }
+                == purchases.map { GroupTripEndToEndTests.shares($0, "split", "home_share") })
         let edited = try trip.run("edit", "3", "--format", "json").json
         #expect(NSDictionary(dictionary: edited) == NSDictionary(dictionary: taxi))
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `trip report --member NAME` with every other option: `--home`, `--all`, `--lines` and each
 /// format, on worked examples. The lines of a member's report are their parts, and add up exactly
@@ -51,31 +51,42 @@ struct MemberReportEndToEndTests {
         #expect(Self.net(json.json) == "19.74")
         #expect(json.json["lines"] == nil)
         let lines = try #require(json.json["member_lines"] as? [[String: Any]])
-        #expect(lines.map { "\($0["note"]!) \($0["portion"]!) \($0["share"]!) \($0["home_share"]!)" }
-            == ["dinner 1/3 33.33 24.67", "taxi 1/3 3.33 2.47", "dinner 1/3 -10.00 -7.40", "ger camp 1/2 2500.00 <null>"])
+        #expect(
+            lines.map { "\($0["note"]!) \($0["portion"]!) \($0["share"]!) \($0["home_share"]!)" }
+                == ["dinner 1/3 33.33 24.67", "taxi 1/3 3.33 2.47", "dinner 1/3 -10.00 -7.40", "ger camp 1/2 2500.00 <null>"])
         #expect(lines.compactMap { $0["home_share"] as? String }.map(Self.cents).reduce(0, +) == 1974)
 
         let csv = try trip.run("report", "--member", "Ben", "--format", "csv")
         #expect(csv.exitCode == 0, "\(csv.stderr)")
         let rows = csv.stdout.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        #expect(rows[0] == ["id", "trip", "member", "date", "note", "category", "kind", "currency", "total", "portion", "share",
-                            "home_currency", "home_total", "home_share", "rate_source", "provisional"])
-        #expect(rows[1] == ["1", "Sing", "Ben", "2026-03-01", "dinner", "", "purchase", "SGD", "100.00", "1/3", "33.33", "USD",
-                            "74.00", "24.67", "manual", "false"])
+        #expect(
+            rows[0] == [
+                "id", "trip", "member", "date", "note", "category", "kind", "currency", "total", "portion", "share",
+                "home_currency", "home_total", "home_share", "rate_source", "provisional",
+            ])
+        #expect(
+            rows[1] == [
+                "1", "Sing", "Ben", "2026-03-01", "dinner", "", "purchase", "SGD", "100.00", "1/3", "33.33", "USD",
+                "74.00", "24.67", "manual", "false",
+            ])
         #expect(rows[3][6...8] == ["refund", "SGD", "-30.00"])
         #expect(rows.dropFirst().compactMap { $0[13].isEmpty ? nil : Self.cents($0[13]) }.reduce(0, +) == 1974)
 
         let text = try trip.run("report", "--member", "ben", "--lines")
         #expect(text.exitCode == 0, "\(text.stderr)")
         #expect(text.stdout.contains("Ben's part of each purchase (USD):\n"))
-        #expect(text.stdout.split(separator: "\n").contains { $0.hasPrefix("  #2  2026-03-01") && $0.contains("SGD 10.00  1/3")
-            && $0.hasSuffix("SGD 3.33   2.47  taxi") }, "\(text.stdout)")
+        #expect(
+            text.stdout.split(separator: "\n").contains {
+                $0.hasPrefix("  #2  2026-03-01") && $0.contains("SGD 10.00  1/3")
+                    && $0.hasSuffix("SGD 3.33   2.47  taxi")
+            }, "\(text.stdout)")
         #expect(text.stdout.hasSuffix("total  19.74\n"), "\(text.stdout)")
         for format in ["markdown", "html"] {
             let r = try trip.run("report", "--member", "ben", "--lines", "--format", format)
             #expect(r.exitCode == 0)
-            #expect(r.stdout.contains("part of each purchase") && r.stdout.contains("24.67") && r.stdout.contains("19.74"),
-                    "\(format): \(r.stdout)")
+            #expect(
+                r.stdout.contains("part of each purchase") && r.stdout.contains("24.67") && r.stdout.contains("19.74"),
+                "\(format): \(r.stdout)")
         }
         // The three members' lines add up to the trip's report.
         var sum = 0
@@ -99,7 +110,7 @@ struct MemberReportEndToEndTests {
         let lines = try #require(r.json["member_lines"] as? [[String: Any]])
         #expect(lines.map { "\($0["home_total"]!) \($0["home_share"]!)" } == ["68.00 22.67", "6.80 2.27", "-20.40 -6.80", "<null> <null>"])
         let ana = try trip.run("report", "--member", "ana", "--home", "EUR", "--format", "json")
-        #expect(Self.net(ana.json) == "20.40")      // 22.67 + 4.53 − 6.80
+        #expect(Self.net(ana.json) == "20.40")  // 22.67 + 4.53 − 6.80
         // The trip's own home currency is no re-expression.
         let usd = try trip.run("report", "--member", "ben", "--home", "USD", "--format", "json")
         #expect(usd.exitCode == 0 && Self.net(usd.json) == "19.74" && usd.json["reexpressed"] as? Bool == false)
@@ -117,8 +128,9 @@ struct MemberReportEndToEndTests {
         #expect(reports.map { ($0["trip"] as? [String: Any])?["name"] as? String } == ["Sing", "Bali"])
         #expect(reports.map(Self.net) == ["19.74", "10.00"])
         let csv = try trip.run("report", "--all", "--member", "ben", "--format", "csv")
-        #expect(csv.stdout.split(separator: "\r\n").map { $0.split(separator: ",").prefix(3).joined(separator: ",") }
-            == ["id,trip,member", "1,Sing,Ben", "2,Sing,Ben", "3,Sing,Ben", "4,Sing,Ben", "5,Bali,Ben"])
+        #expect(
+            csv.stdout.split(separator: "\r\n").map { $0.split(separator: ",").prefix(3).joined(separator: ",") }
+                == ["id,trip,member", "1,Sing,Ben", "2,Sing,Ben", "3,Sing,Ben", "4,Sing,Ben", "5,Bali,Ben"])
         let nobody = try trip.run("report", "--all", "--member", "Zed")
         #expect(nobody.exitCode == 65)
         #expect(nobody.stderr == "trip: member: \"Zed\" is not a member of any trip\n")

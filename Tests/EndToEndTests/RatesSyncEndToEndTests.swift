@@ -1,7 +1,7 @@
 import FXTestServer
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `trip rates sync` through the binary against a loopback server of real ECB data.
 @Suite("End to end: rates sync")
@@ -15,8 +15,9 @@ struct RatesSyncEndToEndTests {
     func setUp(_ server: FXTestServer, folder: TemporaryFolder) throws -> TripProcess {
         let config = folder.file("config.toml")
         try "[rates]\nchain = \"ecb\"\necb_history = \"90d\"\ntotal_timeout = 3\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"), today: "2017-03-10",
-                               extra: ["TRIP_CONFIG": config, "TRIP_RATES_URL": server.baseURL, "no_proxy": "*"])
+        let trip = TripProcess(
+            ledgerPath: folder.file("ledger.sqlite"), today: "2017-03-10",
+            extra: ["TRIP_CONFIG": config, "TRIP_RATES_URL": server.baseURL, "no_proxy": "*"])
         try #require(trip.run("new", "Xmas", "--currency", "JPY", "--home", "USD").exitCode == 0)
         for d in ["2016-12-22", "2016-12-23", "2016-12-24", "2016-12-25", "2016-12-26", "2016-12-27"] {
             try #require(trip.run("add", "12345", "--date", d).exitCode == 0)
@@ -46,7 +47,7 @@ struct RatesSyncEndToEndTests {
             let expected = ECBFixture.round(12345 * ecb.rate(from: "JPY", to: "USD", on: day)!, scale: 2)
             #expect(p["home_amount"] as? String == "\(expected)", "\(date): \(day)")
         }
-        #expect(list.filter { $0["rate_date"] as? String == "2016-12-23" }.count == 4)    // Fri, Sat, Sun, holiday Mon
+        #expect(list.filter { $0["rate_date"] as? String == "2016-12-23" }.count == 4)  // Fri, Sat, Sun, holiday Mon
     }
 
     @Test func deadServerExits69AndChangesNothing() throws {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Refunds and credits (issue 10, group 3), through the built `trip` binary, to the cent.
 @Suite("End to end: refunds and credits")
@@ -50,7 +50,7 @@ struct RefundEndToEndTests {
         let credit = try trip.run("add", "1500", "tax-free", "refund", "--refund", "--category", "shopping", "--format", "json")
         #expect(credit.exitCode == 0, "\(credit.stderr)")
         #expect(credit.json["kind"] as? String == "credit")
-        #expect(credit.json["home_amount"] as? String == "10.50")      // 1500 × 0.0070
+        #expect(credit.json["home_amount"] as? String == "10.50")  // 1500 × 0.0070
 
         // 80.40 + 21.71 spent; 28.00 + 55.10 + 10.50 = 93.60 back; net 8.51.
         let report = try trip.run("report", "--format", "json")
@@ -63,11 +63,11 @@ struct RefundEndToEndTests {
         #expect(report.json["refund_count"] as? Int == 3)
         let categories = try #require(report.json["by_category"] as? [[String: Any]])
         let byKey = Dictionary(uniqueKeysWithValues: categories.map { ($0["key"] as! String, $0["home_amount"] as! String) })
-        #expect(byKey == ["food": "21.71", "shopping": "-13.20"])      // 80.40 − 28.00 − 55.10 − 10.50
+        #expect(byKey == ["food": "21.71", "shopping": "-13.20"])  // 80.40 − 28.00 − 55.10 − 10.50
         let days = try #require(report.json["by_day"] as? [[String: Any]])
         #expect(days.map { $0["home_amount"] as? String } == ["102.11", "0.00", "-28.00", "-65.60"])
         let currencies = try #require(report.json["by_currency"] as? [[String: Any]])
-        #expect(currencies.first?["amount"] as? String == "1740")       // 12000 + 3240 − 4000 − 8000 − 1500
+        #expect(currencies.first?["amount"] as? String == "1740")  // 12000 + 3240 − 4000 − 8000 − 1500
 
         let text = try trip.run("report")
         #expect(text.stdout.contains("  refunds            -93.60\n"))
@@ -79,8 +79,8 @@ struct RefundEndToEndTests {
         try #require(trip.run("rates", "set", "JPY", "0.006", "--in", "EUR", "--date", "2026-03-01").exitCode == 0)
         let eur = try trip.run("report", "--home", "EUR", "--format", "json")
         let eurTotals = try #require(eur.json["totals"] as? [String: Any])
-        #expect(eurTotals["net"] as? String == "10.44")                 // 1740 × 0.006
-        #expect(eurTotals["refunds"] as? String == "81.00")              // 13500 × 0.006
+        #expect(eurTotals["net"] as? String == "10.44")  // 1740 × 0.006
+        #expect(eurTotals["refunds"] as? String == "81.00")  // 13500 × 0.006
     }
 
     @Test func aPurchaseWithRefundsIsNotRemovedAndEditsKeepTheCap() throws {
@@ -141,16 +141,20 @@ struct RefundStatementEndToEndTests {
         let folder = TemporaryFolder()
         let trip = try Self.berlin(folder)
         let file = folder.file("konto.csv")
-        try Data("""
+        try Data(
+            """
             Datum;Betrag;Beschreibung;Belastet\r
             2026-03-02;120.00;Jacke;129.90\r
             2026-03-03;-120.00;Jacke zurück;-129.60\r
             2026-03-03;18.50;Currywurst;\r
             2026-03-04;-5.00;Pfand;\r
 
-            """.utf8).write(to: URL(fileURLWithPath: file))
-        let args = ["import", file, "--delimiter", ";", "--date-column", "Datum", "--amount-column", "Betrag",
-                    "--note-column", "Beschreibung", "--charged-column", "Belastet"]
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let args = [
+            "import", file, "--delimiter", ";", "--date-column", "Datum", "--amount-column", "Betrag",
+            "--note-column", "Beschreibung", "--charged-column", "Belastet",
+        ]
         // Without --delimiter the header is one column, and the error says what to do.
         let comma = try trip.run(Array(args[0...1]) + Array(args[4...]))
         #expect(comma.exitCode == 65)
@@ -160,10 +164,10 @@ struct RefundStatementEndToEndTests {
         let rows = try #require(try trip.run("list", "--format", "json").json["purchases"] as? [[String: Any]])
         #expect(rows.map { $0["kind"] as? String } == ["purchase", "credit", "purchase", "credit"])
         #expect(rows.map { $0["total"] as? String } == ["120.00", "120.00", "18.50", "5.00"])
-        #expect(rows.map { $0["home_amount"] as? String } == ["129.90", "129.60", "19.98", "5.40"])   // 18.50 × 1.08 = 19.98
+        #expect(rows.map { $0["home_amount"] as? String } == ["129.90", "129.60", "19.98", "5.40"])  // 18.50 × 1.08 = 19.98
         let totals = try #require(try trip.run("report", "--format", "json").json["totals"] as? [String: Any])
-        #expect(totals["gross"] as? String == "149.88")     // 129.90 + 19.98
-        #expect(totals["refunds"] as? String == "135.00")   // 129.60 + 5.40
+        #expect(totals["gross"] as? String == "149.88")  // 129.90 + 19.98
+        #expect(totals["refunds"] as? String == "135.00")  // 129.60 + 5.40
         #expect(totals["net"] as? String == "14.88")
         // Importing it again finds every row, credits included.
         let again = try trip.run(args)
@@ -182,11 +186,12 @@ struct RefundStatementEndToEndTests {
         try Data(bytes).write(to: URL(fileURLWithPath: file))
         let r = try trip.run("import", file, "--delimiter", ";", "--date-column", "Datum", "--amount-column", "Betrag")
         #expect(r.exitCode == 65)
-        #expect(r.stderr == """
-            trip: import: \(file) is not UTF-8 (looks like \(encoding)); convert it with iconv -f \(encoding.uppercased()) \
-            -t UTF-8 \(file) > \(file.dropLast(4))-utf8.csv
+        #expect(
+            r.stderr == """
+                trip: import: \(file) is not UTF-8 (looks like \(encoding)); convert it with iconv -f \(encoding.uppercased()) \
+                -t UTF-8 \(file) > \(file.dropLast(4))-utf8.csv
 
-            """)
+                """)
         let rows = try #require(try trip.run("list", "--format", "json").json["purchases"] as? [[String: Any]])
         #expect(rows.isEmpty)
     }

@@ -1,14 +1,17 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `trip report` options and formats, and `trip close`, through the binary.
 @Suite("End to end: reports")
 struct ReportEndToEndTests {
     func japan(_ folder: TemporaryFolder) throws -> TripProcess {
         let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"), today: "2026-03-05")
-        try #require(trip.run("new", "Japan", "--currency", "JPY", "--home", "USD", "--start", "2026-03-01",
-                              "--end", "2026-03-10", "--budget", "500").exitCode == 0)
+        try #require(
+            trip.run(
+                "new", "Japan", "--currency", "JPY", "--home", "USD", "--start", "2026-03-01",
+                "--end", "2026-03-10", "--budget", "500"
+            ).exitCode == 0)
         try #require(trip.run("rates", "set", "JPY", "0.0067", "--date", "2026-03-01").exitCode == 0)
         try #require(trip.run("add", "1200", "ramen, \"extra\" egg", "--date", "2026-03-01", "--category", "food").exitCode == 0)
         try #require(trip.run("add", "3000", "museum", "--date", "2026-03-03", "--category", "museums", "--paid-with", "card").exitCode == 0)
@@ -22,11 +25,11 @@ struct ReportEndToEndTests {
         #expect(r["grouping"] as? String == "day")
         #expect((r["groups"] as? [[String: Any]])?.map { $0["key"] as? String } == ["2026-03-01", "2026-03-02", "2026-03-03"])
         #expect(r["days"] as? Int == 5)
-        #expect(r["average_per_day"] as? String == "5.63")          // (8.04 + 20.10) / 5 = 5.628
+        #expect(r["average_per_day"] as? String == "5.63")  // (8.04 + 20.10) / 5 = 5.628
         let budget = try #require(r["budget"] as? [String: Any])
         #expect(budget["remaining"] as? String == "471.86")
         #expect(budget["days_left"] as? Int == 6)
-        #expect(budget["daily_allowance"] as? String == "78.64")    // 471.86 / 6 = 78.643, floored
+        #expect(budget["daily_allowance"] as? String == "78.64")  // 471.86 / 6 = 78.643, floored
     }
 
     @Test func csvIsOneRFC4180RowPerPurchase() throws {

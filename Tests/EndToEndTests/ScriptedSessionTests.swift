@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A traveller's session, run through the built `trip` binary and checked to the cent.
 @Suite("End to end: a scripted trip")
@@ -15,8 +15,9 @@ struct ScriptedSessionTests {
         try #require(trip.run("rates", "set", "sgd", "0.7412", "--date", "2026-03-01").exitCode == 0)
 
         // ¥3,600 less 10% = ¥3,240, of which 10% tax (294.5 → 295, half-up) is included, not added.
-        let ramen = try trip.run("add", "3*1200", "JPY", "ramen", "--discount", "10%", "--tax", "10%", "--tax-included",
-                                 "--format", "json")
+        let ramen = try trip.run(
+            "add", "3*1200", "JPY", "ramen", "--discount", "10%", "--tax", "10%", "--tax-included",
+            "--format", "json")
         #expect(ramen.exitCode == 0, "\(ramen.stderr)")
         let r = ramen.json
         #expect(r["price"] as? String == "3600")
@@ -24,7 +25,7 @@ struct ScriptedSessionTests {
         #expect(r["tax"] as? String == "295")
         #expect(r["tax_included"] as? Bool == true)
         #expect(r["total"] as? String == "3240")
-        #expect(r["home_amount"] as? String == "21.71")         // 3240 × 0.0067 = 21.708
+        #expect(r["home_amount"] as? String == "21.71")  // 3240 × 0.0067 = 21.708
         #expect(r["rate"] as? String == "0.0067")
         #expect(r["rate_date"] as? String == "2026-03-01")
         #expect(r["rate_source"] as? String == "manual")
@@ -48,17 +49,19 @@ struct ScriptedSessionTests {
         let report = try trip.run("report", "--format", "json")
         #expect(report.exitCode == 0)
         let totals = try #require(report.json["totals"] as? [String: Any])
-        #expect(totals["net"] as? String == "106.43")           // 21.71 + 22.22 + 62.50
+        #expect(totals["net"] as? String == "106.43")  // 21.71 + 22.22 + 62.50
         #expect(totals["tip"] as? String == "9.70")
-        #expect(totals["tax_added"] as? String == "6.14")       // 4.30 + 2.48 × 0.7412 (1.838 → 1.84)
+        #expect(totals["tax_added"] as? String == "6.14")  // 4.30 + 2.48 × 0.7412 (1.838 → 1.84)
         #expect(report.json["purchases"] as? Int == 3)
         #expect(report.json["unconverted_count"] as? Int == 0)
 
         let list = try trip.run("list", "--format", "json").json
         let purchases = try #require(list["purchases"] as? [[String: Any]])
         #expect(purchases.count == 3)
-        for key in ["id", "date", "note", "category", "price", "currency", "discount", "service", "tax", "tip", "total",
-                    "home_amount", "home_currency", "rate", "rate_date", "rate_source", "provisional"] {
+        for key in [
+            "id", "date", "note", "category", "price", "currency", "discount", "service", "tax", "tip", "total",
+            "home_amount", "home_currency", "rate", "rate_date", "rate_source", "provisional",
+        ] {
             #expect(purchases[0].keys.contains(key), "list json has \(key)")
         }
     }
@@ -70,7 +73,7 @@ struct ScriptedSessionTests {
         let added = try trip.run("add", "1,200", "coffee", "--format", "json").json
         #expect(added["note"] as? String == "coffee")
         #expect(added["price"] as? String == "1200")
-        #expect(added["tax"] as? String == "109")                 // 1200 × 10/110 = 109.09
+        #expect(added["tax"] as? String == "109")  // 1200 × 10/110 = 109.09
         #expect(added["rate_source"] as? String == "fallback")
         #expect(added["provisional"] as? Bool == true)
         let id = try #require(added["id"] as? Int)
@@ -84,9 +87,9 @@ struct ScriptedSessionTests {
         #expect(try trip.run("rm", String(id)).exitCode == 65)
         #expect(try trip.run("rename", "Seoul", "Busan").exitCode == 0)
         #expect(try trip.run("trips").stdout.contains("* Busan"))
-        #expect(try trip.run("delete", "Busan").exitCode == 64)     // needs --yes
+        #expect(try trip.run("delete", "Busan").exitCode == 64)  // needs --yes
         #expect(try trip.run("delete", "Busan", "--yes").exitCode == 0)
-        #expect(try trip.run("report").exitCode == 65)              // no current trip
+        #expect(try trip.run("report").exitCode == 65)  // no current trip
     }
 
     @Test func unconvertedPurchasesAreRecordedAndReportedNeverOneToOne() throws {

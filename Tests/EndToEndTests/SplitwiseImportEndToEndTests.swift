@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `trip import FILE --splitwise`: a Splitwise group export, for groups moving over.
 @Suite("End to end: Splitwise import")
@@ -28,7 +28,8 @@ struct SplitwiseImportEndToEndTests {
     static func balances(_ trip: TripProcess) throws -> [String] {
         let all = try #require(try trip.run("balances", "--by-currency", "--format", "json").json["by_currency"] as? [[String: Any]])
         return all.map { t in
-            "\(t["currency"]!): " + ((t["members"] as? [[String: Any]]) ?? []).map { "\($0["name"]!) \($0["balance"]!)" }
+            "\(t["currency"]!): "
+                + ((t["members"] as? [[String: Any]]) ?? []).map { "\($0["name"]!) \($0["balance"]!)" }
                 .joined(separator: ", ")
         }
     }
@@ -46,8 +47,9 @@ struct SplitwiseImportEndToEndTests {
         // The one-payer rows come back exactly: the hotel was Carla's, shared 100 each.
         let hotel = try trip.run("edit", "3", "--format", "json").json
         #expect((hotel["paid_by"] as? [[String: Any]])?.map { "\($0["name"]!)=\($0["paid"]!)" } == ["Carla=300.00"])
-        #expect((hotel["split"] as? [[String: Any]])?.map { "\($0["name"]!)=\($0["share"]!)" }
-            == ["Ana=100.00", "Ben=100.00", "Carla=100.00"])
+        #expect(
+            (hotel["split"] as? [[String: Any]])?.map { "\($0["name"]!)=\($0["share"]!)" }
+                == ["Ana=100.00", "Ben=100.00", "Carla=100.00"])
         #expect(hotel["note"] as? String == "Hotel, two nights")
     }
 
@@ -56,8 +58,9 @@ struct SplitwiseImportEndToEndTests {
         let file = folder.file("splitwise.csv")
         let twoPayers = Self.export.replacingOccurrences(
             of: "2026-03-04,Sushi,Dining out,3000,JPY,-1000,2000,-1000",
-            with: "2026-03-04,Sushi,Dining out,3000,JPY,-1500,1000,500")
-            .replacingOccurrences(of: "JPY,-1000,2000,-1000\n", with: "JPY,-1500,1000,500\n")
+            with: "2026-03-04,Sushi,Dining out,3000,JPY,-1500,1000,500"
+        )
+        .replacingOccurrences(of: "JPY,-1000,2000,-1000\n", with: "JPY,-1500,1000,500\n")
         try twoPayers.write(toFile: file, atomically: true, encoding: .utf8)
         let refused = try trip.run("import", file, "--splitwise")
         #expect(refused.exitCode == 65)

@@ -3,9 +3,9 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// A small HTTP/1.1 server on `127.0.0.1` (ephemeral port) that serves canned routes and

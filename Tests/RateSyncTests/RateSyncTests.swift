@@ -2,9 +2,10 @@ import FXTestServer
 import Foundation
 import RateService
 import RateSync
-import Testing
 import TestSupport
+import Testing
 import TripCore
+
 @testable import TripLedger
 
 /// `trip rates sync` in-process, over real HTTP on loopback, against recorded provider bodies.
@@ -92,7 +93,7 @@ struct RateSyncTests {
         try t.ledger.createTrip(NewTrip(name: "Taipei", localCurrency: "TWD", homeCurrency: "USD"))
         _ = try t.ledger.addPurchase(PurchaseDraft(amount: "300", date: "2016-12-20"))
         _ = try t.ledger.addPurchase(PurchaseDraft(amount: "20", currency: "JPY", date: "2016-12-20"))
-        let outcome = try sync.run(trip: nil, all: false)       // partial: no throw, exit 0
+        let outcome = try sync.run(trip: nil, all: false)  // partial: no throw, exit 0
         #expect(outcome.failures.map(\.provider) == ["open-er-api"])
         #expect(outcome.missing["TWD"] == "no provider has it")
         let s = try #require(outcome.trips.first?.summary)
@@ -104,7 +105,9 @@ struct RateSyncTests {
     @Test func laterProviderFillsTheGap() throws {
         let server = try FXTestServer()
         server.route("/latest", .json(try Self.fixture("frankfurter_latest.json")))
-        server.route("/2024-08-19..2024-08-19", .json(#"{"amount":1.0,"base":"EUR","start_date":"2024-08-16","end_date":"2024-08-16","rates":{"2024-08-16":{"USD":1.1014}}}"#))
+        server.route(
+            "/2024-08-19..2024-08-19",
+            .json(#"{"amount":1.0,"base":"EUR","start_date":"2024-08-16","end_date":"2024-08-16","rates":{"2024-08-16":{"USD":1.1014}}}"#))
         server.route("/latest/USD", .json(try Self.fixture("erapi_latest_USD.json")))
         let (t, sync) = try setUp(chain: "frankfurter, open-er-api", today: "2024-08-20", server: server)
         try t.ledger.createTrip(NewTrip(name: "Taipei", localCurrency: "TWD", homeCurrency: "USD"))
@@ -145,8 +148,12 @@ struct RateSyncTests {
         ("429 with Retry-After", .retryAfter("120"), "120"),
         ("503 with Retry-After", .retryAfter("30", status: 503), "30"),
         ("stall past the timeout", .stall(), "timed out"),
-        ("truncated body", .truncated(status: 200, headers: ["Content-Type": "application/json"], declaredLength: 5000,
-                                       body: Array(#"{"amount":1.0,"base":"EUR","#.utf8)), "truncated"),
+        (
+            "truncated body",
+            .truncated(
+                status: 200, headers: ["Content-Type": "application/json"], declaredLength: 5000,
+                body: Array(#"{"amount":1.0,"base":"EUR","#.utf8)), "truncated"
+        ),
         ("malformed JSON", .json(#"{"amount":1.0,"base":"EUR","date":"2016-12-20","rates":{"USD":1.04,"#), "invalid JSON"),
         ("captive portal page", .html(), "captive portal"),
         ("50 MiB body", .large(bytes: 50 << 20, declareLength: true), "exceeds the 10 MiB limit"),

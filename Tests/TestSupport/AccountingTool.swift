@@ -31,7 +31,6 @@ public enum AccountingTool: String, CustomStringConvertible, Sendable, CaseItera
     }
 }
 
-
 /// A tool the tests need is not installed; `make test` installs it.
 public struct MissingTool: Error, CustomStringConvertible {
     public let path: String

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// The throwaway PostgreSQL 15 cluster of the sharing tests: started once per test process by
@@ -62,8 +62,10 @@ public final class PostgresCluster: @unchecked Sendable {
     /// psql's stderr.
     @discardableResult
     public func psql(_ role: String, database: String, _ sql: String) throws -> String {
-        let r = try spawnAndWait("/usr/bin/psql", ["-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", url(role, database: database), "-c", sql]
-            .map { Array($0.utf8) }, environment: ["PATH": "/usr/bin:/bin"])
+        let r = try spawnAndWait(
+            "/usr/bin/psql",
+            ["-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", url(role, database: database), "-c", sql]
+                .map { Array($0.utf8) }, environment: ["PATH": "/usr/bin:/bin"])
         guard r.exitCode == 0 else {
             throw PostgresClusterError(message: String(decoding: r.stderr, as: UTF8.self))
         }
@@ -80,14 +82,16 @@ public final class PostgresCluster: @unchecked Sendable {
             .appendingPathComponent("Sharing/pg-cluster.sh").path
         let r: SpawnResult
         do {
-            r = try spawnAndWait("/bin/bash", ([path, command, folder] + extra).map { Array($0.utf8) },
-                                 environment: ["PATH": "/usr/lib/postgresql/15/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"])
+            r = try spawnAndWait(
+                "/bin/bash", ([path, command, folder] + extra).map { Array($0.utf8) },
+                environment: ["PATH": "/usr/lib/postgresql/15/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"])
         } catch {
             throw PostgresClusterError(message: "cannot run \(path): \(error)")
         }
         guard r.exitCode == 0 else {
-            throw PostgresClusterError(message: "pg-cluster.sh \(command) failed (install postgresql-15: `make test-deps`): "
-                + String(decoding: r.stderr, as: UTF8.self))
+            throw PostgresClusterError(
+                message: "pg-cluster.sh \(command) failed (install postgresql-15: `make test-deps`): "
+                    + String(decoding: r.stderr, as: UTF8.self))
         }
         return String(decoding: r.stdout, as: UTF8.self)
     }

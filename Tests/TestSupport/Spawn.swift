@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// What a spawned process left behind: its output bytes and how it ended.
@@ -20,8 +20,10 @@ public struct SpawnResult: Sendable {
 /// The tests spawn thousands of processes from many threads at once; files instead of pipes mean
 /// no reader threads and no chance of a full pipe blocking the child, and `posix_spawn` keeps
 /// Foundation's `Process` (which crashed here under that load) out of the way.
-public func spawnAndWait(_ executable: String, _ argv: [[UInt8]], environment: [String: String],
-                         stdin: [UInt8]? = nil) throws -> SpawnResult {
+public func spawnAndWait(
+    _ executable: String, _ argv: [[UInt8]], environment: [String: String],
+    stdin: [UInt8]? = nil
+) throws -> SpawnResult {
     var template = Array((NSTemporaryDirectory() + "/trip-spawn-XXXXXX").utf8CString)
     guard let made = mkdtemp(&template) else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     let folder = String(cString: made)

@@ -4,8 +4,10 @@ extension TripProcess {
     /// Runs `trip args…` with a pseudo-terminal as its stdin, stdout and stderr, through util-linux
     /// `script`, so `isatty` is true as in a user's terminal. Returns what the terminal received
     /// (stdout and stderr together, with the terminal's `\r\n` turned back into `\n`) and the exit code.
-    public func runOnTerminal(_ args: [String], environment extra: [String: String] = [:],
-                              removing removed: [String] = []) throws -> (output: String, exitCode: Int32) {
+    public func runOnTerminal(
+        _ args: [String], environment extra: [String: String] = [:],
+        removing removed: [String] = []
+    ) throws -> (output: String, exitCode: Int32) {
         let quoted = ([TripProcess.binary] + args).map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/script")

@@ -13,8 +13,9 @@ public struct TestLedger {
         var settings = try Settings.defaults()
         if let userConfig { try settings.apply(ConfigFile(origin: "test-config.toml", text: userConfig)) }
         let day = CivilDate(iso: today)!
-        ledger = try Ledger(path: folder.file("ledger.sqlite"), settings: settings,
-                            clock: Clock(today: day, now: "\(today)T12:00:00Z"))
+        ledger = try Ledger(
+            path: folder.file("ledger.sqlite"), settings: settings,
+            clock: Clock(today: day, now: "\(today)T12:00:00Z"))
     }
 }
 

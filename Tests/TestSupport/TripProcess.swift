@@ -22,7 +22,8 @@ public struct TripProcess: Sendable {
 
     public static var binary: String {
         if let p = ProcessInfo.processInfo.environment["TRIP_BIN"] { return p }
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let exe =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
         // On macOS the test bundle is a directory: .build/debug/X.xctest/Contents/MacOS/X
@@ -32,8 +33,10 @@ public struct TripProcess: Sendable {
 
     public init(ledgerPath: String, today: String = "2026-03-02", extra: [String: String] = [:]) {
         self.ledgerPath = ledgerPath
-        var env = ["TRIP_DB": ledgerPath, "TRIP_TODAY": today, "HOME": "/nonexistent-home",
-                   "XDG_CONFIG_HOME": "/nonexistent-config", "PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+        var env = [
+            "TRIP_DB": ledgerPath, "TRIP_TODAY": today, "HOME": "/nonexistent-home",
+            "XDG_CONFIG_HOME": "/nonexistent-config", "PATH": "/usr/bin:/bin", "NO_COLOR": "1",
+        ]
         env.merge(extra) { $1 }
         environment = env
     }
@@ -42,10 +45,12 @@ public struct TripProcess: Sendable {
     /// 128 + the signal's number, as a shell reports it.
     @discardableResult
     public func run(_ args: [String], stdin: String? = nil) throws -> TripResult {
-        let r = try spawnAndWait(TripProcess.binary, args.map { Array($0.utf8) }, environment: environment,
-                                 stdin: stdin.map { Array($0.utf8) })
-        return TripResult(stdout: String(decoding: r.stdout, as: UTF8.self), stderr: String(decoding: r.stderr, as: UTF8.self),
-                          exitCode: r.exitCode ?? 128 + (r.signal ?? 0))
+        let r = try spawnAndWait(
+            TripProcess.binary, args.map { Array($0.utf8) }, environment: environment,
+            stdin: stdin.map { Array($0.utf8) })
+        return TripResult(
+            stdout: String(decoding: r.stdout, as: UTF8.self), stderr: String(decoding: r.stderr, as: UTF8.self),
+            exitCode: r.exitCode ?? 128 + (r.signal ?? 0))
     }
 
     @discardableResult

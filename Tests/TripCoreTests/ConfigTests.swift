@@ -1,16 +1,19 @@
 import Testing
+
 @testable import TripCore
 
 @Suite("Config files, settings and presets")
 struct ConfigTests {
     @Test func parsesCommentsSectionsAndStrings() throws {
-        let f = try ConfigFile(origin: "t.toml", text: """
-            # a comment
-            home_currency = "EUR"   # trailing comment
-            [preset.X]
-            description = "has a # inside"
-            tax = "5%"
-            """)
+        let f = try ConfigFile(
+            origin: "t.toml",
+            text: """
+                # a comment
+                home_currency = "EUR"   # trailing comment
+                [preset.X]
+                description = "has a # inside"
+                tax = "5%"
+                """)
         #expect(f.entries.map(\.key) == ["home_currency", "description", "tax"])
         #expect(f.entries[1].value == "has a # inside")
         #expect(f.entries[1].section == "preset.X")
@@ -36,10 +39,14 @@ struct ConfigTests {
 
     @Test func configSearchOrder() throws {
         var seen: [String] = []
-        _ = try Settings.load(configPath: nil, environment: ["XDG_CONFIG_HOME": "/x"]) { seen.append($0); return nil }
+        _ = try Settings.load(configPath: nil, environment: ["XDG_CONFIG_HOME": "/x"]) {
+            seen.append($0); return nil
+        }
         #expect(seen == ["/x/trip/config.toml"])
         seen = []
-        _ = try Settings.load(configPath: nil, environment: ["TRIP_CONFIG": "/t.toml"]) { seen.append($0); return "" }
+        _ = try Settings.load(configPath: nil, environment: ["TRIP_CONFIG": "/t.toml"]) {
+            seen.append($0); return ""
+        }
         #expect(seen == ["/t.toml"])
         #expect(throws: TripError.configNotFound(path: "/missing.toml")) {
             try Settings.load(configPath: "/missing.toml", environment: [:]) { _ in nil }
@@ -52,13 +59,15 @@ struct ConfigTests {
         }
     }
 
-    @Test("required presets", arguments: [
-        ("JP", nil as String?, "10%", true, RoundingMode.floor as RoundingMode?),
-        ("SG", "10%", "9%", false, nil),
-        ("US-NY", nil, "8.875%", false, nil),
-        ("GB", nil, "20%", true, nil),
-        ("DE", nil, "19%", true, nil),
-    ])
+    @Test(
+        "required presets",
+        arguments: [
+            ("JP", nil as String?, "10%", true, RoundingMode.floor as RoundingMode?),
+            ("SG", "10%", "9%", false, nil),
+            ("US-NY", nil, "8.875%", false, nil),
+            ("GB", nil, "20%", true, nil),
+            ("DE", nil, "19%", true, nil),
+        ])
     func presets(name: String, service: String?, tax: String, included: Bool, rounding: RoundingMode?) throws {
         let p = try Settings.defaults().preset(named: name.lowercased())
         #expect(p.service?.description == service)
@@ -75,11 +84,13 @@ struct FallbackTableTests {
     func coverage() throws {
         let table = try Settings.defaults().fallback
         let codes = ["TWD", "USD", "JPY", "KRW", "GBP", "EUR"]
-        for a in codes { for b in codes where a != b {
-            let r = try #require(table.rate(from: a, to: b), "\(a)→\(b)")
-            #expect(r.provisional)
-            #expect(Rational(decimalText: r.rate).map { $0 > .zero } == true)
-        } }
+        for a in codes {
+            for b in codes where a != b {
+                let r = try #require(table.rate(from: a, to: b), "\(a)→\(b)")
+                #expect(r.provisional)
+                #expect(Rational(decimalText: r.rate).map { $0 > .zero } == true)
+            }
+        }
     }
 
     @Test func irrevocableEuroRatesAreExactAndFinal() throws {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TripCore
 
 @Suite("ISO 4217 table")
@@ -38,10 +39,12 @@ struct CurrencyTableTests {
 
 @Suite("Civil dates")
 struct CivilDateTests {
-    @Test("valid and invalid dates", arguments: [
-        ("2024-02-29", true), ("2023-02-29", false), ("2026-02-30", false), ("0000-01-01", false),
-        ("10000-01-01", false), ("2026-13-01", false), ("2026-1-1", false), ("9999-12-31", true), ("abcd-ef-gh", false),
-    ])
+    @Test(
+        "valid and invalid dates",
+        arguments: [
+            ("2024-02-29", true), ("2023-02-29", false), ("2026-02-30", false), ("0000-01-01", false),
+            ("10000-01-01", false), ("2026-13-01", false), ("2026-1-1", false), ("9999-12-31", true), ("abcd-ef-gh", false),
+        ])
     func parsing(text: String, valid: Bool) {
         #expect((CivilDate(iso: text) != nil) == valid)
     }
@@ -52,7 +55,7 @@ struct CivilDateTests {
             #expect(CivilDate(daysSinceEpoch: d.daysSinceEpoch) == d)
         }
         #expect(CivilDate(iso: "1970-01-02")!.daysSinceEpoch == 1)
-        #expect(CivilDate(iso: "2026-03-07")!.weekday == 5)   // a Saturday
+        #expect(CivilDate(iso: "2026-03-07")!.weekday == 5)  // a Saturday
     }
 
     @Test func pinnedToday() throws {

@@ -1,18 +1,21 @@
 import Testing
+
 @testable import TripCore
 
 @Suite("Rational arithmetic and rounding")
 struct RationalTests {
-    @Test("rounding modes on ties and non-ties", arguments: [
-        // value as n/d, halfUp, halfEven, floor, ceiling
-        (5, 2, 3, 2, 2, 3),
-        (7, 2, 4, 4, 3, 4),
-        (-5, 2, -3, -2, -3, -2),
-        (12, 5, 2, 2, 2, 3),      // 2.4
-        (13, 5, 3, 3, 2, 3),      // 2.6
-        (-13, 5, -3, -3, -3, -2), // -2.6
-        (4, 1, 4, 4, 4, 4),
-    ])
+    @Test(
+        "rounding modes on ties and non-ties",
+        arguments: [
+            // value as n/d, halfUp, halfEven, floor, ceiling
+            (5, 2, 3, 2, 2, 3),
+            (7, 2, 4, 4, 3, 4),
+            (-5, 2, -3, -2, -3, -2),
+            (12, 5, 2, 2, 2, 3),  // 2.4
+            (13, 5, 3, 3, 2, 3),  // 2.6
+            (-13, 5, -3, -3, -3, -2),  // -2.6
+            (4, 1, 4, 4, 4, 4),
+        ])
     func rounding(n: Int, d: Int, halfUp: Int, halfEven: Int, floor: Int, ceiling: Int) throws {
         let r = try Rational(Int128(n), Int128(d))
         #expect(r.rounded(.halfUp) == Int128(halfUp))

@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import TripCore
 
 @Suite("Splits: largest-remainder allocation and the fewest settle-up transfers")
@@ -106,8 +107,9 @@ struct SplitArithmeticTests {
 
     @Test func settleUpWorkedExamples() {
         // Ana is owed 30; Ben owes 10, Carla 20: the larger debt is paid first.
-        #expect(SettleUp.plan(balances: [3000, -1000, -2000])
-            == [.init(from: 2, to: 0, amount: 2000), .init(from: 1, to: 0, amount: 1000)])
+        #expect(
+            SettleUp.plan(balances: [3000, -1000, -2000])
+                == [.init(from: 2, to: 0, amount: 2000), .init(from: 1, to: 0, amount: 1000)])
         // Two pairs cancel out: two transfers, not three.
         #expect(SettleUp.plan(balances: [700, 500, -600, -500, -100]).count == 3)
         #expect(SettleUp.plan(balances: [500, 400, -400, -500]).count == 2)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TripCore
+
 @testable import TripLedger
 
 /// A full disk, simulated where no small file system can be mounted: `PRAGMA max_page_count` makes
@@ -14,7 +15,8 @@ struct DiskFullLedgerTests {
         var text = PurchaseCSV.columns.prefix(30).joined(separator: ",") + "\r\n"
         for i in 1...count {
             let p = "\(4 + i / 100).\(i % 100 < 10 ? "0" : "")\(i % 100)"
-            text += "\(i),Alps,2026-03-01,coffee \(i),food,,USD,\(p),\(p),0.00,,0.00,,0.00,,false,0.00,,\(p),half-up,,1,2026-03-01,identity,,,false,USD,\(p),\r\n"
+            text +=
+                "\(i),Alps,2026-03-01,coffee \(i),food,,USD,\(p),\(p),0.00,,0.00,,0.00,,false,0.00,,\(p),half-up,,1,2026-03-01,identity,,,false,USD,\(p),\r\n"
         }
         return text
     }
@@ -47,12 +49,12 @@ struct DiskFullLedgerTests {
     }
 
     @Test(arguments: [
-        (Int32(13), Int32(0), true),          // SQLITE_FULL
+        (Int32(13), Int32(0), true),  // SQLITE_FULL
         (Int32(13 | (1 << 8)), Int32(0), true),
         (Int32(10 | (3 << 8)), ENOSPC, true),  // SQLITE_IOERR_WRITE from ENOSPC
-        (Int32(10 | (19 << 8)), EDQUOT, true), // SQLITE_IOERR_SHMSIZE over quota
+        (Int32(10 | (19 << 8)), EDQUOT, true),  // SQLITE_IOERR_SHMSIZE over quota
         (Int32(10 | (3 << 8)), EIO, false),
-        (Int32(5), ENOSPC, false),             // SQLITE_BUSY is not a full disk
+        (Int32(5), ENOSPC, false),  // SQLITE_BUSY is not a full disk
     ])
     func diskFullIsFullOrAnOutOfSpaceIOError(code: Int32, systemErrno: Int32, isDiskFull: Bool) {
         #expect(SQLiteError(code: code, message: "x", sql: nil, systemErrno: systemErrno).isDiskFull == isDiskFull)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TripCore
+
 @testable import TripLedger
 
 /// `trip export` on a real ledger: the journals are read by the real hledger and ledger, whose
@@ -17,15 +18,19 @@ struct ExportTests {
         _ = try t.ledger.setManualRate(currency: "SGD", rate: "0.7431", in: nil, date: "2026-03-01")
         _ = try t.ledger.setManualRate(currency: "KWD", rate: "3.2551", in: nil, date: "2026-03-01")
         let drafts = [
-            PurchaseDraft(amount: "3*1200", note: "ramen; \"Ichiran\", Shibuya", date: "2026-03-01", category: "food",
-                          discount: "10%", tax: "10%", taxIncluded: true),
-            PurchaseDraft(amount: "25", currency: "SGD", note: "chilli crab\nwith mantou", date: "2026-03-02",
-                          category: "food", preset: "SG"),
-            PurchaseDraft(amount: "48.50", currency: "USD", note: "JFK dinner\r\nsecond line", date: "2026-03-02",
-                          category: "street food", paidWith: "card", tax: "8.875%", tip: "20%"),
+            PurchaseDraft(
+                amount: "3*1200", note: "ramen; \"Ichiran\", Shibuya", date: "2026-03-01", category: "food",
+                discount: "10%", tax: "10%", taxIncluded: true),
+            PurchaseDraft(
+                amount: "25", currency: "SGD", note: "chilli crab\nwith mantou", date: "2026-03-02",
+                category: "food", preset: "SG"),
+            PurchaseDraft(
+                amount: "48.50", currency: "USD", note: "JFK dinner\r\nsecond line", date: "2026-03-02",
+                category: "street food", paidWith: "card", tax: "8.875%", tip: "20%"),
             PurchaseDraft(amount: "12.345", currency: "KWD", note: "(souq) dates", date: "2026-03-03", category: "gifts"),
-            PurchaseDraft(amount: "1200", note: "", date: "2026-03-03", category: "transport", paidWith: "card",
-                          charged: "8.12"),
+            PurchaseDraft(
+                amount: "1200", note: "", date: "2026-03-03", category: "transport", paidWith: "card",
+                charged: "8.12"),
             PurchaseDraft(amount: "35000", currency: "MNT", note: "ger camp", date: "2026-03-04", category: "lodging"),
             PurchaseDraft(amount: "123456789", note: "big one", date: "2026-03-04"),
         ]
@@ -138,8 +143,9 @@ struct ExportTests {
             if postings.count == 2 {
                 let priced = postings[0].1.split(separator: " ").suffix(2).map(String.init)
                 let balancing = postings[1].1.split(separator: " ").suffix(2).map(String.init)
-                #expect(priced[1] == balancing[1] && Self.minor(priced[0]).map { -$0 } == Self.minor(balancing[0]),
-                        "unbalanced: \(postings)")
+                #expect(
+                    priced[1] == balancing[1] && Self.minor(priced[0]).map { -$0 } == Self.minor(balancing[0]),
+                    "unbalanced: \(postings)")
             }
             postings = []
         }
@@ -226,10 +232,11 @@ struct ExportTests {
         }
     }
 
-    @Test(arguments: [
-        ("food", "Food"), ("street food", "Street-Food"), ("café & bar", "Café-Bar"), ("a:b  c;d", "A-B-C-D"),
-        ("7-eleven", "7-Eleven"), ("  ", nil), ("::", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("food", "Food"), ("street food", "Street-Food"), ("café & bar", "Café-Bar"), ("a:b  c;d", "A-B-C-D"),
+            ("7-eleven", "7-Eleven"), ("  ", nil), ("::", nil),
+        ] as [(String, String?)])
     func accountSegments(_ text: String, _ expected: String?) {
         #expect(JournalText.segment(text) == expected)
     }
@@ -277,7 +284,7 @@ enum RFC4180 {
                 row = []; field = ""; wasQuoted = false
                 i += 1
             } else if c == "\n" {
-                throw Malformed(at: i)   // records end with CRLF; a bare LF belongs in quotes
+                throw Malformed(at: i)  // records end with CRLF; a bare LF belongs in quotes
             } else {
                 guard !wasQuoted else { throw Malformed(at: i) }
                 field.unicodeScalars.append(c)

@@ -1,7 +1,8 @@
 import FoundationEssentials
-import Testing
 import TestSupport
+import Testing
 import TripCore
+
 @testable import TripLedger
 
 /// `ExportRowImporter`'s byte-level fast path (`ExportRowFastPath.swift`) must give, for every row
@@ -19,14 +20,16 @@ struct ImportFastPathTests {
         let more = [
             PurchaseDraft(amount: "12.345", note: "souq, \"gold\"", category: "Shopping", tax: "5%", tip: "0.5"),
             PurchaseDraft(amount: "7.5", currency: "EUR", note: "café crème", service: "12.5%", tip: "10%"),
-            PurchaseDraft(amount: "100", note: "hotel", category: "lodging", paidWith: "card", tax: "8%", taxIncluded: true,
-                          rounding: "floor"),
+            PurchaseDraft(
+                amount: "100", note: "hotel", category: "lodging", paidWith: "card", tax: "8%", taxIncluded: true,
+                rounding: "floor"),
             PurchaseDraft(amount: "20", note: "dinner", rate: "2.9", trip: "Kuwait"),
             PurchaseDraft(amount: "0", note: "free museum"),
             PurchaseDraft(amount: "3.333", note: "tea\twith mint", discount: "100%", rounding: "ceiling"),
         ]
         for d in more { _ = try t.ledger.addPurchase(d) }
-        let purchases = try t.ledger.purchases(PurchaseFilter(trip: "Japan 2026")).purchases
+        let purchases =
+            try t.ledger.purchases(PurchaseFilter(trip: "Japan 2026")).purchases
             + t.ledger.purchases(PurchaseFilter(trip: "Kuwait")).purchases
         var rows = purchases.map { PurchaseCSV.fields($0) }
         let header = PurchaseCSV.columns
@@ -106,7 +109,7 @@ struct ImportFastPathTests {
                 accepted += 1
                 #expect(x.0.id == y.0.id, "row \(number)")
                 #expect(x.1 == y.1, "row \(number): import key")
-                #expect(a.sqlValues(0 ..< a.count) == b.sqlValues(0 ..< b.count), "row \(number)")
+                #expect(a.sqlValues(0..<a.count) == b.sqlValues(0..<b.count), "row \(number)")
                 #expect(a.count == PurchaseRow.columnCount)
             case let (.failure(x), .failure(y)):
                 rejected += 1

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TripCore
+
 @testable import TripLedger
 
 @Suite("CSVReader: RFC 4180, streamed")
@@ -18,7 +19,8 @@ struct CSVReaderTests {
         Good(name: "LF, no trailing newline", input: "a,b\n1,2", records: [["a", "b"], ["1", "2"]]),
         Good(name: "quoted comma", input: "a,b\n\"x, y\",2\n", records: [["a", "b"], ["x, y", "2"]]),
         Good(name: "doubled quotes", input: "a,b\n\"say \"\"hi\"\"\",\"\"\"\"\n", records: [["a", "b"], ["say \"hi\"", "\""]]),
-        Good(name: "newline inside quotes", input: "a,b\r\n\"line1\r\nline2\nline3\",2\r\n", records: [["a", "b"], ["line1\r\nline2\nline3", "2"]]),
+        Good(
+            name: "newline inside quotes", input: "a,b\r\n\"line1\r\nline2\nline3\",2\r\n", records: [["a", "b"], ["line1\r\nline2\nline3", "2"]]),
         Good(name: "BOM", input: "\u{FEFF}a,b\n1,2\n", records: [["a", "b"], ["1", "2"]]),
         Good(name: "empty fields", input: "a,b,c\n,,\n\"\",x,\n", records: [["a", "b", "c"], ["", "", ""], ["", "x", ""]]),
         Good(name: "blank lines skipped", input: "a\n\n1\r\n\r\n2\n\n", records: [["a"], ["1"], ["2"]]),
@@ -160,13 +162,14 @@ struct ImportTests {
         try writeCSV(try a.ledger.purchases(PurchaseFilter()).purchases, to: path)
         let b = try freshLedger()
         let first = try b.ledger.importPurchases(path: path, options: ImportOptions())
-        #expect(first.imported == 8)   // the two identical ramen rows both count
+        #expect(first.imported == 8)  // the two identical ramen rows both count
         let second = try b.ledger.importPurchases(path: path, options: ImportOptions())
         #expect(second == ImportResult(imported: 0, skipped: 8, trips: ["Japan 2026"]))
         #expect(try b.ledger.purchases(PurchaseFilter()).purchases.count == 8)
         #expect(second.text == "imported 0 purchases into \"Japan 2026\" (8 duplicates skipped)")
         // Bulk mode (indexes dropped, keys checked in memory, indexes recreated) recognises them too.
-        let indexes = "SELECT group_concat(sql, ';') FROM (SELECT sql FROM sqlite_master WHERE tbl_name = 'purchases' AND type = 'index' ORDER BY name)"
+        let indexes =
+            "SELECT group_concat(sql, ';') FROM (SELECT sql FROM sqlite_master WHERE tbl_name = 'purchases' AND type = 'index' ORDER BY name)"
         let before = try b.ledger.db.scalarText(indexes)
         let bulk = try b.ledger.importPurchases(path: path, options: ImportOptions(), bulkThreshold: 1)
         #expect(bulk == ImportResult(imported: 0, skipped: 8, trips: ["Japan 2026"]))
@@ -186,8 +189,11 @@ struct ImportTests {
         try edited.write(toFile: path, atomically: true, encoding: .utf8)
         let b = try freshLedger()
         // Row 1 is the KWD purchase (listed first by date); the ramen is row 2.
-        #expect(throws: TripError.badRow(row: 2, column: "home_total", value: "21.72",
-                                         reason: "does not match total × rate = 21.71 (half-up)")) {
+        #expect(
+            throws: TripError.badRow(
+                row: 2, column: "home_total", value: "21.72",
+                reason: "does not match total × rate = 21.71 (half-up)")
+        ) {
             try b.ledger.importPurchases(path: path, options: ImportOptions())
         }
         #expect(try b.ledger.purchases(PurchaseFilter()).purchases.isEmpty)
@@ -213,15 +219,16 @@ struct ImportTests {
         _ = try b.ledger.setManualRate(currency: "JPY", rate: "0.0067", in: nil, date: "2026-03-01")
         let path = b.folder.file("card.csv")
         try """
-            Transaction Date,Description,Amount,Currency,Billed Amount\r
-            03/02/2026,"Coffee, Shibuya",450,JPY,3.05\r
-            03/02/2026,"Coffee, Shibuya",450,JPY,3.05\r
-            04/02/2026,Taxi,"1,200",JPY,\r
-            05/02/2026,Dinner,48.50,USD,\r
+        Transaction Date,Description,Amount,Currency,Billed Amount\r
+        03/02/2026,"Coffee, Shibuya",450,JPY,3.05\r
+        03/02/2026,"Coffee, Shibuya",450,JPY,3.05\r
+        04/02/2026,Taxi,"1,200",JPY,\r
+        05/02/2026,Dinner,48.50,USD,\r
 
-            """.write(toFile: path, atomically: true, encoding: .utf8)
-        let mapping = StatementMapping(date: "Transaction Date", amount: "Amount", currency: "Currency", note: "Description",
-                                       charged: "Billed Amount", dateFormat: .dayFirst)
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let mapping = StatementMapping(
+            date: "Transaction Date", amount: "Amount", currency: "Currency", note: "Description",
+            charged: "Billed Amount", dateFormat: .dayFirst)
         let r = try b.ledger.importPurchases(path: path, options: ImportOptions(statement: mapping))
         #expect(r == ImportResult(imported: 4, skipped: 0, trips: ["Japan 2026"]))
         let ps = try b.ledger.purchases(PurchaseFilter()).purchases
@@ -238,8 +245,9 @@ struct ImportTests {
         let b = try freshLedger()
         let path = b.folder.file("card.csv")
         try "Date,Amount\n2026-03-01,450\n2026-03-02,\"12,34,5\"\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect { try b.ledger.importPurchases(path: path, options: ImportOptions(statement: StatementMapping(date: "Date", amount: "Amount"))) }
-            throws: { e in "\(e)" == #"import: row 2, column Amount: "12,34,5" is not a valid number"# }
+        #expect {
+            try b.ledger.importPurchases(path: path, options: ImportOptions(statement: StatementMapping(date: "Date", amount: "Amount")))
+        } throws: { e in "\(e)" == #"import: row 2, column Amount: "12,34,5" is not a valid number"# }
         #expect(try b.ledger.purchases(PurchaseFilter()).purchases.isEmpty)
     }
 
@@ -271,8 +279,10 @@ struct ImportTests {
     /// signs, ties and products beyond 64 bits.
     @Test(arguments: RoundingMode.allCases)
     func multipliedRoundedMatchesRational(_ mode: RoundingMode) throws {
-        let factors: [(Int128, Int128)] = [(625_649_263_722, 100_000_000_000_000), (1, 2), (3, 2), (5, 4), (2, 3), (67, 100),
-                                           (7, 1), (1, 1_000_000_007), (Int128(Int64.max), 3)]
+        let factors: [(Int128, Int128)] = [
+            (625_649_263_722, 100_000_000_000_000), (1, 2), (3, 2), (5, 4), (2, 3), (67, 100),
+            (7, 1), (1, 1_000_000_007), (Int128(Int64.max), 3),
+        ]
         let values: [Int64] = [1, 2, 3, 5, 7, 10, 25, 27_211, 123_456_789, -1, -3, -25, -27_211, Int64.max / 7, Int64.min / 9]
         for (p, q) in factors {
             let factor = try Rational(p, q)
@@ -283,8 +293,10 @@ struct ImportTests {
         }
     }
 
-    @Test(arguments: ["2026-03-04", "0999-12-31", "2024-02-29", "2025-02-29", "2026-3-04", "2026/03/04", "2026-03-04 ",
-                      "20260304", "2026-13-01", "0000-01-01", "", "2026-03-0x"])
+    @Test(arguments: [
+        "2026-03-04", "0999-12-31", "2024-02-29", "2025-02-29", "2026-3-04", "2026/03/04", "2026-03-04 ",
+        "20260304", "2026-13-01", "0000-01-01", "", "2026-03-0x",
+    ])
     func isoDateIsCivilDateIso(_ text: String) {
         #expect(isoDate(text) == CivilDate(iso: text))
         if let d = isoDate(text) { #expect(d.description == text) }
@@ -295,8 +307,10 @@ struct ImportTests {
     @Test func rowsBeyondOneBatchImportOnceAndAddUp() throws {
         let a = try freshLedger()
         for i in 0..<150 {
-            _ = try a.ledger.addPurchase(PurchaseDraft(amount: String(100 + i * 7), note: "item \(i % 40)", date: "2026-02-\(String(format: "%02d", 1 + i % 28))",
-                                                       category: i % 3 == 0 ? "food" : nil, tax: i % 2 == 0 ? "10%" : nil))
+            _ = try a.ledger.addPurchase(
+                PurchaseDraft(
+                    amount: String(100 + i * 7), note: "item \(i % 40)", date: "2026-02-\(String(format: "%02d", 1 + i % 28))",
+                    category: i % 3 == 0 ? "food" : nil, tax: i % 2 == 0 ? "10%" : nil))
         }
         let purchases = try a.ledger.purchases(PurchaseFilter()).purchases
         let all = a.folder.file("all.csv"), part = a.folder.file("part.csv")
@@ -314,8 +328,9 @@ struct ImportTests {
         #expect(bulk == ImportResult(imported: 150, skipped: 0, trips: ["Japan 2026"]))
         #expect(try c.ledger.importPurchases(path: all, options: ImportOptions(), bulkThreshold: 1).imported == 0)
         #expect(try c.ledger.report(trip: nil).totals == a.ledger.report(trip: nil).totals)
-        #expect(try c.ledger.purchases(PurchaseFilter()).purchases.map { PurchaseCSV.fields($0).dropFirst() }
-            == purchases.map { PurchaseCSV.fields($0).dropFirst() })
+        #expect(
+            try c.ledger.purchases(PurchaseFilter()).purchases.map { PurchaseCSV.fields($0).dropFirst() }
+                == purchases.map { PurchaseCSV.fields($0).dropFirst() })
     }
 
     /// More rows than the reading thread may queue ahead (`ImportPipeline`): all of them arrive,
@@ -357,8 +372,9 @@ struct ImportTests {
         #expect(try b.ledger.db.scalarInt("SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'purchases' AND idx = 'purchases_report'") == 1)
         let notes = try b.ledger.purchases(PurchaseFilter()).purchases.map(\.note)
         #expect(notes.count == body.count)
-        #expect(try b.ledger.db.scalarText("SELECT group_concat(note, ',') FROM (SELECT note FROM purchases ORDER BY id)")
-            == body.map { $0.split(separator: ",", omittingEmptySubsequences: false)[3] }.joined(separator: ","))
+        #expect(
+            try b.ledger.db.scalarText("SELECT group_concat(note, ',') FROM (SELECT note FROM purchases ORDER BY id)")
+                == body.map { $0.split(separator: ",", omittingEmptySubsequences: false)[3] }.joined(separator: ","))
     }
 
     /// The reading thread finds trips by name as the database would (`COLLATE NOCASE`: ASCII case
@@ -399,7 +415,7 @@ struct ImportTests {
         for _ in 0..<2 {
             var packed = PackedValues()
             for v in values { packed.append(v) }
-            #expect(packed.sqlValues(0 ..< packed.count) == values)
+            #expect(packed.sqlValues(0..<packed.count) == values)
             try packed.withBuffers { try statement.run($0, text: $1) }
         }
         var empty = PackedValues()
@@ -411,7 +427,7 @@ struct ImportTests {
         try db.prepare("SELECT a, b, c FROM t ORDER BY rowid").forEach { r in
             rows.append([.text(r.text(0)), .integer(r.int(1)), r.optionalText(2).map { .text($0) } ?? .null])
         }
-        let expected = stride(from: 0, to: values.count, by: 3).map { Array(values[$0 ..< $0 + 3]) }
+        let expected = stride(from: 0, to: values.count, by: 3).map { Array(values[$0..<$0 + 3]) }
         #expect(rows == expected + expected)
         #expect(try db.scalarInt("SELECT count(*) FROM t WHERE a = ''") == 2)
     }

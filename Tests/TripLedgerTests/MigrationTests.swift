@@ -1,8 +1,9 @@
 import Embedded
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TripCore
+
 @testable import TripLedger
 
 @Suite("Migrations")
@@ -58,16 +59,19 @@ struct MigrationTests {
         let t = try TestLedger()
         _ = try t.ledger.createTrip(NewTrip(name: "Japan", localCurrency: "JPY", homeCurrency: "USD"))
         _ = try t.ledger.setManualRate(currency: "JPY", rate: "0.0067", in: nil, date: "2026-03-01")
-        for d in [PurchaseDraft(amount: "3*1200", note: "ramen", category: "food", discount: "10%"),
-                  PurchaseDraft(amount: "25", currency: "SGD", note: "crab", tip: "10%"),
-                  PurchaseDraft(amount: "35000", currency: "MNT", note: "ger camp"),
-                  PurchaseDraft(amount: "180", currency: "SGD", note: "hotel", charged: "134.12")] {
+        for d in [
+            PurchaseDraft(amount: "3*1200", note: "ramen", category: "food", discount: "10%"),
+            PurchaseDraft(amount: "25", currency: "SGD", note: "crab", tip: "10%"),
+            PurchaseDraft(amount: "35000", currency: "MNT", note: "ger camp"),
+            PurchaseDraft(amount: "180", currency: "SGD", note: "hotel", charged: "134.12"),
+        ] {
             _ = try t.ledger.addPurchase(d)
         }
         let db = t.ledger.db
         try db.execute("UPDATE purchases SET import_key = id * 1000003")
         // The columns purchases had at version 3: later migrations add theirs at the end.
-        let columns = "id, " + PurchaseRow.insertColumns.replacingOccurrences(of: ", explicit_fields, kind, refund_of", with: "")
+        let columns =
+            "id, " + PurchaseRow.insertColumns.replacingOccurrences(of: ", explicit_fields, kind, refund_of", with: "")
             + ", import_key"
         func rows() throws -> [[String]] {
             var out: [[String]] = []
@@ -80,7 +84,8 @@ struct MigrationTests {
         #expect(Set(before.map { $0[31] }) == ["manual", "fallback", "none", "charged"])
 
         // Back to version 3: the table as m0001 made it (with m0003's column), its four indexes.
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE old AS SELECT \(columns) FROM purchases;
             DROP TABLE purchases;
             """)
@@ -89,7 +94,8 @@ struct MigrationTests {
         let create = String(table[..<table.range(of: ");")!.upperBound])
         try db.execute(create)
         try db.execute("ALTER TABLE purchases ADD COLUMN import_key INTEGER")
-        try db.execute("""
+        try db.execute(
+            """
             CREATE INDEX purchases_by_trip_date ON purchases (trip_id, date, home_minor);
             CREATE INDEX purchases_report ON purchases (
                 trip_id, category, currency, rate_source, provisional, tax_included,
@@ -106,7 +112,8 @@ struct MigrationTests {
             PRAGMA user_version = 3;
             """)
         // What the migrations after m0004 added, so that the ledger is really at version 3.
-        try db.execute("""
+        try db.execute(
+            """
             DROP TABLE sync_conflicts; DROP TABLE sync_outbox; DROP TABLE sync_rows;
             DROP TABLE shared_trips; DROP TABLE sync_state;
             DROP TABLE transfers; DROP TABLE purchase_splits; DROP TABLE members;
@@ -149,7 +156,7 @@ struct SQLiteWrapperTests {
         try db.execute("CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT NOT NULL UNIQUE)")
         try db.run("INSERT INTO t (b) VALUES (?)", ["x"])
         let e = sqliteError { () throws(SQLiteError) in try db.run("INSERT INTO t (b) VALUES (?)", ["x"]) }
-        #expect(e?.code == 2067)    // SQLITE_CONSTRAINT_UNIQUE
+        #expect(e?.code == 2067)  // SQLITE_CONSTRAINT_UNIQUE
         #expect(e?.message.contains("UNIQUE") == true)
         #expect(e?.sql == "INSERT INTO t (b) VALUES (?)")
         let syntaxError = sqliteError { () throws(SQLiteError) in _ = try db.prepare("SELEKT 1") }

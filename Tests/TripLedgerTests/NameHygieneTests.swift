@@ -18,7 +18,8 @@ struct NameHygieneTests {
     /// `(name, file)` for each type declared at column 0 (attributes and modifiers allowed).
     static func topLevelTypes(in source: String, file: String) -> [(String, String)] {
         let regex = try! NSRegularExpression(
-            pattern: #"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private|final|indirect)\s+)*(?:struct|enum|class|actor|protocol)\s+([A-Z]\w*)"#,
+            pattern:
+                #"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private|final|indirect)\s+)*(?:struct|enum|class|actor|protocol)\s+([A-Z]\w*)"#,
             options: .anchorsMatchLines)
         return regex.matches(in: source, range: NSRange(source.startIndex..., in: source)).map {
             (String(source[Range($0.range(at: 1), in: source)!]), file)
@@ -69,7 +70,8 @@ struct NameHygieneTests {
     @Test func testFileNamesAreUniqueAndNoneIsNamedAfterAnotherTarget() throws {
         let files = try Self.swiftFiles(under: "Tests").filter { !$0.hasPrefix("Tests/Fuzz/") }
         let names = files.map { ($0 as NSString).lastPathComponent }
-        let targets = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Tests").path)
+        let targets =
+            try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Tests").path)
             + FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Sources").path)
         let repeated = Dictionary(grouping: names, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
         #expect(repeated.isEmpty, "test files with the same name: \(repeated)")
@@ -88,6 +90,9 @@ struct NameHygieneTests {
         #expect(Self.topLevelTypes(in: "public indirect enum JSONValue: Equatable {", file: "a").map(\.0) == ["JSONValue"])
         #expect(Self.topLevelTypes(in: "@Suite(\"x\", .serialized)\nstruct DiskFullTests {", file: "a").map(\.0) == ["DiskFullTests"])
         #expect(Self.topLevelTypes(in: "    struct Nested {", file: "a").isEmpty)
-        #expect(Self.commandTypes(in: "extension TripCommand {\n    /// `trip demo`\n    struct Demo: ParsableCommand {\n        struct Inner {}") == ["Demo"])
+        #expect(
+            Self.commandTypes(in: "extension TripCommand {\n    /// `trip demo`\n    struct Demo: ParsableCommand {\n        struct Inner {}") == [
+                "Demo"
+            ])
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TripCore
+
 @testable import TripLedger
 
 /// `trip list` and `trip export --format json` write each row straight from its columns
@@ -18,14 +19,16 @@ struct PurchaseStreamTests {
         let t = try ExportTests.mixedTrip()
         let l = t.ledger
         _ = try l.addRefund("1", amount: "1000", date: "2026-03-03", charged: nil)
-        var credit = PurchaseDraft(amount: "5.50", currency: "USD", note: "tax-free ☕ café", date: "2026-03-04",
-                                   category: "Über Cafés")
+        var credit = PurchaseDraft(
+            amount: "5.50", currency: "USD", note: "tax-free ☕ café", date: "2026-03-04",
+            category: "Über Cafés")
         credit.kind = .credit
         _ = try l.addPurchase(credit)
         let legacy = try l.addPurchase(PurchaseDraft(amount: "0.01", currency: "USD", note: "legacy", date: "2026-03-04"))
         // A note from before the text rules: controls, a bidi override, a backslash and a quote.
-        try l.db.run("UPDATE purchases SET note = ? WHERE id = ?",
-                     [.text("tab\there \u{1b}[31m \u{202E}gnp.exe \\ \"q\" \u{85}"), .integer(legacy.id)])
+        try l.db.run(
+            "UPDATE purchases SET note = ? WHERE id = ?",
+            [.text("tab\there \u{1b}[31m \u{202E}gnp.exe \\ \"q\" \u{85}"), .integer(legacy.id)])
         _ = try l.addPurchase(PurchaseDraft(amount: "10000", note: "gift", date: "2026-03-05", preset: "JP"))
 
         try l.createTrip(NewTrip(name: "Lisboa \"🇵🇹\"", localCurrency: "EUR", homeCurrency: "USD"))
@@ -42,8 +45,9 @@ struct PurchaseStreamTests {
         try add("77.77", "museum", "2026-03-03", SplitDraft(paidBy: "zoë", split: "ana=60%,zoë=40%"))
         try add("30", "hawker", "2026-03-03", SplitDraft(items: "ana=12.50,ben=8,ana=3,ben=rest"))
         try add("1", "a cent each", "2026-03-04", SplitDraft(split: "ana,ben,zoë"), currency: "JPY")
-        _ = try l.addRefund("\(try l.purchases(PurchaseFilter(trip: trip)).purchases[1].id)", amount: "20", date: "2026-03-05",
-                            charged: nil)
+        _ = try l.addRefund(
+            "\(try l.purchases(PurchaseFilter(trip: trip)).purchases[1].id)", amount: "20", date: "2026-03-05",
+            charged: nil)
         return t
     }
 

@@ -1,6 +1,7 @@
-import Testing
 import TestSupport
+import Testing
 import TripCore
+
 @testable import TripLedger
 
 @Suite("Purchases, rates and reports on a real ledger")
@@ -16,7 +17,7 @@ struct PurchaseTests {
         _ = try t.ledger.setManualRate(currency: "JPY", rate: "0.0067", in: nil, date: "2026-03-01")
         let p = try t.ledger.addPurchase(PurchaseDraft(amount: "3*1200", discount: "10%", tax: "10%", taxIncluded: true))
         #expect(p.breakdown.total == 3240)
-        #expect(p.conversion.home == 2171)                 // 3240 × 0.0067 = 21.708
+        #expect(p.conversion.home == 2171)  // 3240 × 0.0067 = 21.708
         #expect(p.conversion.quote?.source == .manual)
         #expect(p.conversion.quote?.date?.description == "2026-03-01")
         #expect(p.conversion.provisional == false)
@@ -35,7 +36,7 @@ struct PurchaseTests {
         #expect(r.unconvertedCount == 1)
         #expect(r.byCurrency.first { $0.key == "MNT" }?.unconverted == 1)
         #expect(r.byCategory.first?.unconverted == 1)
-        #expect(r.totals.net == f.conversion.home)         // never counted 1:1
+        #expect(r.totals.net == f.conversion.home)  // never counted 1:1
     }
 
     @Test func chargedWinsAndShowsTheEffectiveRate() throws {
@@ -44,7 +45,7 @@ struct PurchaseTests {
         let p = try t.ledger.addPurchase(PurchaseDraft(amount: "1200", charged: "8.12"))
         #expect(p.conversion.home == 812)
         #expect(p.conversion.source == .charged)
-        #expect(p.conversion.quote?.rate == "0.00676666666667")   // 8.12 / 1200, 12 significant digits
+        #expect(p.conversion.quote?.rate == "0.00676666666667")  // 8.12 / 1200, 12 significant digits
     }
 
     @Test func manualRateSetLaterReratesProvisionalPurchases() throws {
@@ -55,7 +56,7 @@ struct PurchaseTests {
         #expect(summary.changed == 1)
         let after = try t.ledger.purchase(id: p.id)
         #expect(after.conversion.source == .manual)
-        #expect(after.conversion.quote?.rate == "0.00666666666667")   // the inverse of 150, to 12 significant digits
+        #expect(after.conversion.quote?.rate == "0.00666666666667")  // the inverse of 150, to 12 significant digits
         #expect(after.conversion.home == 6667)
     }
 
@@ -78,9 +79,9 @@ struct PurchaseTests {
     @Test func presetFlagsOverride() throws {
         let t = try japanTrip()
         let p = try t.ledger.addPurchase(PurchaseDraft(amount: "1000", tax: "8%", taxIncluded: true, preset: "JP"))
-        #expect(p.breakdown.tax == 74)                       // floor(1000 × 8/108) with JP's floor rounding
+        #expect(p.breakdown.tax == 74)  // floor(1000 × 8/108) with JP's floor rounding
         let added = try t.ledger.addPurchase(PurchaseDraft(amount: "1000", tax: "10%", preset: "JP"))
-        #expect(added.breakdown.taxIncluded == false)        // --tax without --tax-included adds it
+        #expect(added.breakdown.taxIncluded == false)  // --tax without --tax-included adds it
         #expect(added.breakdown.total == 1100)
     }
 

@@ -1,6 +1,7 @@
-import Testing
 import TestSupport
+import Testing
 import TripCore
+
 @testable import TripLedger
 
 @Suite("Reports: breakdowns, days, budget, --home, close")
@@ -8,8 +9,10 @@ struct ReportTests {
     /// Japan, 2026-03-01 … 2026-03-10, budget USD 500, today 2026-03-05, JPY at 0.0067 USD.
     func trip() throws -> TestLedger {
         let t = try TestLedger(today: "2026-03-05")
-        try t.ledger.createTrip(NewTrip(name: "Japan", localCurrency: "JPY", homeCurrency: "USD", start: "2026-03-01",
-                                        end: "2026-03-10", budget: "500"))
+        try t.ledger.createTrip(
+            NewTrip(
+                name: "Japan", localCurrency: "JPY", homeCurrency: "USD", start: "2026-03-01",
+                end: "2026-03-10", budget: "500"))
         _ = try t.ledger.setManualRate(currency: "JPY", rate: "0.0067", in: "USD", date: "2026-03-01")
         _ = try t.ledger.setManualRate(currency: "JPY", rate: "0.0061", in: "EUR", date: "2026-03-01")
         _ = try t.ledger.setManualRate(currency: "USD", rate: "0.91", in: "EUR", date: "2026-03-01")
@@ -33,7 +36,7 @@ struct ReportTests {
         #expect(r.totals.net == 804 + 2010 + 536 + 2500)
         if by != .none { #expect(r.groups.reduce(0) { $0 + $1.home } == r.totals.net) }
         switch by {
-        case .day: #expect(r.groups.map(\.key) == ["2026-03-01", "2026-03-02", "2026-03-03", "2026-03-04"])   // every calendar day
+        case .day: #expect(r.groups.map(\.key) == ["2026-03-01", "2026-03-02", "2026-03-03", "2026-03-04"])  // every calendar day
         case .payment: #expect(Set(r.groups.map(\.key)) == ["cash", "card", "unspecified"])
         case .currency: #expect(Set(r.groups.map(\.key)) == ["JPY", "USD", "MNT"])
         case .category: #expect(r.groups.first?.key == "shopping")
@@ -44,12 +47,12 @@ struct ReportTests {
 
     @Test func daysAndBudget() throws {
         let r = try trip().ledger.report(ReportQuery())
-        #expect(r.days == 5)                                 // 1 … 5 March so far
-        #expect(r.averagePerDay == 1170)                     // 58.50 / 5 = 11.70
+        #expect(r.days == 5)  // 1 … 5 March so far
+        #expect(r.averagePerDay == 1170)  // 58.50 / 5 = 11.70
         let b = try #require(r.budget)
         #expect(b.remaining == 50000 - 5850)
-        #expect(b.daysLeft == 6)                             // 5 … 10 March
-        #expect(b.dailyAllowance == 7358)                    // 441.50 / 6 = 73.583 → floored
+        #expect(b.daysLeft == 6)  // 5 … 10 March
+        #expect(b.dailyAllowance == 7358)  // 441.50 / 6 = 73.583 → floored
         #expect(r.byDay.map(\.home) == [804, 2010 + 536, 0, 2500])
     }
 

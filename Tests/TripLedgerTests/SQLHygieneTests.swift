@@ -84,7 +84,9 @@ enum SQLChecker {
     static let fragments: Set<String> = ["columns", "from", "insertColumns", "placeholders"]
 
     static let sqlStart = try! NSRegularExpression(
-        pattern: #"^\s*(SELECT|INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER|PRAGMA|WITH|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|ATTACH|DETACH|VACUUM|ANALYZE|REINDEX)\b"#)
+        pattern:
+            #"^\s*(SELECT|INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER|PRAGMA|WITH|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|ATTACH|DETACH|VACUUM|ANALYZE|REINDEX)\b"#
+    )
     static let sqlInside = try! NSRegularExpression(
         pattern: #"\b(FROM|WHERE|AND|OR|ORDER BY|GROUP BY|VALUES|SET|JOIN)\b[^"]*(\?|=|<|>|\bIN\b|\bLIKE\b|')"#)
 
@@ -110,8 +112,10 @@ enum SQLChecker {
             if let m = code.range(of: #"static let (\w+) = "#, options: .regularExpression) {
                 let name = code[m].dropFirst("static let ".count).dropLast(3)
                 let rest = code[m.upperBound...].trimmingCharacters(in: .whitespaces)
-                let ok = rest.hasPrefix("\"") || (name == "placeholders"
-                    && rest.hasPrefix(#"Array(repeating: "?", count: "#) && rest.hasSuffix(#".joined(separator: ", ")"#))
+                let ok =
+                    rest.hasPrefix("\"")
+                    || (name == "placeholders"
+                        && rest.hasPrefix(#"Array(repeating: "?", count: "#) && rest.hasSuffix(#".joined(separator: ", ")"#))
                 if fragments.contains(String(name)) && !ok && !rest.hasPrefix("[") {
                     report.findings.append("\(file):\(i + 1): SQL fragment `\(name)` is not a constant literal")
                 }

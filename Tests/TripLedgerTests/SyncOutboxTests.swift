@@ -1,6 +1,7 @@
-import Testing
 import TestSupport
+import Testing
 import TripCore
+
 @testable import TripLedger
 
 /// The outbox of shared trips (m0011 and `SyncTriggers`), on real SQLite files.
@@ -40,7 +41,8 @@ struct SyncOutboxTests {
         let prepared = try t.ledger.prepareOutgoing(try #require(try t.ledger.sharedTrip(shared)))
         #expect(prepared.filter { $0.kind == "purchase" }.count == 2)
         #expect(Set(prepared.map(\.changeID)).count == prepared.count)
-        #expect(try t.ledger.prepareOutgoing(try #require(try t.ledger.sharedTrip(shared))).map(\.changeID)
+        #expect(
+            try t.ledger.prepareOutgoing(try #require(try t.ledger.sharedTrip(shared))).map(\.changeID)
                 == prepared.map(\.changeID), "a prepared change keeps its id until the server has it")
     }
 

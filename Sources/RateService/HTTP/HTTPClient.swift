@@ -1,4 +1,5 @@
 import TripCore
+
 /// GET over libcurl with the safety rules every rate provider needs.
 ///
 /// - HTTPS with certificate verification, always. Plain `http://` only to loopback

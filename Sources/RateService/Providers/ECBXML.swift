@@ -1,4 +1,5 @@
 import TripCore
+
 /// The ECB's euro foreign exchange reference rates as XML (`eurofxref-*.xml`), EUR base.
 ///
 /// The ECB publishes once per TARGET working day (around 16:00 CET); weekends and TARGET
@@ -104,11 +105,12 @@ extension ECBXML: RateProvider {
     /// `rates.ecb_history` picks the feed: `daily`, `full`, otherwise the last 90 days.
     public init(configuredBaseURL baseURL: String, settings: Settings) {
         self.init(baseURL: baseURL)
-        syncFeed = switch settings.ecbHistory.value {
-        case "daily": .daily
-        case "full": .history
-        default: .last90Days
-        }
+        syncFeed =
+            switch settings.ecbHistory.value {
+            case "daily": .daily
+            case "full": .history
+            default: .last90Days
+            }
     }
 
     /// One request for the configured feed, whatever the trips' dates: each file covers a fixed span.

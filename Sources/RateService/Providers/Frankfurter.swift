@@ -1,4 +1,5 @@
 import TripCore
+
 /// Frankfurter v1 (https://frankfurter.dev/v1/): ECB reference rates as JSON.
 ///
 /// Always asks for the EUR base (the `base` parameter is omitted; EUR is its default): any

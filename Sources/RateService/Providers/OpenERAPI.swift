@@ -1,4 +1,5 @@
 import TripCore
+
 /// open.er-api.com, ExchangeRate-API's free endpoint without a key: latest rates only, any base.
 ///
 /// Errors arrive with HTTP 200 and `"result":"error"` plus an `error-type`; they become

@@ -1,4 +1,5 @@
 import TripCore
+
 /// The validated content of one provider response, ready to cache as a whole.
 ///
 /// Either every observation passed validation or the fetch threw: there is no partial batch.

@@ -1,4 +1,5 @@
 import TripCore
+
 /// Accumulates validated observations for one response: all of them or an error.
 ///
 /// Observations must arrive grouped by date (every provider publishes that way). Checks:

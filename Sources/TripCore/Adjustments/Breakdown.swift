@@ -9,9 +9,11 @@ public struct AdjustmentInputs: Hashable, Sendable {
     /// Whether a percentage tip is taken of S + V + T instead of S (setting `tip_base = "taxed"`).
     public var tipOnTaxed: Bool
 
-    public init(discount: AdjustmentSpec? = nil, service: AdjustmentSpec? = nil, tax: AdjustmentSpec? = nil,
-                taxIncluded: Bool = false, tip: AdjustmentSpec? = nil, rounding: RoundingMode = .halfUp,
-                tipOnTaxed: Bool = false) {
+    public init(
+        discount: AdjustmentSpec? = nil, service: AdjustmentSpec? = nil, tax: AdjustmentSpec? = nil,
+        taxIncluded: Bool = false, tip: AdjustmentSpec? = nil, rounding: RoundingMode = .halfUp,
+        tipOnTaxed: Bool = false
+    ) {
         self.discount = discount
         self.service = service
         self.tax = tax
@@ -40,8 +42,10 @@ public struct Breakdown: Hashable, Sendable, Codable {
     public let tip: Int64
     public let total: Int64
 
-    public init(price: Int64, discount: Int64, subtotal: Int64, service: Int64, tax: Int64,
-                taxIncluded: Bool, tip: Int64, total: Int64) {
+    public init(
+        price: Int64, discount: Int64, subtotal: Int64, service: Int64, tax: Int64,
+        taxIncluded: Bool, tip: Int64, total: Int64
+    ) {
         self.price = price
         self.discount = discount
         self.subtotal = subtotal
@@ -78,8 +82,9 @@ public struct Breakdown: Hashable, Sendable, Codable {
 
         let d = try amount(inputs.discount, of: price, field: "discount")
         guard d <= price else {
-            throw .adjustmentExceedsPrice(field: "discount", value: inputs.discount!.description,
-                                          price: Money(minorUnits: price, currency: currency).plainText)
+            throw .adjustmentExceedsPrice(
+                field: "discount", value: inputs.discount!.description,
+                price: Money(minorUnits: price, currency: currency).plainText)
         }
         let s = price - d
         let v = try amount(inputs.service, of: s, field: "service")
@@ -92,13 +97,15 @@ public struct Breakdown: Hashable, Sendable, Codable {
             t = try amount(inputs.tax, of: b, field: "tax")
         }
         if inputs.taxIncluded && t > b {
-            throw .adjustmentExceedsPrice(field: "tax", value: inputs.tax!.description,
-                                          price: Money(minorUnits: b, currency: currency).plainText)
+            throw .adjustmentExceedsPrice(
+                field: "tax", value: inputs.tax!.description,
+                price: Money(minorUnits: b, currency: currency).plainText)
         }
         let taxed = inputs.taxIncluded ? b : try add(b, t, "tax")
         let g = try amount(inputs.tip, of: inputs.tipOnTaxed ? taxed : s, field: "tip")
         let total = try add(taxed, g, "tip")
-        return Breakdown(price: price, discount: d, subtotal: s, service: v, tax: t,
-                         taxIncluded: inputs.taxIncluded, tip: g, total: total)
+        return Breakdown(
+            price: price, discount: d, subtotal: s, service: v, tax: t,
+            taxIncluded: inputs.taxIncluded, tip: g, total: total)
     }
 }

@@ -15,9 +15,11 @@ public struct Preset: Hashable, Sendable {
     /// none) means the trip's local currency.
     public let currencies: [String]
 
-    public init(name: String, description: String = "", source: String = "", service: AdjustmentSpec? = nil,
-                tax: AdjustmentSpec? = nil, taxIncluded: Bool = false, tip: AdjustmentSpec? = nil,
-                rounding: RoundingMode? = nil, currencies: [String] = []) {
+    public init(
+        name: String, description: String = "", source: String = "", service: AdjustmentSpec? = nil,
+        tax: AdjustmentSpec? = nil, taxIncluded: Bool = false, tip: AdjustmentSpec? = nil,
+        rounding: RoundingMode? = nil, currencies: [String] = []
+    ) {
         self.name = name
         self.description = description
         self.source = source

@@ -35,14 +35,18 @@ public struct Settings: Sendable {
     /// Loads the defaults and the user's file: `configPath` (from `--config`), else `TRIP_CONFIG`,
     /// else `$XDG_CONFIG_HOME/trip/config.toml` (`~/.config/...`). Only an explicitly named file
     /// must exist.
-    public static func load(configPath: String?, environment env: [String: String],
-                            isFolder: (String) -> Bool = TextFile.isDirectory,
-                            fileReader: (String) -> String?) throws(TripError) -> Settings {
+    public static func load(
+        configPath: String?, environment env: [String: String],
+        isFolder: (String) -> Bool = TextFile.isDirectory,
+        fileReader: (String) -> String?
+    ) throws(TripError) -> Settings {
         var s = try defaults()
         var candidates: [(String, Bool)] = []
-        if let p = configPath { candidates.append((p, true)) }
-        else if let p = env["TRIP_CONFIG"], !p.isEmpty { candidates.append((p, true)) }
-        else {
+        if let p = configPath {
+            candidates.append((p, true))
+        } else if let p = env["TRIP_CONFIG"], !p.isEmpty {
+            candidates.append((p, true))
+        } else {
             let base = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (env["HOME"].map { $0 + "/.config" } ?? ".config")
             candidates.append((base + "/trip/config.toml", false))
         }
@@ -115,8 +119,11 @@ public struct Settings: Sendable {
                 ecbHistory = Sourced(value: e.value, source: here)
             case ("rates", "connect_timeout"), ("rates", "total_timeout"):
                 guard let t = Int(e.value), (1...600).contains(t) else { throw bad("\(e.key) must be 1 to 600 seconds") }
-                if e.key == "connect_timeout" { connectTimeout = Sourced(value: t, source: here) }
-                else { totalTimeout = Sourced(value: t, source: here) }
+                if e.key == "connect_timeout" {
+                    connectTimeout = Sourced(value: t, source: here)
+                } else {
+                    totalTimeout = Sourced(value: t, source: here)
+                }
             case ("sync", "remote"):
                 remote = Sourced(value: e.value.isEmpty ? nil : e.value, source: here)
             case ("fallback", _), ("irrevocable", _):
@@ -128,11 +135,13 @@ public struct Settings: Sendable {
             }
         }
         for (name, fields) in presetFields {
-            presets[name.uppercased()] = Sourced(value: try Settings.preset(name.uppercased(), fields, file.origin),
-                                                 source: "\(file.origin):\(fields[0].line)")
+            presets[name.uppercased()] = Sourced(
+                value: try Settings.preset(name.uppercased(), fields, file.origin),
+                source: "\(file.origin):\(fields[0].line)")
         }
         if file.entries.contains(where: { $0.section == "fallback" || $0.section == "irrevocable" }),
-           file.origin != "config/fallback_rates.toml" {
+            file.origin != "config/fallback_rates.toml"
+        {
             try fallback.merge(file)
         }
     }
@@ -168,8 +177,9 @@ public struct Settings: Sendable {
                 throw .badConfig(file: origin, line: e.line, message: "unknown preset field \(e.key)")
             }
         }
-        return Preset(name: name, description: description, source: source, service: service, tax: tax,
-                      taxIncluded: included, tip: tip, rounding: rounding, currencies: currencies)
+        return Preset(
+            name: name, description: description, source: source, service: service, tax: tax,
+            taxIncluded: included, tip: tip, rounding: rounding, currencies: currencies)
     }
 
     /// Looks a preset up by name, case-insensitively.

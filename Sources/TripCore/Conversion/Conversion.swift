@@ -24,8 +24,10 @@ public struct RateQuote: Sendable, Equatable {
     public let fetchedAt: String?
     public let provisional: Bool
 
-    public init(rate: String, date: CivilDate?, source: RateSource, provider: String? = nil,
-                fetchedAt: String? = nil, provisional: Bool) {
+    public init(
+        rate: String, date: CivilDate?, source: RateSource, provider: String? = nil,
+        fetchedAt: String? = nil, provisional: Bool
+    ) {
         self.rate = rate
         self.date = date
         self.source = source
@@ -52,8 +54,10 @@ public struct Conversion: Sendable, Equatable {
     public var source: RateSource { quote?.source ?? .none }
     public var provisional: Bool { quote?.provisional ?? true }
 
-    public init(homeCurrency: Currency, home: Int64?, homeDiscount: Int64?, homeService: Int64?, homeTax: Int64?,
-                homeTip: Int64?, quote: RateQuote?) {
+    public init(
+        homeCurrency: Currency, home: Int64?, homeDiscount: Int64?, homeService: Int64?, homeTax: Int64?,
+        homeTip: Int64?, quote: RateQuote?
+    ) {
         self.homeCurrency = homeCurrency
         self.home = home
         self.homeDiscount = homeDiscount
@@ -66,8 +70,10 @@ public struct Conversion: Sendable, Equatable {
     /// Converts `breakdown` (in `from`) at `quote`, rounding each amount with `rounding`.
     /// For `.charged`, pass the charged amount: it becomes `home`, and the components use the exact
     /// effective rate charged / total.
-    public static func make(breakdown b: Breakdown, from: Currency, to home: Currency, quote: RateQuote?,
-                            charged: Int64? = nil, rounding: RoundingMode) throws(TripError) -> Conversion {
+    public static func make(
+        breakdown b: Breakdown, from: Currency, to home: Currency, quote: RateQuote?,
+        charged: Int64? = nil, rounding: RoundingMode
+    ) throws(TripError) -> Conversion {
         guard let quote else {
             return Conversion(homeCurrency: home, home: nil, homeDiscount: nil, homeService: nil, homeTax: nil, homeTip: nil, quote: nil)
         }
@@ -91,8 +97,9 @@ public struct Conversion: Sendable, Equatable {
         }
         let total: Int64
         if let charged { total = charged } else { total = try convert(b.total) }
-        return Conversion(homeCurrency: home, home: total, homeDiscount: try convert(b.discount),
-                          homeService: try convert(b.service), homeTax: try convert(b.tax), homeTip: try convert(b.tip),
-                          quote: quote)
+        return Conversion(
+            homeCurrency: home, home: total, homeDiscount: try convert(b.discount),
+            homeService: try convert(b.service), homeTax: try convert(b.tax), homeTip: try convert(b.tip),
+            quote: quote)
     }
 }

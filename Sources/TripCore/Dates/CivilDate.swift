@@ -15,7 +15,8 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     /// Validates the day against the month (February 30 is rejected, leap years honoured).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              (1...CivilDate.daysIn(month: month, year: year)).contains(day) else { return nil }
+            (1...CivilDate.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
         self.year = year
         self.month = month
         self.day = day

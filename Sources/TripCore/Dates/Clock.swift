@@ -29,7 +29,8 @@ public struct Clock: Sendable {
         var parts = tm()
         gmtime_r(&t, &parts)
         func pad(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let now = "\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
+        let now =
+            "\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
         return Clock(today: CivilDate.systemToday(), now: now)
     }
 
@@ -52,7 +53,8 @@ public struct Clock: Sendable {
         }
         if let d = CivilDate(iso: t) { return d }
         if t.first == "-", t.count > 1, t.count <= 7, t.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }),
-           let n = Int(t.dropFirst()), let d = today.adding(days: -n) {
+            let n = Int(t.dropFirst()), let d = today.adding(days: -n)
+        {
             return d
         }
         if let weekday = Clock.weekdays.firstIndex(where: { $0.contains(t) }) {
@@ -81,7 +83,8 @@ public struct Clock: Sendable {
     private func slashDate(_ text: String, _ t: String, field: String) throws(TripError) -> CivilDate {
         let parts = t.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3,
-              parts.allSatisfy({ (1...4).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else {
+            parts.allSatisfy({ (1...4).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } })
+        else {
             throw .badDate(field: field, value: text)
         }
         let n = parts.map { Int($0)! }
@@ -112,7 +115,8 @@ public struct Clock: Sendable {
         for r in readings where !distinct.contains(where: { $0.date == r.date }) { distinct.append(r) }
         guard !distinct.isEmpty else { throw .badDate(field: field, value: text) }
         let names: [DateOrder: String] = [.dmy: "day/month", .mdy: "month/day", .ymd: "year/month/day"]
-        throw .ambiguousDate(field: field, value: text, readings: distinct.map { "\(names[$0.order]!) \($0.date)" },
-                             suggestions: distinct.map(\.date.description))
+        throw .ambiguousDate(
+            field: field, value: text, readings: distinct.map { "\(names[$0.order]!) \($0.date)" },
+            suggestions: distinct.map(\.date.description))
     }
 }

@@ -11,13 +11,16 @@ public enum AmountExpression {
     /// Evaluates `text` for a currency with `minorUnits` decimals. Rejects empty input, anything
     /// that is not a number or operator, division by zero, negative results and values that do
     /// not fit 64-bit minor units.
-    public static func evaluate(_ text: String, field: String = "amount", minorUnits: Int,
-                                rounding: RoundingMode = .halfUp) throws(TripError) -> Int64 {
+    public static func evaluate(
+        _ text: String, field: String = "amount", minorUnits: Int,
+        rounding: RoundingMode = .halfUp
+    ) throws(TripError) -> Int64 {
         var parser = Parser(text: text, field: field, minorUnits: minorUnits)
         let value = try parser.parseAll()
         if parser.literalCount == 1 && parser.operatorCount == 0 && parser.maxFractionDigits > minorUnits {
-            throw .badAmount(field: field, value: text,
-                             reason: "has \(parser.maxFractionDigits) decimal places; this currency has \(minorUnits)")
+            throw .badAmount(
+                field: field, value: text,
+                reason: "has \(parser.maxFractionDigits) decimal places; this currency has \(minorUnits)")
         }
         guard !value.isNegative else {
             throw .badAmount(field: field, value: text, reason: "is negative; amounts cannot be below zero")
@@ -64,13 +67,17 @@ public enum AmountExpression {
                         if isDigit(d) || d == "." || d == "," || NumberLiteral.isApostrophe(d) {
                             lit.append(d); i += 1
                         } else if NumberLiteral.isGroupingSpace(d), let last = lit.last, isDigit(last),
-                                  Parser.threeDigitsFollow(s, i + 1) {
+                            Parser.threeDigitsFollow(s, i + 1)
+                        {
                             lit.append(d); i += 1
-                        } else { break }
+                        } else {
+                            break
+                        }
                     }
                     // `0x10` is a hexadecimal literal to a programmer, never 0 × 10.
                     if lit == ["0"], i + 1 < s.count, s[i] == "x" || s[i] == "X",
-                       s[i + 1].properties.isASCIIHexDigit {
+                        s[i + 1].properties.isASCIIHexDigit
+                    {
                         throw fail("looks like a hexadecimal number; amounts are decimal")
                     }
                     let n = try NumberLiteral.read(lit, field: field, whole: text, minorUnits: minorUnits)

@@ -41,7 +41,7 @@ struct NumberLiteral {
         let dots = seps.filter { $0 == "." }.count
         let commas = seps.filter { $0 == "," }.count
         let others = seps.count - dots - commas
-        var decimalIndex: Int? = nil      // index into seps of the decimal separator
+        var decimalIndex: Int? = nil  // index into seps of the decimal separator
         if dots > 0 && commas > 0 {
             let last = seps.lastIndex { $0 == "." || $0 == "," }!
             let kind = seps[last]
@@ -49,7 +49,7 @@ struct NumberLiteral {
             decimalIndex = last
         } else if dots + commas == 1 {
             let i = seps.firstIndex { $0 == "." || $0 == "," }!
-            guard i == seps.count - 1 else { throw invalid() }     // "1.200 500"
+            guard i == seps.count - 1 else { throw invalid() }  // "1.200 500"
             let lead = runs[0], next = runs[i + 1]
             let groupedBefore = others > 0
             if !groupedBefore && next.count == 3 && (1...3).contains(lead.count) && lead != "0" {
@@ -66,15 +66,19 @@ struct NumberLiteral {
                     let decimals = asDecimal.contains(".") ? asDecimal.split(separator: ".").last!.count : 0
                     // Suggest only what is accepted as typed: 12.345 has too many decimals for USD.
                     guard decimals <= minorUnits else {
-                        throw .ambiguousAmount(field: field, value: whole, readings: [
-                            "\(asGrouping) if \"\(sep)\" groups thousands",
-                            "not \(asDecimal): this currency has \(minorUnits) decimal places",
-                        ], suggestions: [asGrouping])
+                        throw .ambiguousAmount(
+                            field: field, value: whole,
+                            readings: [
+                                "\(asGrouping) if \"\(sep)\" groups thousands",
+                                "not \(asDecimal): this currency has \(minorUnits) decimal places",
+                            ], suggestions: [asGrouping])
                     }
                     if decimals == 3 { asDecimal += "0" }
-                    throw .ambiguousAmount(field: field, value: whole, readings: [
-                        "\(asGrouping) if \"\(sep)\" groups thousands", "\(asDecimal) if it is the decimal separator",
-                    ], suggestions: [asGrouping, asDecimal])
+                    throw .ambiguousAmount(
+                        field: field, value: whole,
+                        readings: [
+                            "\(asGrouping) if \"\(sep)\" groups thousands", "\(asDecimal) if it is the decimal separator",
+                        ], suggestions: [asGrouping, asDecimal])
                 }
             } else {
                 decimalIndex = i

@@ -20,8 +20,10 @@ public enum PastedAmount {
     /// The amount without its marker and the currency to use (`given` when no marker was
     /// pasted). `purchaseCurrency` is the currency used when none is typed (the trip's, or the
     /// edited purchase's); `retype` spells a command line for an amount and a code, for errors.
-    public static func read(_ text: String, given: String?, purchaseCurrency: Currency,
-                            retype: (_ amount: String, _ code: String) -> String) throws(TripError) -> (amount: String, currency: String?) {
+    public static func read(
+        _ text: String, given: String?, purchaseCurrency: Currency,
+        retype: (_ amount: String, _ code: String) -> String
+    ) throws(TripError) -> (amount: String, currency: String?) {
         var rest = Substring(text)
         var markers: [String] = []
         var codes: [String]? = nil
@@ -43,13 +45,15 @@ public enum PastedAmount {
         if let given {
             let typed = try table.currency(for: given).code
             if codes.contains(typed) { return try checked(number, typed, pasted: text) }
-            throw .badAmount(field: "amount", value: text,
-                             reason: "has \(marked), which is not \(typed); \(suggest(number, codes, retype))")
+            throw .badAmount(
+                field: "amount", value: text,
+                reason: "has \(marked), which is not \(typed); \(suggest(number, codes, retype))")
         }
         if codes.contains(purchaseCurrency.code) { return try checked(number, purchaseCurrency.code, pasted: text) }
         if codes.count == 1 { return try checked(number, codes[0], pasted: text) }
-        throw .badAmount(field: "amount", value: text,
-                         reason: "has \(marked), which may be \(codes.joined(separator: ", ")); \(suggest(number, codes, retype))")
+        throw .badAmount(
+            field: "amount", value: text,
+            reason: "has \(marked), which may be \(codes.joined(separator: ", ")); \(suggest(number, codes, retype))")
     }
 
     /// The number and its currency once the number is valid in it; errors quote what was pasted
@@ -63,8 +67,9 @@ public enum PastedAmount {
             case let .badAmount(field, _, reason):
                 throw .badAmount(field: field, value: pasted, reason: reason.replacing("this currency", with: code))
             case let .ambiguousAmount(field, _, readings, suggestions):
-                throw .ambiguousAmount(field: field, value: pasted, readings: readings,
-                                       suggestions: suggestions.map { "\($0) \(code)" })
+                throw .ambiguousAmount(
+                    field: field, value: pasted, readings: readings,
+                    suggestions: suggestions.map { "\($0) \(code)" })
             default:
                 throw error
             }
@@ -106,12 +111,14 @@ public enum PastedAmount {
         // A three-letter code: `12.50USD`, `USD 12.50`. Only a known code, so `3x1200` stays an expression.
         let head = s.prefix(3), tail = s.suffix(3)
         if s.count > 3, head.allSatisfy(isLetter), !isLetter(s.dropFirst(3).first ?? " "),
-           let c = CurrencyTable.shared.lookup(String(head)) {
+            let c = CurrencyTable.shared.lookup(String(head))
+        {
             s = s.dropFirst(3)
             return (String(head), [c.code])
         }
         if s.count > 3, tail.allSatisfy(isLetter), !isLetter(s.dropLast(3).last ?? " "),
-           let c = CurrencyTable.shared.lookup(String(tail)) {
+            let c = CurrencyTable.shared.lookup(String(tail))
+        {
             s = s.dropLast(3)
             return (String(tail), [c.code])
         }

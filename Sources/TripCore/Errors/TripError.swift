@@ -62,15 +62,19 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .badAmount(field, value, reason):
             return "\(field): \(quoted(value)) \(reason)"
         case let .ambiguousAmount(field, value, readings, suggestions):
-            return "\(field): \(quoted(value)) is ambiguous: \(readings.joined(separator: ", ")); type \(suggestions.joined(separator: " or ")) instead"
+            return
+                "\(field): \(quoted(value)) is ambiguous: \(readings.joined(separator: ", ")); type \(suggestions.joined(separator: " or ")) instead"
         case let .badPercent(field, value, reason):
             return "\(field): \(quoted(value)) \(reason)"
         case let .badDate(field, value):
             return "\(field): \(quoted(value)) is not a valid date; use YYYY-MM-DD, today, yesterday, tomorrow, -N (days ago) or a weekday (mon…sun)"
         case let .ambiguousDate(field, value, readings, suggestions):
-            let reading = readings.count > 1 ? "is ambiguous: \(readings.joined(separator: " or "))"
+            let reading =
+                readings.count > 1
+                ? "is ambiguous: \(readings.joined(separator: " or "))"
                 : "needs a date order (it reads as \(readings.joined()))"
-            return "\(field): \(quoted(value)) \(reading); type \(suggestions.joined(separator: " or ")) instead, or set date_order = \"dmy\", \"mdy\" or \"ymd\" in your config"
+            return
+                "\(field): \(quoted(value)) \(reading); type \(suggestions.joined(separator: " or ")) instead, or set date_order = \"dmy\", \"mdy\" or \"ymd\" in your config"
         case let .badDateRange(field, value, reason):
             return "\(field): \(quoted(value)) \(reason)"
         case let .badRate(field, value, reason):
@@ -99,13 +103,15 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .presetNotFound(name, available):
             return "preset: unknown preset \(quoted(name)); known: \(available.joined(separator: ", "))"
         case let .configIsFolder(path):
-            return "config: \(quoted(path)) is a folder; give the config file itself, e.g. \(quoted(path.hasSuffix("/") ? path + "config.toml" : path + "/config.toml"))"
+            return
+                "config: \(quoted(path)) is a folder; give the config file itself, e.g. \(quoted(path.hasSuffix("/") ? path + "config.toml" : path + "/config.toml"))"
         case let .configNotFound(path):
             return "config: no config file at \(quoted(path))"
         case let .badConfig(file, line, message):
             return "config: \(file):\(line): \(message)"
         case let .newerLedger(path, version, known):
-            return "ledger: \(path) was written by a newer trip (schema \(version); this trip knows up to \(known)); upgrade trip. The file was not changed"
+            return
+                "ledger: \(path) was written by a newer trip (schema \(version); this trip knows up to \(known)); upgrade trip. The file was not changed"
         case let .noRate(from, to, date):
             return "rate: no \(from)→\(to) rate for \(date); set one with `trip rates set \(from) RATE --in \(to)`"
         case let .confirmationRequired(what):

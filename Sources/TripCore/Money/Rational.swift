@@ -100,8 +100,8 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
 
     /// Rounds to an integer with the given mode. Halves are ties; "half-up" moves a tie away from zero.
     public func rounded(_ mode: RoundingMode) -> Int128 {
-        let q = numerator / denominator      // truncates toward zero
-        let r = numerator % denominator      // same sign as numerator
+        let q = numerator / denominator  // truncates toward zero
+        let r = numerator % denominator  // same sign as numerator
         if r == 0 { return q }
         let positive = numerator > 0
         switch mode {

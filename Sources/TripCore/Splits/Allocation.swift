@@ -81,8 +81,10 @@ public enum Allocation {
     /// without allocating: for loops over thousands of purchases. Returns false, writing nothing
     /// useful, when the weights add up to zero or a product does not fit 64 bits; the general
     /// function handles those.
-    public static func largestRemainder(_ total: Int64, wholeWeights w: UnsafeBufferPointer<Int64>,
-                                        into parts: UnsafeMutableBufferPointer<Int64>) -> Bool {
+    public static func largestRemainder(
+        _ total: Int64, wholeWeights w: UnsafeBufferPointer<Int64>,
+        into parts: UnsafeMutableBufferPointer<Int64>
+    ) -> Bool {
         guard total != .min else { return false }
         var sum: Int64 = 0
         for x in w {

@@ -74,8 +74,9 @@ public enum SettleUp {
             var sub = (left - 1) & left
             while sub != 0 {
                 if sub & first != 0, sums[sub] == 0, best[left ^ sub] == target - 1,
-                   sub.nonzeroBitCount < chosen.nonzeroBitCount
-                    || (sub.nonzeroBitCount == chosen.nonzeroBitCount && sub < chosen) {
+                    sub.nonzeroBitCount < chosen.nonzeroBitCount
+                        || (sub.nonzeroBitCount == chosen.nonzeroBitCount && sub < chosen)
+                {
                     chosen = sub
                 }
                 sub = (sub - 1) & left

@@ -44,8 +44,9 @@ public enum SplitSpec: Equatable, Sendable {
         for p in parts {
             let number = percent ? String(p.value!.dropLast()).trimmingSpaces : p.value!
             guard let w = Rational(decimalText: number), !number.hasPrefix("-"), !number.hasPrefix("+") else {
-                throw .badAmount(field: "split", value: "\(p.name)=\(p.value!)",
-                                 reason: "is not a share; write a number of 0 or more (2, 1.5) or a percentage (60%)")
+                throw .badAmount(
+                    field: "split", value: "\(p.name)=\(p.value!)",
+                    reason: "is not a share; write a number of 0 or more (2, 1.5) or a percentage (60%)")
             }
             weights.append((p.name, w))
         }
@@ -53,8 +54,9 @@ public enum SplitSpec: Equatable, Sendable {
             var sum = Rational.zero
             for (_, w) in weights { sum = (try? sum + w) ?? sum }
             guard sum == Rational(100) else {
-                throw .badAmount(field: "split", value: text,
-                                 reason: "adds up to \(sum.exactDecimalText() ?? sum.description)%, not 100%")
+                throw .badAmount(
+                    field: "split", value: text,
+                    reason: "adds up to \(sum.exactDecimalText() ?? sum.description)%, not 100%")
             }
         } else if !weights.contains(where: { !$0.1.isZero }) {
             throw .badAmount(field: "split", value: text, reason: "gives nobody a share")
@@ -65,18 +67,23 @@ public enum SplitSpec: Equatable, Sendable {
     /// Parses `--items ana=12.50,ben=8,ana=3,ben=rest`: amounts are kept as typed, read in the
     /// purchase's currency by `resolve`.
     public static func parse(items text: String) throws(TripError) -> SplitSpec {
-        .items(try namedAmounts(try pieces(text.trimmingSpaces, field: "items", namesMayRepeat: true), text: text,
-                                field: "items", example: "item"))
+        .items(
+            try namedAmounts(
+                try pieces(text.trimmingSpaces, field: "items", namesMayRepeat: true), text: text,
+                field: "items", example: "item"))
     }
 
     /// One weight per member (in `members`' order, which is join order); members not taking part
     /// have weight 0. `price` is the purchase's price before adjustments (for `--items`).
-    public func resolve(members: [String], price: Int64, currency: Currency,
-                        rounding: RoundingMode) throws(TripError) -> [Rational] {
+    public func resolve(
+        members: [String], price: Int64, currency: Currency,
+        rounding: RoundingMode
+    ) throws(TripError) -> [Rational] {
         func index(_ name: String, _ field: String) throws(TripError) -> Int {
             guard let i = SplitSpec.memberIndex(name, in: members) else {
-                throw .badAmount(field: field, value: name,
-                                 reason: "is not a member of this trip; members: \(members.joined(separator: ", "))")
+                throw .badAmount(
+                    field: field, value: name,
+                    reason: "is not a member of this trip; members: \(members.joined(separator: ", "))")
             }
             return i
         }
@@ -89,8 +96,9 @@ public enum SplitSpec: Equatable, Sendable {
         case .shares(let named), .percentages(let named):
             for (n, w) in named { weights[try index(n, "split")] = w }
         case .items(let named):
-            let portions = try SplitSpec.amounts(named, members: members, adding: price, of: "the price", field: "items",
-                                                 currency: currency, rounding: rounding)
+            let portions = try SplitSpec.amounts(
+                named, members: members, adding: price, of: "the price", field: "items",
+                currency: currency, rounding: rounding)
             weights = portions.map { Rational($0) }
         }
         guard weights.contains(where: { !$0.isZero }) else {
@@ -101,15 +109,18 @@ public enum SplitSpec: Equatable, Sendable {
 
     /// `NAME=AMOUNT,…` with at most one `NAME=rest`, per member (a name may come back: its amounts
     /// add up), so that they add up to exactly `target`; `rest` takes what the others leave.
-    static func amounts(_ named: [(String, String)], members: [String], adding target: Int64, of what: String,
-                        field: String, currency: Currency, rounding: RoundingMode) throws(TripError) -> [Int64] {
+    static func amounts(
+        _ named: [(String, String)], members: [String], adding target: Int64, of what: String,
+        field: String, currency: Currency, rounding: RoundingMode
+    ) throws(TripError) -> [Int64] {
         var out = [Int64](repeating: 0, count: members.count)
         var restIndex: Int?
         var sum: Int64 = 0
         for (name, value) in named {
             guard let i = memberIndex(name, in: members) else {
-                throw .badAmount(field: field, value: name,
-                                 reason: "is not a member of this trip; members: \(members.joined(separator: ", "))")
+                throw .badAmount(
+                    field: field, value: name,
+                    reason: "is not a member of this trip; members: \(members.joined(separator: ", "))")
             }
             if value.lowercased() == "rest" { restIndex = i; continue }
             let amount = try AmountExpression.evaluate(value, field: field, minorUnits: currency.minorUnits, rounding: rounding)
@@ -141,8 +152,10 @@ public enum SplitSpec: Equatable, Sendable {
     }
 
     /// `NAME=AMOUNT` for every piece, `rest` at most once: the grammar `--items` and `--paid-by` share.
-    static func namedAmounts(_ parts: [Piece], text: String, field: String,
-                             example: String) throws(TripError) -> [(String, String)] {
+    static func namedAmounts(
+        _ parts: [Piece], text: String, field: String,
+        example: String
+    ) throws(TripError) -> [(String, String)] {
         guard parts.allSatisfy({ $0.value != nil }) else {
             throw .badAmount(field: field, value: text, reason: "needs NAME=AMOUNT for every \(example), e.g. ana=30,ben=rest")
         }
@@ -199,13 +212,16 @@ public enum PayerSpec: Equatable, Sendable {
     }
 
     /// What each member paid of `total`, in minor units, in `members`' order; they add up to `total`.
-    public func resolve(members: [String], total: Int64, currency: Currency,
-                        rounding: RoundingMode) throws(TripError) -> [Int64] {
+    public func resolve(
+        members: [String], total: Int64, currency: Currency,
+        rounding: RoundingMode
+    ) throws(TripError) -> [Int64] {
         var paid = [Int64](repeating: 0, count: members.count)
         func index(_ name: String) throws(TripError) -> Int {
             guard let i = SplitSpec.memberIndex(name, in: members) else {
-                throw .badAmount(field: "paid-by", value: name,
-                                 reason: "is not a member of this trip; members: \(members.joined(separator: ", "))")
+                throw .badAmount(
+                    field: "paid-by", value: name,
+                    reason: "is not a member of this trip; members: \(members.joined(separator: ", "))")
             }
             return i
         }
@@ -213,8 +229,9 @@ public enum PayerSpec: Equatable, Sendable {
         case .one(let name):
             paid[try index(name)] = total
         case .amounts(let named):
-            paid = try SplitSpec.amounts(named, members: members, adding: total, of: "the total", field: "paid-by",
-                                         currency: currency, rounding: rounding)
+            paid = try SplitSpec.amounts(
+                named, members: members, adding: total, of: "the total", field: "paid-by",
+                currency: currency, rounding: rounding)
         }
         return paid
     }

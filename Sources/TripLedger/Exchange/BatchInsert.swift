@@ -34,7 +34,7 @@ final class BatchInsert {
             var row = rows.lowerBound
             while row < rows.upperBound {
                 let n = min(batchSize, rows.upperBound - row)
-                try statement(rows: n).run(UnsafeBufferPointer(rebasing: cells[row * width ..< (row + n) * width]), text: text)
+                try statement(rows: n).run(UnsafeBufferPointer(rebasing: cells[row * width..<(row + n) * width]), text: text)
                 row += n
             }
         }

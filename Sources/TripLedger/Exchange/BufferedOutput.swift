@@ -1,9 +1,10 @@
+import TripCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TripCore
 
 /// A small write buffer over a file descriptor, so an export costs one `write(2)` per 64 KiB
 /// rather than one per line, in constant memory.

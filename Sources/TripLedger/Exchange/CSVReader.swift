@@ -156,8 +156,9 @@ public final class CSVReader {
                 try readUnquoted(into: &record.bytes)
             }
             if !record.endField(from: fieldStart) {
-                throw Failure(record: recordNumber, reason: "field \(record.count) is not valid UTF-8",
-                              encoding: "Windows-1252")
+                throw Failure(
+                    record: recordNumber, reason: "field \(record.count) is not valid UTF-8",
+                    encoding: "Windows-1252")
             }
             guard let t = try peek() else { break }
             start += 1
@@ -231,8 +232,9 @@ public final class CSVReader {
             if (scratch.count - fieldStart) & 0xFFF == 0 { try checkFieldSize(scratch.count - fieldStart) }
         }
         if let after = try peek(), after != delimiter, after != Self.cr, after != Self.lf {
-            throw Failure(record: recordNumber,
-                          reason: "has a character after a closing quote on line \(line); write a quote inside a quoted field as \"\"")
+            throw Failure(
+                record: recordNumber,
+                reason: "has a character after a closing quote on line \(line); write a quote inside a quoted field as \"\"")
         }
     }
 
@@ -323,7 +325,7 @@ public struct CSVRecord {
 
     /// The byte range of field `i`.
     @inline(__always)
-    public func range(_ i: Int) -> Range<Int> { (i == 0 ? 0 : ends[i - 1] + 1) ..< ends[i] }
+    public func range(_ i: Int) -> Range<Int> { (i == 0 ? 0 : ends[i - 1] + 1)..<ends[i] }
 
     /// Field `i` as a `String` (its bytes were checked to be UTF-8 when it was read).
     public func string(_ i: Int) -> String {
@@ -341,7 +343,7 @@ public struct CSVRecord {
         ends.append(bytes.count)
         bytes.append(0x2C)
         return bytes.withUnsafeBufferPointer { p in
-            let field = UnsafeBufferPointer(rebasing: p[start ..< p.count - 1])
+            let field = UnsafeBufferPointer(rebasing: p[start..<p.count - 1])
             for b in field where b >= 0x80 { return String(validating: field, as: UTF8.self) != nil }
             return true
         }

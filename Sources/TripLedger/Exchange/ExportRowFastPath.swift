@@ -1,9 +1,10 @@
+import TripCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TripCore
 
 /// The common export row, read straight from its bytes.
 ///
@@ -35,8 +36,10 @@ extension ExportRowImporter {
 
     /// The row appended to `values` with its trip and import key, or `nil` (nothing appended) when
     /// it is not the common case.
-    private mutating func fastAppend(_ p: UnsafeBufferPointer<UInt8>, _ record: CSVRecord,
-                                     to values: inout PackedValues) -> (Trip, UInt64)? {
+    private mutating func fastAppend(
+        _ p: UnsafeBufferPointer<UInt8>, _ record: CSVRecord,
+        to values: inout PackedValues
+    ) -> (Trip, UInt64)? {
         let at = self.at
         @inline(__always) func cell(_ c: ExportColumn) -> UnsafeBufferPointer<UInt8> {
             let i = at[c.rawValue]
@@ -52,7 +55,10 @@ extension ExportRowImporter {
         if has(.refundOf) && !cell(.refundOf).isEmpty { return nil }
         // Group cells (splits, members) are `row`'s too.
         if has(.paidBy) && !cell(.paidBy).isEmpty || has(.split) && !cell(.split).isEmpty
-            || has(.members) && !cell(.members).isEmpty { return nil }
+            || has(.members) && !cell(.members).isEmpty
+        {
+            return nil
+        }
         guard let trip = fastTrip(cell(.trip)) else { return nil }
         let dateCell = cell(.date)
         guard let date = parsed.dates.text(of: dateCell) else { return nil }
@@ -80,10 +86,12 @@ extension ExportRowImporter {
 
         guard let taxIncluded = Self.bool(cell(.taxIncluded), default: false) else { return nil }
         guard let discount = fastSpec(cell(.discountSpec), .discountSpec), let service = fastSpec(cell(.serviceSpec), .serviceSpec),
-              let tax = fastSpec(cell(.taxSpec), .taxSpec), let tip = fastSpec(cell(.tipSpec), .tipSpec) else { return nil }
+            let tax = fastSpec(cell(.taxSpec), .taxSpec), let tip = fastSpec(cell(.tipSpec), .tipSpec)
+        else { return nil }
         if taxIncluded && tax.spec == nil { return nil }
-        let inputs = AdjustmentInputs(discount: discount.spec, service: service.spec, tax: tax.spec, taxIncluded: taxIncluded,
-                                      tip: tip.spec, rounding: rowRounding, tipOnTaxed: tipOnTaxed)
+        let inputs = AdjustmentInputs(
+            discount: discount.spec, service: service.spec, tax: tax.spec, taxIncluded: taxIncluded,
+            tip: tip.spec, rounding: rowRounding, tipOnTaxed: tipOnTaxed)
         guard let b = try? Breakdown.compute(price: price, currency: currency, inputs: inputs), PurchaseBound.contains(b) else {
             return nil
         }
@@ -93,7 +101,8 @@ extension ExportRowImporter {
             return (text.isEmpty ? 0 : plainMinorUnits(utf8: text, minorUnits: minor)) == value
         }
         guard matches(.discount, b.discount), matches(.service, b.service), matches(.tax, b.tax), matches(.tip, b.tip),
-              matches(.total, b.total) else { return nil }
+            matches(.total, b.total)
+        else { return nil }
 
         // The conversion: a rate without a charged amount (`row` handles charged and unconverted rows).
         let home = trip.homeCurrency
@@ -203,10 +212,14 @@ extension ExportRowImporter {
     private static func bool(_ cell: UnsafeBufferPointer<UInt8>, default value: Bool) -> Bool? {
         switch cell.count {
         case 0: return value
-        case 4 where cell[0] == UInt8(ascii: "t") && cell[1] == UInt8(ascii: "r") && cell[2] == UInt8(ascii: "u")
-            && cell[3] == UInt8(ascii: "e"): return true
-        case 5 where cell[0] == UInt8(ascii: "f") && cell[1] == UInt8(ascii: "a") && cell[2] == UInt8(ascii: "l")
-            && cell[3] == UInt8(ascii: "s") && cell[4] == UInt8(ascii: "e"): return false
+        case 4
+        where cell[0] == UInt8(ascii: "t") && cell[1] == UInt8(ascii: "r") && cell[2] == UInt8(ascii: "u")
+            && cell[3] == UInt8(ascii: "e"):
+            return true
+        case 5
+        where cell[0] == UInt8(ascii: "f") && cell[1] == UInt8(ascii: "a") && cell[2] == UInt8(ascii: "l")
+            && cell[3] == UInt8(ascii: "s") && cell[4] == UInt8(ascii: "e"):
+            return false
         default: return nil
         }
     }
@@ -240,7 +253,8 @@ extension ExportRowImporter {
 
     /// The spec and its stored text; both `nil` for an empty cell; `nil` when it does not parse.
     private mutating func fastSpec(_ cell: UnsafeBufferPointer<UInt8>, _ column: ExportColumn)
-        -> (spec: AdjustmentSpec?, text: [UInt8]?)? {
+        -> (spec: AdjustmentSpec?, text: [UInt8]?)?
+    {
         if cell.isEmpty { return (nil, nil) }
         if let s = parsed.specs.find(cell) { return (s.0, s.1) }
         guard let s = try? AdjustmentSpec.parse(String(decoding: cell, as: UTF8.self), field: column.name) else { return nil }
@@ -252,7 +266,8 @@ extension ExportRowImporter {
     private mutating func fastSource(_ cell: UnsafeBufferPointer<UInt8>) -> (RateSource, [UInt8])? {
         if let s = parsed.sources.find(cell) { return s }
         guard let s = RateSource(rawValue: String(decoding: cell, as: UTF8.self)),
-              s == .provider || s == .fallback || s == .manual || s == .identity else { return nil }
+            s == .provider || s == .fallback || s == .manual || s == .identity
+        else { return nil }
         let found = (s, Array(s.rawValue.utf8))
         parsed.sources.insert(cell, found)
         return found
@@ -272,7 +287,9 @@ extension ExportRowImporter {
         if let p = parsed.presets.find(cell) { return p }
         let t = trimmed(String(decoding: cell, as: UTF8.self))
         let name: [UInt8]?
-        if t.isEmpty { name = nil } else {
+        if t.isEmpty {
+            name = nil
+        } else {
             guard let p = try? ledger.settings.preset(named: t) else { return nil }
             name = Array(p.name.utf8)
         }
@@ -287,7 +304,7 @@ extension ExportRowImporter {
         guard let checked = try? Ledger.checkText(String(decoding: cell, as: UTF8.self), field: column.name, maxBytes: 100)
         else { return nil }
         let l = TextField.label(checked)
-        if l.isEmpty { return nil }     // `row` stores no label; leave the row to it
+        if l.isEmpty { return nil }  // `row` stores no label; leave the row to it
         let label = Array(l.utf8)
         parsed.labels.insert(cell, label)
         return .some(label)

@@ -49,10 +49,11 @@ extension Ledger {
             homes[trip.homeCurrency.code] = trip.homeCurrency
             currencies[trip.homeCurrency.code] = trip.homeCurrency
         }
-        return ExportScope(trips: trips, all: all,
-                           homeCurrencies: homes.values.sorted { $0.code < $1.code },
-                           currencies: currencies.values.sorted { $0.code < $1.code },
-                           accounts: accounts.map { (name: $0.key, first: $0.value) }.sorted { $0.name < $1.name },
-                           firstDate: first)
+        return ExportScope(
+            trips: trips, all: all,
+            homeCurrencies: homes.values.sorted { $0.code < $1.code },
+            currencies: currencies.values.sorted { $0.code < $1.code },
+            accounts: accounts.map { (name: $0.key, first: $0.value) }.sorted { $0.name < $1.name },
+            firstDate: first)
     }
 }

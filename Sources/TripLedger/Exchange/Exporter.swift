@@ -18,8 +18,10 @@ extension Ledger {
     /// grow with the number of purchases (the order is the `purchases_by_trip_date` index's, so
     /// SQLite does not sort either). Journals first read their header facts with one grouped query.
     @discardableResult
-    public func export(_ format: ExportFormat, trip name: String?, all: Bool,
-                       write: (String) throws -> Void) throws -> ExportSummary {
+    public func export(
+        _ format: ExportFormat, trip name: String?, all: Bool,
+        write: (String) throws -> Void
+    ) throws -> ExportSummary {
         let trips = all ? try self.trips() : [try resolveTrip(name)]
         try db.preferStreaming()
         var sql = "SELECT \(Purchase.columns) \(Purchase.from)"
@@ -82,9 +84,10 @@ extension Ledger {
                     try write(journal.transfer(t, home: home, from: group.accounts[t.from.id]!, to: group.accounts[t.to.id]!))
                 } else {
                     // Like an unconverted purchase: in no balance, so in no member posting either.
-                    try write("; transfer \(t.id): \(JournalText.money(t.amount.minorUnits, t.amount.currency)) from "
-                              + "\(JournalText.oneLine(t.from.name)) to \(JournalText.oneLine(t.to.name)) has no rate; "
-                              + "it is in no member balance\n\n")
+                    try write(
+                        "; transfer \(t.id): \(JournalText.money(t.amount.minorUnits, t.amount.currency)) from "
+                            + "\(JournalText.oneLine(t.from.name)) to \(JournalText.oneLine(t.to.name)) has no rate; "
+                            + "it is in no member balance\n\n")
                 }
             }
             try write(journal.trailer(summary, scope))

@@ -91,7 +91,8 @@ extension Ledger {
         var added = 0, skipped = 0
         var seen: [String: Int] = [:]
         var stored: [String: Int64] = [:]
-        let count = try db.prepare("""
+        let count = try db.prepare(
+            """
             SELECT count(*) FROM transfers
             WHERE trip_id = ? AND from_member = ? AND to_member = ? AND date = ? AND currency = ? AND amount_minor = ? AND note = ?
             """)
@@ -100,8 +101,10 @@ extension Ledger {
         for t in group.transfers {
             let list = members[t.trip.id]!
             let from = try Ledger.member(t.from, in: list, trip: t.trip), to = try Ledger.member(t.to, in: list, trip: t.trip)
-            let values: [SQLValue] = [.integer(t.trip.id), .integer(from.id), .integer(to.id), .text(t.date.description),
-                                      .text(t.currency.code), .integer(t.amount), .text(t.note)]
+            let values: [SQLValue] = [
+                .integer(t.trip.id), .integer(from.id), .integer(to.id), .text(t.date.description),
+                .text(t.currency.code), .integer(t.amount), .text(t.note),
+            ]
             let key = values.map { "\($0)" }.joined(separator: "\u{1F}")
             if stored[key] == nil { stored[key] = try count.first(values) { $0.int(0) } ?? 0 }
             keyed.append((t, from, to, key))
@@ -112,8 +115,9 @@ extension Ledger {
                 skipped += 1
                 continue
             }
-            _ = try insertTransfer(trip: t.trip, from: from, to: to, amount: t.amount, currency: t.currency, date: t.date,
-                                   note: t.note, conversion: t.conversion)
+            _ = try insertTransfer(
+                trip: t.trip, from: from, to: to, amount: t.amount, currency: t.currency, date: t.date,
+                note: t.note, conversion: t.conversion)
             added += 1
         }
         return (added, skipped)

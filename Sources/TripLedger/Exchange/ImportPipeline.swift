@@ -1,9 +1,10 @@
+import TripCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TripCore
 
 /// Rows read, validated and keyed, ready to insert: each row's `PurchaseRow.insertColumns` values
 /// followed by its import key, `width` values per row, rows in file order.
@@ -39,18 +40,20 @@ enum ImportPipeline {
 
     /// Whether rows can be parsed on a second thread on this platform.
     static var isAvailable: Bool {
-#if canImport(Glibc)
+        #if canImport(Glibc)
         true
-#else
+        #else
         false
-#endif
+        #endif
     }
 
     /// Runs `produce` on a new thread, which calls its argument with each batch (`false` back:
     /// stop, the consumer failed), and `consume` on this thread for each batch in order. Returns
     /// what `produce` returned; throws the consumer's error, else the producer's.
-    static func run(produce: @escaping (_ deliver: (ParsedBatch) -> Bool) throws -> ParseSummary,
-                    consume: (ParsedBatch) throws -> Void) throws -> ParseSummary {
+    static func run(
+        produce: @escaping (_ deliver: (ParsedBatch) -> Bool) throws -> ParseSummary,
+        consume: (ParsedBatch) throws -> Void
+    ) throws -> ParseSummary {
         let queue = Handoff<ParsedBatch>(capacity: queueDepth)
         let outcome = Outcome()
         let worker = try WorkerThread {
@@ -138,7 +141,11 @@ final class Handoff<Element>: @unchecked Sendable {
 
     func close() { update { closed = true } }
 
-    func cancel() { update { cancelled = true; items.removeAll(); head = 0 } }
+    func cancel() {
+        update {
+            cancelled = true; items.removeAll(); head = 0
+        }
+    }
 
     private func update(_ body: () -> Void) {
         pthread_mutex_lock(lock)
@@ -155,17 +162,19 @@ final class WorkerThread {
         init(_ run: @escaping () -> Void) { self.run = run }
     }
 
-#if canImport(Glibc)
+    #if canImport(Glibc)
     private var thread = pthread_t()
     private var joined = false
 
     init(_ body: @escaping () -> Void) throws {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
-        let rc = pthread_create(&thread, nil, { raw in
-            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
-            body.run()
-            return nil
-        }, context)
+        let rc = pthread_create(
+            &thread, nil,
+            { raw in
+                let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+                body.run()
+                return nil
+            }, context)
         if rc != 0 {
             Unmanaged<Body>.fromOpaque(context).release()
             throw TripError.badText(field: "import", reason: "cannot start a thread: \(String(cString: strerror(rc)))")
@@ -179,8 +188,8 @@ final class WorkerThread {
     }
 
     deinit { join() }
-#else
+    #else
     init(_ body: @escaping () -> Void) throws { body() }
     func join() {}
-#endif
+    #endif
 }

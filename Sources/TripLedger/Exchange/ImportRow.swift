@@ -55,18 +55,22 @@ struct ExportRowImporter: RowImporter {
         let known = Set(PurchaseCSV.columns)
         let unknown = header.filter { !known.contains($0) }
         if !unknown.isEmpty {
-            throw TripError.badText(field: "import", reason: """
-                unknown column\(unknown.count == 1 ? "" : "s") \(unknown.map { quoted($0) }.joined(separator: ", ")) in the \
-                header; expected the columns of `trip export --format csv`, or give --date-column and --amount-column \
-                for a card statement
-                """)
+            throw TripError.badText(
+                field: "import",
+                reason: """
+                    unknown column\(unknown.count == 1 ? "" : "s") \(unknown.map { quoted($0) }.joined(separator: ", ")) in the \
+                    header; expected the columns of `trip export --format csv`, or give --date-column and --amount-column \
+                    for a card statement
+                    """)
         }
         let missing = Self.required.filter { !header.contains($0) }
         if !missing.isEmpty {
-            throw TripError.badText(field: "import", reason: """
-                the header lacks the required column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")); \
-                for a card statement give --date-column and --amount-column
-                """)
+            throw TripError.badText(
+                field: "import",
+                reason: """
+                    the header lacks the required column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")); \
+                    for a card statement give --date-column and --amount-column
+                    """)
         }
         at = ExportColumn.allCases.map { header.firstIndex(of: $0.name) ?? -1 }
         self.ledger = ledger
@@ -102,7 +106,11 @@ struct ExportRowImporter: RowImporter {
         let currency = try currency(cell(.currency))
         let roundingText = cell(.rounding)
         let rowRounding: RoundingMode
-        if roundingText.isEmpty { rowRounding = rounding } else if let m = roundings[roundingText] { rowRounding = m } else {
+        if roundingText.isEmpty {
+            rowRounding = rounding
+        } else if let m = roundings[roundingText] {
+            rowRounding = m
+        } else {
             guard let m = RoundingMode(userText: roundingText) else {
                 throw bad(.rounding, "is not one of \(RoundingMode.allCases.map(\.rawValue).joined(separator: ", "))")
             }
@@ -124,9 +132,10 @@ struct ExportRowImporter: RowImporter {
         let taxIncluded = try bool(.taxIncluded, default: false)
         let tax = try spec(.taxSpec)
         if taxIncluded && tax == nil { throw bad(.taxIncluded, "is true but tax_spec is empty; give the included rate, e.g. 10%") }
-        let inputs = AdjustmentInputs(discount: try spec(.discountSpec), service: try spec(.serviceSpec), tax: tax,
-                                      taxIncluded: taxIncluded, tip: try spec(.tipSpec), rounding: rowRounding,
-                                      tipOnTaxed: tipOnTaxed)
+        let inputs = AdjustmentInputs(
+            discount: try spec(.discountSpec), service: try spec(.serviceSpec), tax: tax,
+            taxIncluded: taxIncluded, tip: try spec(.tipSpec), rounding: rowRounding,
+            tipOnTaxed: tipOnTaxed)
         let b = try field(.price) {
             let b = try Breakdown.compute(price: price, currency: currency, inputs: inputs)
             try PurchaseBound.check(b, currency: currency)
@@ -154,9 +163,10 @@ struct ExportRowImporter: RowImporter {
         guard let kind = kindText.isEmpty ? .purchase : PurchaseKind(rawValue: kindText) else {
             throw bad(.kind, "is not one of \(PurchaseKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        var row = PurchaseRow(tripID: trip.id, date: date, note: note, category: category, paidWith: paidWith, currency: currency,
-                              expression: expression, inputs: inputs, breakdown: b, preset: preset, purchaseRate: nil,
-                              charged: charged, conversion: conversion)
+        var row = PurchaseRow(
+            tripID: trip.id, date: date, note: note, category: category, paidWith: paidWith, currency: currency,
+            expression: expression, inputs: inputs, breakdown: b, preset: preset, purchaseRate: nil,
+            charged: charged, conversion: conversion)
         // The file's ids are not this ledger's: a refund keeps its kind (and so its sign in every
         // report) but not its link; `refund_of` is read only to be checked as an id.
         row.kind = kind
@@ -208,8 +218,9 @@ struct ExportRowImporter: RowImporter {
         if paidBy.isEmpty && split.isEmpty { return nil }
         if paidBy.isEmpty { throw bad(.paidBy, "is empty but split is given; a split needs its payers (NAME=WEIGHT,…)") }
         if split.isEmpty { throw bad(.split, "is empty but paid_by is given; name who shares it (NAME=WEIGHT,…)") }
-        return GroupImport.Split(trip: trip, row: number, payers: try field(.paidBy) { try SplitText.read(paidBy, field: "paid_by") },
-                                 shares: try field(.split) { try SplitText.read(split, field: "split") })
+        return GroupImport.Split(
+            trip: trip, row: number, payers: try field(.paidBy) { try SplitText.read(paidBy, field: "paid_by") },
+            shares: try field(.split) { try SplitText.read(split, field: "split") })
     }
 
     /// Takes a row of kind `transfer` aside into `group` (it is not a purchase) and returns its
@@ -219,10 +230,14 @@ struct ExportRowImporter: RowImporter {
         guard i >= 0 else { return nil }
         // Every row passes here: its kind cell is looked at as bytes, a `String` made only when spaced.
         let range = record.range(i)
-        let spaced = !range.isEmpty && [0x20, 0x09].contains(record.bytes[range.lowerBound])
+        let spaced =
+            !range.isEmpty && [0x20, 0x09].contains(record.bytes[range.lowerBound])
             || !range.isEmpty && [0x20, 0x09].contains(record.bytes[range.upperBound - 1])
-        guard spaced ? trimmed(record.string(i)) == GroupImport.transferKind
-                     : record.bytes[range].elementsEqual(GroupImport.transferKind.utf8) else { return nil }
+        guard
+            spaced
+                ? trimmed(record.string(i)) == GroupImport.transferKind
+                : record.bytes[range].elementsEqual(GroupImport.transferKind.utf8)
+        else { return nil }
         return try transfer((0..<record.count).map { record.string($0) }, number: number)
     }
 
@@ -235,8 +250,10 @@ struct ExportRowImporter: RowImporter {
         let trip = try targetTrip()
         guard let date = isoDate(cell(.date)) else { throw bad(.date, "is not a date; the export format writes YYYY-MM-DD") }
         let currency = try currency(cell(.currency))
-        for column in [ExportColumn.discountSpec, .serviceSpec, .taxSpec, .tipSpec, .category, .paidWith, .preset, .charged,
-                       .refundOf] where !trimmed(cell(column)).isEmpty {
+        for column in [
+            ExportColumn.discountSpec, .serviceSpec, .taxSpec, .tipSpec, .category, .paidWith, .preset, .charged,
+            .refundOf,
+        ] where !trimmed(cell(column)).isEmpty {
             throw bad(column, "is given on a transfer row; a transfer has an amount only")
         }
         let amount = try amount(.price, minorUnits: currency.minorUnits, rounding: rounding)
@@ -257,8 +274,10 @@ struct ExportRowImporter: RowImporter {
         let to = try field(.split) { try Ledger.memberName(cell(.split)) }
         if from.lowercased() == to.lowercased() { throw bad(.split, "is the member who pays; a transfer is between two members") }
         try readMembers(trip: trip)
-        group.transfers.append(GroupImport.Transfer(trip: trip, row: number, from: from, to: to, date: date, amount: amount,
-                                                    currency: currency, conversion: conversion, note: note))
+        group.transfers.append(
+            GroupImport.Transfer(
+                trip: trip, row: number, from: from, to: to, date: date, amount: amount,
+                currency: currency, conversion: conversion, note: note))
         return trip
     }
 
@@ -291,7 +310,9 @@ struct ExportRowImporter: RowImporter {
         if source == .identity && currency != home { throw bad(.rateSource, "is identity but the currency is not the home currency") }
         let rateText = cell(.rate)
         let rate: String
-        if let r = rates[rateText] { rate = r } else {
+        if let r = rates[rateText] {
+            rate = r
+        } else {
             rate = try field(.rate) { try Ledger.validateRate(rateText, field: "rate") }
             rates[rateText] = rate
         }
@@ -302,9 +323,10 @@ struct ExportRowImporter: RowImporter {
             rateDate = d
         }
         let provider = cell(.rateProvider), fetchedAt = cell(.rateFetchedAt)
-        let quote = RateQuote(rate: rate, date: rateDate, source: source, provider: provider.isEmpty ? nil : provider,
-                              fetchedAt: fetchedAt.isEmpty ? nil : fetchedAt,
-                              provisional: try bool(.provisional, default: source == .fallback))
+        let quote = RateQuote(
+            rate: rate, date: rateDate, source: source, provider: provider.isEmpty ? nil : provider,
+            fetchedAt: fetchedAt.isEmpty ? nil : fetchedAt,
+            provisional: try bool(.provisional, default: source == .fallback))
         let charged = chargedText.isEmpty ? nil : try amount(.charged, minorUnits: home.minorUnits, rounding: rounding)
         let c: Conversion
         if charged == nil, let fast = quickConversion(b, currency: currency, home: home, quote: quote) {
@@ -329,9 +351,11 @@ struct ExportRowImporter: RowImporter {
     /// `Conversion.make`, whose error names the problem.
     private mutating func quickConversion(_ b: Breakdown, currency: Currency, home: Currency, quote: RateQuote) -> Conversion? {
         guard let factor = conversionFactor(rate: quote.rate, exponent: home.minorUnits - currency.minorUnits),
-              let h = homeAmounts(b, factor: factor) else { return nil }
-        return Conversion(homeCurrency: home, home: h.total, homeDiscount: h.discount, homeService: h.service, homeTax: h.tax,
-                          homeTip: h.tip, quote: quote)
+            let h = homeAmounts(b, factor: factor)
+        else { return nil }
+        return Conversion(
+            homeCurrency: home, home: h.total, homeDiscount: h.discount, homeService: h.service, homeTax: h.tax,
+            homeTip: h.tip, quote: quote)
     }
 
     /// The factor from a currency's minor units to the home currency's at `rate`: rate ×
@@ -352,8 +376,9 @@ struct ExportRowImporter: RowImporter {
         let p = factor.numerator, q = factor.denominator, rounding = rounding
         func convert(_ v: Int64) -> Int64? { v == 0 ? 0 : multipliedRounded(v, by: p, over: q, rounding) }
         guard let total = convert(b.total), let discount = convert(b.discount), let service = convert(b.service),
-              let tax = convert(b.tax), let tip = convert(b.tip),
-              [total, discount, service, tax, tip].allSatisfy(PurchaseBound.contains) else { return nil }
+            let tax = convert(b.tax), let tip = convert(b.tip),
+            [total, discount, service, tax, tip].allSatisfy(PurchaseBound.contains)
+        else { return nil }
         return HomeAmounts(total: total, discount: discount, service: service, tax: tax, tip: tip)
     }
 
@@ -497,7 +522,7 @@ func multipliedRounded(_ v: Int64, by p: Int128, over q: Int128, _ mode: Roundin
 /// `n / d` (`d > 0`) rounded with `mode`; `nil` when rounding away from zero overflows.
 @inline(__always)
 func roundedQuotient<T: FixedWidthInteger & SignedInteger>(_ n: T, _ d: T, _ mode: RoundingMode) -> T? {
-    let (q, r) = n.quotientAndRemainder(dividingBy: d)   // q truncated toward zero, r has n's sign
+    let (q, r) = n.quotientAndRemainder(dividingBy: d)  // q truncated toward zero, r has n's sign
     if r == 0 { return q }
     let positive = n > 0
     let away = positive ? q.addingReportingOverflow(1) : q.subtractingReportingOverflow(1)
@@ -584,10 +609,12 @@ struct StatementRowImporter: RowImporter {
         func index(_ name: String?, _ option: String) throws -> Int? {
             guard let name else { return nil }
             guard let i = header.firstIndex(of: name.trimmingSpaces) else {
-                throw TripError.badText(field: "import", reason: """
-                    \(option) \(quoted(name)) is not a column of the header; it has \(header.map { quoted($0) }.joined(separator: ", "))\
-                    \(header.count == 1 && header[0].contains(";") ? "; for a semicolon-separated file give --delimiter ';'" : "")
-                    """)
+                throw TripError.badText(
+                    field: "import",
+                    reason: """
+                        \(option) \(quoted(name)) is not a column of the header; it has \(header.map { quoted($0) }.joined(separator: ", "))\
+                        \(header.count == 1 && header[0].contains(";") ? "; for a semicolon-separated file give --delimiter ';'" : "")
+                        """)
             }
             return i
         }
@@ -608,8 +635,9 @@ struct StatementRowImporter: RowImporter {
         }
         let dateText = fields[date]
         guard let day = mapping.dateFormat.parse(dateText) else {
-            throw TripError.badRow(row: number, column: mapping.date, value: dateText,
-                                   reason: "is not a date in the form \(mapping.dateFormat.rawValue)")
+            throw TripError.badRow(
+                row: number, column: mapping.date, value: dateText,
+                reason: "is not a date in the form \(mapping.dateFormat.rawValue)")
         }
         // A negative line is money back: a credit of the same amount (and charged amount) unsigned.
         var amountText = fields[amount]
@@ -619,20 +647,25 @@ struct StatementRowImporter: RowImporter {
             amountText = String(amountText.trimmingSpaces.dropFirst())
             if let c = chargedText, c.hasPrefix("-") { chargedText = String(c.dropFirst()) }
         }
-        let draft = PurchaseDraft(amount: amountText, currency: cell(currency), note: cell(note), date: day.description,
-                                  category: cell(category), charged: chargedText)
+        let draft = PurchaseDraft(
+            amount: amountText, currency: cell(currency), note: cell(note), date: day.description,
+            category: cell(category), charged: chargedText)
         var row: PurchaseRow
         do {
             row = try ledger.prepareRow(draft, amount: amountText, trip: trip, existing: nil)
             if isCredit { row.kind = .credit }
         } catch let e as TripError {
-            let (column, index): (String, Int?) = switch e {
-            case .unknownCurrency, .currencyWithoutMinorUnits: (mapping.currency ?? "currency", currency)
-            case .badAmount(let f, _, _), .ambiguousAmount(let f, _, _, _), .badText(let f, _), .badTextValue(let f, _, _):
-                f == "charged" ? (mapping.charged ?? f, charged) : f == "note" ? (mapping.note ?? f, note)
-                    : f == "category" ? (mapping.category ?? f, category) : (mapping.amount, amount)
-            default: (mapping.amount, amount)
-            }
+            let (column, index): (String, Int?) =
+                switch e {
+                case .unknownCurrency, .currencyWithoutMinorUnits: (mapping.currency ?? "currency", currency)
+                case .badAmount(let f, _, _), .ambiguousAmount(let f, _, _, _), .badText(let f, _), .badTextValue(let f, _, _):
+                    f == "charged"
+                        ? (mapping.charged ?? f, charged)
+                        : f == "note"
+                            ? (mapping.note ?? f, note)
+                            : f == "category" ? (mapping.category ?? f, category) : (mapping.amount, amount)
+                default: (mapping.amount, amount)
+                }
             throw e.inRow(number, column: column, cell: index.map { fields[$0] } ?? "")
         }
         var h = FNV1a()

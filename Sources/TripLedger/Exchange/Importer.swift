@@ -1,9 +1,10 @@
+import TripCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TripCore
 
 /// What `trip import` was told: the target trip and, for a card statement, its column mapping.
 public struct ImportOptions: Sendable {
@@ -36,8 +37,10 @@ public struct StatementMapping: Sendable {
     public var charged: String?
     public var dateFormat: StatementDateFormat
 
-    public init(date: String, amount: String, currency: String? = nil, note: String? = nil, category: String? = nil,
-                charged: String? = nil, dateFormat: StatementDateFormat = .iso) {
+    public init(
+        date: String, amount: String, currency: String? = nil, note: String? = nil, category: String? = nil,
+        charged: String? = nil, dateFormat: StatementDateFormat = .iso
+    ) {
         self.date = date
         self.amount = amount
         self.currency = currency
@@ -68,8 +71,9 @@ public enum StatementDateFormat: String, Sendable, CaseIterable {
         case .dayFirst, .monthFirst:
             let parts = t.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count == 3, parts[0].count <= 2, parts[1].count <= 2, parts[2].count == 4,
-                  parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
-                  let a = Int(parts[0]), let b = Int(parts[1]), let y = Int(parts[2]) else { return nil }
+                parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
+                let a = Int(parts[0]), let b = Int(parts[1]), let y = Int(parts[2])
+            else { return nil }
             return self == .dayFirst ? CivilDate(year: y, month: b, day: a) : CivilDate(year: y, month: a, day: b)
         }
     }
@@ -96,9 +100,11 @@ public struct ImportResult: Sendable, Equatable {
     /// `{"imported":498,"skipped":2,"transfers":0,"trip":"Japan 2026","trips":["Japan 2026"]}`; `trip` is `null`
     /// when rows went into several trips (or the file had no rows and no trip was resolved).
     public var json: JSONValue {
-        .object(["imported": .int(Int64(imported)), "skipped": .int(Int64(skipped)),
-                 "trip": trips.count == 1 ? .string(trips[0]) : .null, "trips": .array(trips.map { .string($0) }),
-                 "transfers": .int(Int64(transfers))])
+        .object([
+            "imported": .int(Int64(imported)), "skipped": .int(Int64(skipped)),
+            "trip": trips.count == 1 ? .string(trips[0]) : .null, "trips": .array(trips.map { .string($0) }),
+            "transfers": .int(Int64(transfers)),
+        ])
     }
 
     /// `imported 498 purchases into "Japan 2026" (2 duplicates skipped)`.
@@ -128,8 +134,10 @@ extension Ledger {
     ///
     /// Row numbers in errors count data rows: 1 is the first record after the header.
     /// `progress` is called with the number of rows read every `progressEvery` rows.
-    public func importPurchases(from reader: CSVReader, options: ImportOptions, progressEvery: Int = 10_000,
-                                bulkThreshold: Int = 50_000, progress: (Int) -> Void = { _ in }) throws -> ImportResult {
+    public func importPurchases(
+        from reader: CSVReader, options: ImportOptions, progressEvery: Int = 10_000,
+        bulkThreshold: Int = 50_000, progress: (Int) -> Void = { _ in }
+    ) throws -> ImportResult {
         let header: [String]
         do {
             guard let h = try reader.next() else {
@@ -144,7 +152,8 @@ extension Ledger {
         for name in header where !seen.insert(name).inserted {
             throw TripError.badText(field: "import", reason: "the header names column \(quoted(name)) twice")
         }
-        var importer: any RowImporter = try options.statement.map { try StatementRowImporter(ledger: self, header: header, mapping: $0, trip: options.trip) }
+        var importer: any RowImporter =
+            try options.statement.map { try StatementRowImporter(ledger: self, header: header, mapping: $0, trip: options.trip) }
             ?? ExportRowImporter(ledger: self, header: header, trip: options.trip)
 
         // Foreign keys are checked once per trip at the end (`verifyTrips`) rather than by a
@@ -174,9 +183,10 @@ extension Ledger {
                 importer = export
             }
             if ImportPipeline.isAvailable, var export = importer as? ExportRowImporter {
-                summary = try ImportPipeline.run(produce: { deliver in
-                    try Self.parseRows(reader, &export, now: now, batchRows: ImportPipeline.rowsPerBatch, deliver: deliver)
-                }, consume: { try sink.take($0, progress: progress) })
+                summary = try ImportPipeline.run(
+                    produce: { deliver in
+                        try Self.parseRows(reader, &export, now: now, batchRows: ImportPipeline.rowsPerBatch, deliver: deliver)
+                    }, consume: { try sink.take($0, progress: progress) })
             } else {
                 summary = try Self.parseRows(reader, &importer, now: now, batchRows: 1) { batch in
                     try sink.take(batch, progress: progress)
@@ -190,8 +200,11 @@ extension Ledger {
             try shiftIDs(after: lastID, pastHighWater: removedAbove)
             try verifyTrips(summary.tripIDs)
             let transfers = try storeGroupRows(summary.group, lastID: lastID)
-            return (ImportResult(imported: sink.added, skipped: summary.rows - sink.added + transfers.skipped, trips: summary.trips,
-                                 transfers: transfers.added), sink.isBulk)
+            return (
+                ImportResult(
+                    imported: sink.added, skipped: summary.rows - sink.added + transfers.skipped, trips: summary.trips,
+                    transfers: transfers.added), sink.isBulk
+            )
         }
         if bulk {
             // A bulk import leaves a WAL as large as the table. Checkpointed at the commit, but
@@ -207,8 +220,10 @@ extension Ledger {
     /// Reads every data row, validates it and keys it, handing rows to `deliver` `batchRows` at a
     /// time; stops early when `deliver` returns `false`. Touches the database only through
     /// `importer` (an `ExportRowImporter` with a `TripDirectory` does not).
-    static func parseRows<R: RowImporter>(_ reader: CSVReader, _ importer: inout R, now: String, batchRows: Int,
-                                          deliver: (ParsedBatch) throws -> Bool) throws -> ParseSummary {
+    static func parseRows<R: RowImporter>(
+        _ reader: CSVReader, _ importer: inout R, now: String, batchRows: Int,
+        deliver: (ParsedBatch) throws -> Bool
+    ) throws -> ParseSummary {
         var summary = ParseSummary()
         var keys = ImportKeys()
         var batch = ParsedBatch()
@@ -267,25 +282,30 @@ extension Ledger {
     }
 
     /// Opens `path` (`-`: standard input) and imports it.
-    public func importPurchases(path: String, options: ImportOptions, progressEvery: Int = 10_000,
-                                bulkThreshold: Int = 50_000, progress: (Int) -> Void = { _ in }) throws -> ImportResult {
+    public func importPurchases(
+        path: String, options: ImportOptions, progressEvery: Int = 10_000,
+        bulkThreshold: Int = 50_000, progress: (Int) -> Void = { _ in }
+    ) throws -> ImportResult {
         let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY)
         guard fd >= 0 else {
             throw TripError.usage("import: cannot open \(quoted(path)): \(String(cString: strerror(errno)))")
         }
         defer { if fd != 0 { close(fd) } }
         do {
-            return try importPurchases(from: CSVReader(fileDescriptor: fd, delimiter: options.delimiter), options: options,
-                                       progressEvery: progressEvery, bulkThreshold: bulkThreshold, progress: progress)
+            return try importPurchases(
+                from: CSVReader(fileDescriptor: fd, delimiter: options.delimiter), options: options,
+                progressEvery: progressEvery, bulkThreshold: bulkThreshold, progress: progress)
         } catch let f as CSVReader.Failure {
             // Only an encoding failure escapes `importPurchases(from:)`: it names the file, not a row.
             let name = path == "-" ? "standard input" : path
             let file = path == "-" ? "FILE" : path
             let stem = file.hasSuffix(".csv") ? String(file.dropLast(4)) : file
-            throw TripError.badText(field: "import", reason: """
-                \(name) is not UTF-8 (looks like \(f.encoding ?? "another encoding")); convert it with \
-                iconv -f \((f.encoding ?? "WINDOWS-1252").uppercased()) -t UTF-8 \(file) > \(stem)-utf8.csv
-                """)
+            throw TripError.badText(
+                field: "import",
+                reason: """
+                    \(name) is not UTF-8 (looks like \(f.encoding ?? "another encoding")); convert it with \
+                    iconv -f \((f.encoding ?? "WINDOWS-1252").uppercased()) -t UTF-8 \(file) > \(stem)-utf8.csv
+                    """)
         }
     }
 }
@@ -314,7 +334,8 @@ final class ImportSink {
     init(db: Database, bulkThreshold: Int, progressEvery: Int) throws {
         self.db = db
         insert = BatchInsert(db: db)
-        storedKeys = try db.scalarInt("SELECT 1 FROM purchases WHERE import_key IS NOT NULL LIMIT 1") != nil
+        storedKeys =
+            try db.scalarInt("SELECT 1 FROM purchases WHERE import_key IS NOT NULL LIMIT 1") != nil
             ? try db.prepare("SELECT 1 FROM purchases WHERE import_key = ?") : nil
         // A large import switches to bulk mode: see `BulkIndexes`.
         bulkAfter = max(bulkThreshold, Int(try db.scalarInt("SELECT max(id) FROM purchases") ?? 0) / 2)
@@ -329,7 +350,7 @@ final class ImportSink {
         for (i, key) in batch.keys.enumerated() {
             rows += 1
             if bulk == nil && rows > bulkAfter {
-                try insert.insert(batch.values, width: width, rows: runStart ..< i)
+                try insert.insert(batch.values, width: width, rows: runStart..<i)
                 runStart = i
                 bulk = try BulkIndexes.suspend(db)
                 writeback = WALWriteback(databasePath: db.path)
@@ -343,12 +364,12 @@ final class ImportSink {
                 isNew = fileKeys.insert(key) && !stored
             }
             if !isNew {
-                try insert.insert(batch.values, width: width, rows: runStart ..< i)
+                try insert.insert(batch.values, width: width, rows: runStart..<i)
                 runStart = i + 1
             }
             if rows % progressEvery == 0 { progress(rows) }
         }
-        try insert.insert(batch.values, width: width, rows: runStart ..< batch.keys.count)
+        try insert.insert(batch.values, width: width, rows: runStart..<batch.keys.count)
     }
 
     /// Rebuilds the indexes bulk mode dropped.
@@ -485,8 +506,9 @@ extension TripError {
         case let .badAmount(_, value, reason), let .badPercent(_, value, reason), let .badRate(_, value, reason):
             return .badRow(row: row, column: column, value: value, reason: reason)
         case let .ambiguousAmount(_, value, readings, suggestions):
-            return .badRow(row: row, column: column, value: value,
-                           reason: "is ambiguous: \(readings.joined(separator: ", ")); write \(suggestions.joined(separator: " or ")) instead")
+            return .badRow(
+                row: row, column: column, value: value,
+                reason: "is ambiguous: \(readings.joined(separator: ", ")); write \(suggestions.joined(separator: " or ")) instead")
         case let .badDate(_, value):
             return .badRow(row: row, column: column, value: value, reason: "is not a valid date")
         case let .unknownCurrency(code, suggestions):
@@ -507,4 +529,3 @@ extension TripError {
         }
     }
 }
-

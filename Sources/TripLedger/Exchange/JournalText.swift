@@ -59,7 +59,8 @@ enum JournalText {
         var pendingSpace = false
         for scalar in text.unicodeScalars {
             let category = scalar.properties.generalCategory
-            let isSpace = scalar.properties.isWhitespace || UnsafeText.isUnsafe(scalar) || category == .lineSeparator
+            let isSpace =
+                scalar.properties.isWhitespace || UnsafeText.isUnsafe(scalar) || category == .lineSeparator
                 || category == .paragraphSeparator
             if isSpace {
                 pendingSpace = !out.isEmpty

@@ -1,9 +1,10 @@
+import TripCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TripCore
 
 /// What `trip import FILE --splitwise` did.
 public struct SplitwiseImportResult: Sendable {
@@ -61,8 +62,10 @@ extension Ledger {
         guard let header = try next() else { throw TripError.badText(field: "import", reason: "\(quoted(path)) is empty") }
         let fixed = ["date", "description", "category", "cost", "currency"]
         guard header.count > fixed.count, header.prefix(5).map({ $0.trimmingSpaces.lowercased() }) == fixed else {
-            throw TripError.badText(field: "import", reason: "\(quoted(path)) is not a Splitwise export: its header must start with "
-                + "Date,Description,Category,Cost,Currency and name one member per column after them")
+            throw TripError.badText(
+                field: "import",
+                reason: "\(quoted(path)) is not a Splitwise export: its header must start with "
+                    + "Date,Description,Category,Cost,Currency and name one member per column after them")
         }
         let names = header.dropFirst(5).map { $0.trimmingSpaces }
         var rows: [SplitwiseImport.Row] = []
@@ -78,8 +81,9 @@ extension Ledger {
             func amount(_ text: String, _ column: String) throws -> Int64 {
                 let t = text.trimmingSpaces
                 let negative = t.hasPrefix("-")
-                let magnitude = try AmountExpression.evaluate(negative ? String(t.dropFirst()) : t, field: column,
-                                                              minorUnits: currency.minorUnits)
+                let magnitude = try AmountExpression.evaluate(
+                    negative ? String(t.dropFirst()) : t, field: column,
+                    minorUnits: currency.minorUnits)
                 return negative ? -magnitude : magnitude
             }
             let nets = try names.indices.map { try amount(fields[5 + $0], names[$0]) }
@@ -88,14 +92,17 @@ extension Ledger {
                 continue
             }
             guard nets.reduce(0, +) == 0 else {
-                throw bad("members", nets.map { Money(minorUnits: $0, currency: currency).plainText }.joined(separator: ","),
-                          "do not add up to zero; is this a Splitwise export?")
+                throw bad(
+                    "members", nets.map { Money(minorUnits: $0, currency: currency).plainText }.joined(separator: ","),
+                    "do not add up to zero; is this a Splitwise export?")
             }
             guard let date = CivilDate(iso: fields[0].trimmingSpaces.prefix(10).description) else {
                 throw bad("Date", fields[0], "is not a date (YYYY-MM-DD)")
             }
-            rows.append(.init(number: number, date: date.description, description: fields[1], category: fields[2].trimmingSpaces,
-                              cost: try amount(fields[3], "Cost"), currency: currency, nets: nets))
+            rows.append(
+                .init(
+                    number: number, date: date.description, description: fields[1], category: fields[2].trimmingSpaces,
+                    cost: try amount(fields[3], "Cost"), currency: currency, nets: nets))
         }
 
         // Rows that cannot be rebuilt exactly, all named before anything is written.
@@ -109,8 +116,10 @@ extension Ledger {
             }
         }
         guard unclear.isEmpty else {
-            throw TripError.badText(field: "import", reason: "Splitwise rows with several payers cannot be rebuilt exactly: "
-                + unclear.joined(separator: "; ") + "; nothing was imported. Add --payers-by-net to split each one by its columns")
+            throw TripError.badText(
+                field: "import",
+                reason: "Splitwise rows with several payers cannot be rebuilt exactly: "
+                    + unclear.joined(separator: "; ") + "; nothing was imported. Add --payers-by-net to split each one by its columns")
         }
 
         return try db.transaction {
@@ -136,12 +145,14 @@ extension Ledger {
                 if r.category.lowercased() == "payment" {
                     let from = r.nets.indices.filter { r.nets[$0] > 0 }, to = r.nets.indices.filter { r.nets[$0] < 0 }
                     guard from.count == 1, to.count == 1, r.nets[from[0]] == -r.nets[to[0]] else {
-                        throw TripError.badRow(row: r.number, column: "members", value: r.nets.map(money).joined(separator: ","),
-                                               reason: "is not a payment from one member to another")
+                        throw TripError.badRow(
+                            row: r.number, column: "members", value: r.nets.map(money).joined(separator: ","),
+                            reason: "is not a payment from one member to another")
                     }
-                    _ = try insertTransfer(trip: trip, from: members.first { $0.name == column[from[0]] }!,
-                                           to: members.first { $0.name == column[to[0]] }!, amount: r.nets[from[0]],
-                                           currency: r.currency, date: CivilDate(iso: r.date)!, note: r.description)
+                    _ = try insertTransfer(
+                        trip: trip, from: members.first { $0.name == column[from[0]] }!,
+                        to: members.first { $0.name == column[to[0]] }!, amount: r.nets[from[0]],
+                        currency: r.currency, date: CivilDate(iso: r.date)!, note: r.description)
                     transfers += 1
                     continue
                 }
@@ -156,16 +167,20 @@ extension Ledger {
                 }
                 let shares = r.nets.indices.map { paid[$0] - r.nets[$0] }
                 guard shares.allSatisfy({ $0 >= 0 }), shares.reduce(0, +) == r.cost else {
-                    throw TripError.badRow(row: r.number, column: "Cost", value: money(r.cost),
-                                           reason: "does not match the members' columns (\(r.nets.map(money).joined(separator: ",")))")
+                    throw TripError.badRow(
+                        row: r.number, column: "Cost", value: money(r.cost),
+                        reason: "does not match the members' columns (\(r.nets.map(money).joined(separator: ",")))")
                 }
                 let paidBy = paid.indices.filter { paid[$0] > 0 }.map { "\(column[$0])=\(money(paid[$0]))" }
                 let shared = shares.indices.filter { shares[$0] > 0 }.map { "\(column[$0])=\(shares[$0])" }
                 let category = r.category.isEmpty || r.category.lowercased() == "general" ? nil : r.category.lowercased()
-                _ = try addPurchase(PurchaseDraft(amount: money(r.cost), currency: r.currency.code, note: r.description,
-                                                  date: r.date, category: category, trip: trip.name),
-                                    split: SplitDraft(paidBy: paidBy.isEmpty ? column[0] : paidBy.joined(separator: ","),
-                                                      split: shared.isEmpty ? column.joined(separator: ",") : shared.joined(separator: ",")))
+                _ = try addPurchase(
+                    PurchaseDraft(
+                        amount: money(r.cost), currency: r.currency.code, note: r.description,
+                        date: r.date, category: category, trip: trip.name),
+                    split: SplitDraft(
+                        paidBy: paidBy.isEmpty ? column[0] : paidBy.joined(separator: ","),
+                        split: shared.isEmpty ? column.joined(separator: ",") : shared.joined(separator: ",")))
                 purchases += 1
             }
             // The balances Splitwise showed, per currency, must be the ones the import produced.
@@ -175,14 +190,17 @@ extension Ledger {
                     let change = after[name]! - (before[code]?[name] ?? 0)
                     guard change == expected[k] else {
                         let c = Currency.stored(code)
-                        throw TripError.badText(field: "import", reason: "after import, \(name)'s \(code) balance would be "
-                            + "\(Money(minorUnits: change, currency: c).plainText), but the Total balance row says "
-                            + "\(Money(minorUnits: expected[k], currency: c).plainText); nothing was imported")
+                        throw TripError.badText(
+                            field: "import",
+                            reason: "after import, \(name)'s \(code) balance would be "
+                                + "\(Money(minorUnits: change, currency: c).plainText), but the Total balance row says "
+                                + "\(Money(minorUnits: expected[k], currency: c).plainText); nothing was imported")
                     }
                 }
             }
-            return SplitwiseImportResult(trip: trip.name, purchases: purchases, transfers: transfers, membersAdded: missing,
-                                         checkedCurrencies: totals.keys.sorted())
+            return SplitwiseImportResult(
+                trip: trip.name, purchases: purchases, transfers: transfers, membersAdded: missing,
+                checkedCurrencies: totals.keys.sorted())
         }
     }
 }

@@ -50,10 +50,12 @@ extension Ledger {
         let trip = try resolveTrip(name)
         let members = try requireMembers(trip)
         var codes: [String] = []
-        try db.prepare("""
+        try db.prepare(
+            """
             SELECT currency FROM purchases WHERE trip_id = ?1 UNION SELECT currency FROM transfers WHERE trip_id = ?1
             ORDER BY 1
-            """).forEach([.integer(trip.id)]) { codes.append($0.text(0)) }
+            """
+        ).forEach([.integer(trip.id)]) { codes.append($0.text(0)) }
         return try codes.map { try balances(of: trip, members: members, inCurrency: Currency.stored($0)) }
     }
 
@@ -69,8 +71,9 @@ extension Ledger {
     /// `inCurrency`, only that currency's purchases and transfers, in it.
     func balances(of trip: Trip, members: [Member], inCurrency: Currency?) throws -> GroupBalances {
         let index = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.id, $0) })
-        var result = GroupBalances(trip: trip, currency: inCurrency ?? trip.homeCurrency,
-                                   rows: members.map { GroupBalances.Row(member: $0) }, unconverted: [], unsplit: 0)
+        var result = GroupBalances(
+            trip: trip, currency: inCurrency ?? trip.homeCurrency,
+            rows: members.map { GroupBalances.Row(member: $0) }, unconverted: [], unsplit: 0)
         var unconverted: [String: GroupBalances.Unconverted] = [:]
         var broken = 0
         let unsplit = try scanSplits(trip: trip, members: members, currency: inCurrency?.code) { p in
@@ -88,10 +91,12 @@ extension Ledger {
             SplitRow.divide(amount, among: p.sharers) { k, part in result.rows[p.sharers[k].index].share += part }
         }
         result.unsplit = unsplit + broken
-        try db.prepare("""
+        try db.prepare(
+            """
             SELECT from_member, to_member, currency, amount_minor, home_minor FROM transfers
             WHERE trip_id = ?1 AND (?2 IS NULL OR currency = ?2) ORDER BY id
-            """).forEach([.integer(trip.id), SQLValue(inCurrency?.code)]) { s in
+            """
+        ).forEach([.integer(trip.id), SQLValue(inCurrency?.code)]) { s in
             guard let from = index[s.int(0)], let to = index[s.int(1)] else { return }
             guard let value = inCurrency == nil ? s.optionalInt(4) : s.int(3) else {
                 let code = s.text(2)

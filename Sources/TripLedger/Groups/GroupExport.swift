@@ -28,9 +28,10 @@ final class GroupExport {
             for m in list {
                 // Two names may make the same segment (`ana b`, `ana-b`), and some make none, or one
                 // Beancount refuses (its components start with a capital letter or a digit).
-                var name = JournalText.segment(m.name).flatMap { s in
-                    s.first.map { $0.isUppercase || $0.isASCII && $0.isNumber } == true ? s : nil
-                } ?? "Member-\(m.id)"
+                var name =
+                    JournalText.segment(m.name).flatMap { s in
+                        s.first.map { $0.isUppercase || $0.isASCII && $0.isNumber } == true ? s : nil
+                    } ?? "Member-\(m.id)"
                 if !taken.insert(name.lowercased()).inserted {
                     name += "-\(m.id)"
                     taken.insert(name.lowercased())
@@ -39,7 +40,9 @@ final class GroupExport {
             }
         }
         self.accounts = accounts
-        splits = members.isEmpty ? nil
+        splits =
+            members.isEmpty
+            ? nil
             : try ledger.db.prepare("SELECT payers, shares FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?")
     }
 
@@ -62,8 +65,10 @@ final class GroupExport {
     /// both empty when it has no split.
     func cells(of p: Purchase) throws -> (paidBy: String, split: String) {
         guard let s = try split(of: p), let list = members[p.tripID] else { return ("", "") }
-        return (SplitText.write(s.payers.map { (list[$0.index].name, $0.weight) }),
-                SplitText.write(s.sharers.map { (list[$0.index].name, $0.weight) }))
+        return (
+            SplitText.write(s.payers.map { (list[$0.index].name, $0.weight) }),
+            SplitText.write(s.sharers.map { (list[$0.index].name, $0.weight) })
+        )
     }
 
     /// The member postings of `p` in its home currency, in join order: each member's share minus
@@ -72,7 +77,8 @@ final class GroupExport {
     /// with no split or no home amount (unconverted purchases are in no balance).
     func postings(of p: Purchase) throws -> [(account: String, minor: Int64)] {
         guard let home = p.signedHome, let s = try split(of: p), !s.payers.isEmpty, !s.sharers.isEmpty,
-              let list = members[p.tripID] else { return [] }
+            let list = members[p.tripID]
+        else { return [] }
         var net = [Int64](repeating: 0, count: list.count)
         SplitRow.divide(home, among: s.payers) { k, part in net[s.payers[k].index] -= part }
         SplitRow.divide(home, among: s.sharers) { k, part in net[s.sharers[k].index] += part }
@@ -86,22 +92,26 @@ final class GroupExport {
         for list in members.values { for m in list { byID[m.id] = m } }
         let names = Dictionary(uniqueKeysWithValues: trips.map { ($0.id, $0.name) })
         var out: [ExportTransfer] = []
-        try ledger.db.prepare("""
+        try ledger.db.prepare(
+            """
             SELECT id, trip_id, from_member, to_member, date, currency, amount_minor, home_currency, home_minor, rate,
                    rate_date, rate_source, rate_provider, provisional, note
             FROM transfers ORDER BY trip_id, date, id
-            """).forEach { s in
+            """
+        ).forEach { s in
             guard let trip = names[s.int(1)], let from = byID[s.int(2)], let to = byID[s.int(3)] else { return }
             let source = RateSource(rawValue: s.text(11)) ?? .none
             let quote = s.optionalText(9).map {
-                RateQuote(rate: $0, date: s.optionalText(10).flatMap { CivilDate(iso: $0) }, source: source,
-                          provider: s.optionalText(12), fetchedAt: nil, provisional: s.int(13) == 1)
+                RateQuote(
+                    rate: $0, date: s.optionalText(10).flatMap { CivilDate(iso: $0) }, source: source,
+                    provider: s.optionalText(12), fetchedAt: nil, provisional: s.int(13) == 1)
             }
-            out.append(ExportTransfer(
-                id: s.int(0), tripID: s.int(1), tripName: trip, from: from, to: to,
-                date: CivilDate(iso: s.text(4)) ?? CivilDate(year: 1970, month: 1, day: 1)!,
-                amount: Money(minorUnits: s.int(6), currency: .stored(s.text(5))), homeCurrency: .stored(s.text(7)),
-                home: s.optionalInt(8), quote: quote, note: s.text(14)))
+            out.append(
+                ExportTransfer(
+                    id: s.int(0), tripID: s.int(1), tripName: trip, from: from, to: to,
+                    date: CivilDate(iso: s.text(4)) ?? CivilDate(year: 1970, month: 1, day: 1)!,
+                    amount: Money(minorUnits: s.int(6), currency: .stored(s.text(5))), homeCurrency: .stored(s.text(7)),
+                    home: s.optionalInt(8), quote: quote, note: s.text(14)))
         }
         return out
     }

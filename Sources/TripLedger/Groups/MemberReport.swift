@@ -9,8 +9,10 @@ extension Ledger {
     ///
     /// `reexpressed` (`--home`): each purchase's amounts converted again into `home`, by purchase
     /// id, divided instead of the stored ones.
-    func memberRows(trip: Trip, member name: String, from: String, to: String, reexpressed: [Int64: ReportRow]? = nil,
-                    home: Currency) throws -> (rows: [ReportRow], lines: [MemberLine]) {
+    func memberRows(
+        trip: Trip, member name: String, from: String, to: String, reexpressed: [Int64: ReportRow]? = nil,
+        home: Currency
+    ) throws -> (rows: [ReportRow], lines: [MemberLine]) {
         let members = try requireMembers(trip)
         let member = try Ledger.member(name, in: members, trip: trip)
         let me = members.firstIndex { $0.id == member.id }!
@@ -20,29 +22,35 @@ extension Ledger {
             guard let k = p.sharers.firstIndex(where: { $0.index == me }) else { return }
             func part(_ amount: Int64) -> Int64 { SplitRow.divide(amount, among: p.sharers)[k] }
             // The stored conversion, or the one `--home` made (both signed like the purchase).
-            var amounts = (home: p.home, discount: p.homeDiscount, service: p.homeService, tax: p.homeTax, tip: p.homeTip,
-                           source: p.source, provisional: p.provisional)
+            var amounts = (
+                home: p.home, discount: p.homeDiscount, service: p.homeService, tax: p.homeTax, tip: p.homeTip,
+                source: p.source, provisional: p.provisional
+            )
             if let again = reexpressed?[p.id] {
                 let converted = again.unconverted == 0
-                amounts = (converted ? again.home : nil, again.discount, again.service, again.tax, again.tip, again.source,
-                           again.provisional)
+                amounts = (
+                    converted ? again.home : nil, again.discount, again.service, again.tax, again.tip, again.source,
+                    again.provisional
+                )
             }
             let converted = amounts.home != nil
             let total = part(p.total)
             let homeShare = amounts.home.map(part)
-            rows.append(ReportRow(
-                category: p.category ?? "uncategorized", currency: p.currency, source: amounts.source,
-                provisional: amounts.provisional, taxIncluded: p.taxIncluded, count: 1, home: homeShare ?? 0,
-                discount: converted ? part(amounts.discount) : 0, service: converted ? part(amounts.service) : 0,
-                tax: converted ? part(amounts.tax) : 0, tip: converted ? part(amounts.tip) : 0, total: total,
-                refunds: p.moneyBack ? -(homeShare ?? 0) : 0, refundCount: p.moneyBack ? 1 : 0, unconverted: converted ? 0 : 1,
-                unconvertedTotal: converted ? 0 : total, first: p.date, last: p.date, date: p.date, payment: p.paidWith))
+            rows.append(
+                ReportRow(
+                    category: p.category ?? "uncategorized", currency: p.currency, source: amounts.source,
+                    provisional: amounts.provisional, taxIncluded: p.taxIncluded, count: 1, home: homeShare ?? 0,
+                    discount: converted ? part(amounts.discount) : 0, service: converted ? part(amounts.service) : 0,
+                    tax: converted ? part(amounts.tax) : 0, tip: converted ? part(amounts.tip) : 0, total: total,
+                    refunds: p.moneyBack ? -(homeShare ?? 0) : 0, refundCount: p.moneyBack ? 1 : 0, unconverted: converted ? 0 : 1,
+                    unconvertedTotal: converted ? 0 : total, first: p.date, last: p.date, date: p.date, payment: p.paidWith))
             let weights = p.sharers.reduce(Rational.zero) { (try? $0 + $1.weight) ?? $0 }
-            lines.append(MemberLine(
-                purchaseID: p.id, tripName: trip.name, date: p.date, note: p.note, category: p.category,
-                kind: p.kind, currency: .stored(p.currency), total: p.total,
-                portion: (try? p.sharers[k].weight / weights) ?? .zero, share: total, homeCurrency: home, home: amounts.home,
-                homeShare: homeShare, source: amounts.source, provisional: amounts.provisional))
+            lines.append(
+                MemberLine(
+                    purchaseID: p.id, tripName: trip.name, date: p.date, note: p.note, category: p.category,
+                    kind: p.kind, currency: .stored(p.currency), total: p.total,
+                    portion: (try? p.sharers[k].weight / weights) ?? .zero, share: total, homeCurrency: home, home: amounts.home,
+                    homeShare: homeShare, source: amounts.source, provisional: amounts.provisional))
         }
         return (rows, lines)
     }

@@ -57,8 +57,9 @@ extension Ledger {
         }
         return try db.transaction {
             for c in clean {
-                try db.run("INSERT INTO members (trip_id, name, joined_at) VALUES (?, ?, ?)",
-                           [.integer(trip.id), .text(c), .text(clock.now)])
+                try db.run(
+                    "INSERT INTO members (trip_id, name, joined_at) VALUES (?, ?, ?)",
+                    [.integer(trip.id), .text(c), .text(clock.now)])
             }
             let all = try members(of: trip)
             return (trip, Array(all.suffix(clean.count)))
@@ -88,16 +89,20 @@ extension Ledger {
         return try db.transaction {
             let m = try Ledger.member(name, in: try members(of: trip), trip: trip)
             var purchases: [String] = []
-            try db.prepare("""
+            try db.prepare(
+                """
                 SELECT s.purchase_id, s.payers, s.shares, p.id IS NULL FROM purchase_splits s
                 LEFT JOIN purchases p ON p.id = s.purchase_id WHERE s.trip_id = ? ORDER BY s.purchase_id
-                """).forEach([.integer(trip.id)]) { s in
+                """
+            ).forEach([.integer(trip.id)]) { s in
                 if (SplitWeights.memberIDs(s.text(1)) + SplitWeights.memberIDs(s.text(2))).contains(m.id) {
                     purchases.append("#\(s.int(0))" + (s.int(3) == 1 ? " (removed)" : ""))
                 }
             }
-            let transfers = try db.scalarInt("SELECT count(*) FROM transfers WHERE from_member = ?1 OR to_member = ?1",
-                                             [.integer(m.id)]) ?? 0
+            let transfers =
+                try db.scalarInt(
+                    "SELECT count(*) FROM transfers WHERE from_member = ?1 OR to_member = ?1",
+                    [.integer(m.id)]) ?? 0
             if !purchases.isEmpty || transfers > 0 {
                 var what: [String] = []
                 if !purchases.isEmpty {
@@ -105,8 +110,9 @@ extension Ledger {
                     what.append("purchases \(shown)")
                 }
                 if transfers > 0 { what.append("\(transfers) transfer\(transfers == 1 ? "" : "s")") }
-                throw TripError.badTextValue(field: "member", value: m.name,
-                                             reason: "still has \(what.joined(separator: " and ")); change their splits first")
+                throw TripError.badTextValue(
+                    field: "member", value: m.name,
+                    reason: "still has \(what.joined(separator: " and ")); change their splits first")
             }
             try db.run("DELETE FROM members WHERE id = ?", [.integer(m.id)])
             return m

@@ -89,7 +89,9 @@ extension Ledger {
             let spec = try PayerSpec.parse(paidBy)
             let paid = try spec.resolve(members: names, total: p.breakdown.total, currency: p.currency, rounding: rounding)
             // A purchase of nothing (a total of 0) still records who paid it.
-            payerWeights = paid.contains { $0 != 0 } ? paid.map { Rational($0) }
+            payerWeights =
+                paid.contains { $0 != 0 }
+                ? paid.map { Rational($0) }
                 : names.indices.map { SplitSpec.memberIndex(spec.names[0], in: names) == $0 ? .one : .zero }
         } else if isNew {
             let me = try whoami(set: nil).flatMap { SplitSpec.memberIndex($0, in: names) } ?? 0
@@ -102,7 +104,8 @@ extension Ledger {
             return try SplitWeights.encode(weights.indices.filter { !weights[$0].isZero }.map { (members[$0].id, weights[$0]) })
         }
         guard let payers = try text(payerWeights, stored?.0), let shares = try text(shareWeights, stored?.1) else { return }
-        try db.run("""
+        try db.run(
+            """
             INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)
             ON CONFLICT (trip_id, purchase_id) DO UPDATE SET payers = excluded.payers, shares = excluded.shares
             """, [.integer(p.tripID), .integer(p.id), .text(payers), .text(shares)])
@@ -110,7 +113,8 @@ extension Ledger {
 
     /// Gives the refund `refundID` the payers and sharers of the purchase it refunds.
     func copySplit(from purchase: Purchase, to refundID: Int64) throws {
-        try db.run("""
+        try db.run(
+            """
             INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares)
             SELECT trip_id, ?, payers, shares FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?
             """, [.integer(refundID), .integer(purchase.tripID), .integer(purchase.id)])
@@ -128,8 +132,9 @@ extension Ledger {
                 var payers: [(index: Int, weight: Rational)] = [], shares: [(index: Int, weight: Rational)] = []
                 s.withBytes(0) { SplitWeights.decode($0, index: index, into: &payers, cache: &cache) }
                 s.withBytes(1) { SplitWeights.decode($0, index: index, into: &shares, cache: &cache) }
-                return PurchaseSplit(payers: payers.map { .init(member: members[$0.index], weight: $0.weight) },
-                                     shares: shares.map { .init(member: members[$0.index], weight: $0.weight) })
+                return PurchaseSplit(
+                    payers: payers.map { .init(member: members[$0.index], weight: $0.weight) },
+                    shares: shares.map { .init(member: members[$0.index], weight: $0.weight) })
             }
     }
 }

@@ -61,14 +61,17 @@ extension Ledger {
     /// trip's splits are one range of `purchase_splits`' key, each joined to its purchase by rowid
     /// and parsed from its bytes. `details` also reads what a member's report needs.
     @discardableResult
-    func scanSplits(trip: Trip, members: [Member], from: String = "0001-01-01", to: String = "9999-12-31",
-                    currency: String? = nil, details: Bool = false, _ body: (SplitRow) throws -> Void) throws -> Int {
+    func scanSplits(
+        trip: Trip, members: [Member], from: String = "0001-01-01", to: String = "9999-12-31",
+        currency: String? = nil, details: Bool = false, _ body: (SplitRow) throws -> Void
+    ) throws -> Int {
         let index = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.id, $0) })
         var cache: [Int64: Rational] = [:]
         var row = SplitRow()
         var split = 0
         // ?5 (`details`): the note and kind only for a member's lines; balances read neither.
-        try db.prepare("""
+        try db.prepare(
+            """
             SELECT s.purchase_id, s.payers, s.shares, p.total_minor, p.home_minor, p.currency, p.category, p.rate_source,
                    p.provisional, p.tax_included, p.home_discount_minor, p.home_service_minor, p.home_tax_minor,
                    p.home_tip_minor, p.date, p.paid_with, p.kind = 'purchase',
@@ -76,7 +79,8 @@ extension Ledger {
             FROM purchase_splits s JOIN purchases p ON p.id = s.purchase_id
             WHERE s.trip_id = ?1 AND p.date BETWEEN ?2 AND ?3 AND (?4 IS NULL OR p.currency = ?4)
             ORDER BY s.purchase_id
-            """).forEach([.integer(trip.id), .text(from), .text(to), SQLValue(currency), .integer(details ? 1 : 0)]) { s in
+            """
+        ).forEach([.integer(trip.id), .text(from), .text(to), SQLValue(currency), .integer(details ? 1 : 0)]) { s in
             split += 1
             row.id = s.int(0)
             row.payers.removeAll(keepingCapacity: true)
@@ -105,9 +109,11 @@ extension Ledger {
             }
             try body(row)
         }
-        let all = try db.scalarInt("""
-            SELECT count(*) FROM purchases WHERE trip_id = ?1 AND date BETWEEN ?2 AND ?3 AND (?4 IS NULL OR currency = ?4)
-            """, [.integer(trip.id), .text(from), .text(to), SQLValue(currency)]) ?? 0
+        let all =
+            try db.scalarInt(
+                """
+                SELECT count(*) FROM purchases WHERE trip_id = ?1 AND date BETWEEN ?2 AND ?3 AND (?4 IS NULL OR currency = ?4)
+                """, [.integer(trip.id), .text(from), .text(to), SQLValue(currency)]) ?? 0
         return Int(all) - split
     }
 }

@@ -18,8 +18,10 @@ enum SplitWeights {
 
     /// Appends to `out` the parts of `bytes` whose member is in `index` (member id → position in
     /// join order). Weights `1/1`…: `cache` keeps the whole-number ones, the common case.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, index: [Int64: Int], into out: inout [(index: Int, weight: Rational)],
-                       cache: inout [Int64: Rational]) {
+    static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, index: [Int64: Int], into out: inout [(index: Int, weight: Rational)],
+        cache: inout [Int64: Rational]
+    ) {
         var i = 0
         func number() -> Int64 {
             var v: Int64 = 0
@@ -31,17 +33,19 @@ enum SplitWeights {
         }
         while i < bytes.count {
             let id = number()
-            i += 1                                  // "="
+            i += 1  // "="
             let num = number()
             var den: Int64 = 1
-            if i < bytes.count, bytes[i] == 47 {    // "/"
+            if i < bytes.count, bytes[i] == 47 {  // "/"
                 i += 1
                 den = number()
             }
-            i += 1                                  // ","
+            i += 1  // ","
             guard let position = index[id] else { continue }
             let w: Rational
-            if den == 1, let cached = cache[num] { w = cached } else {
+            if den == 1, let cached = cache[num] {
+                w = cached
+            } else {
                 w = (try? Rational(Int128(num), Int128(den))) ?? .zero
                 if den == 1 { cache[num] = w }
             }

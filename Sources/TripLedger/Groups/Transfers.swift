@@ -16,8 +16,10 @@ public struct Transfer: Sendable, Equatable {
 /// The `transfers` table's SQL: the only code that reads or writes it.
 extension Ledger {
     /// `trip transfer FROM TO AMOUNT [CUR] [--date D] [--trip T]`.
-    public func addTransfer(from: String, to: String, amount: String, currency: String?, date: String?,
-                            note: String?, trip name: String?) throws -> Transfer {
+    public func addTransfer(
+        from: String, to: String, amount: String, currency: String?, date: String?,
+        note: String?, trip name: String?
+    ) throws -> Transfer {
         let trip = try resolveTrip(name)
         try requireOpen(trip)
         let members = try requireMembers(trip)
@@ -43,8 +45,9 @@ extension Ledger {
         return try db.transaction {
             let b = try balances(of: trip, members: try requireMembers(trip), inCurrency: nil)
             let recorded = try b.settlement.map { t in
-                try insertTransfer(trip: trip, from: t.from, to: t.to, amount: t.amount, currency: trip.homeCurrency,
-                                   date: clock.today, note: "settle-up")
+                try insertTransfer(
+                    trip: trip, from: t.from, to: t.to, amount: t.amount, currency: trip.homeCurrency,
+                    date: clock.today, note: "settle-up")
             }
             return (b, recorded)
         }
@@ -52,22 +55,30 @@ extension Ledger {
 
     /// `conversion`: one already made (an imported transfer keeps the one it was exported with);
     /// `nil` converts at the rate of `date`.
-    func insertTransfer(trip: Trip, from: Member, to: Member, amount: Int64, currency: Currency, date: CivilDate,
-                        note: String, conversion recorded: Conversion? = nil) throws -> Transfer {
+    func insertTransfer(
+        trip: Trip, from: Member, to: Member, amount: Int64, currency: Currency, date: CivilDate,
+        note: String, conversion recorded: Conversion? = nil
+    ) throws -> Transfer {
         let b = Breakdown(price: amount, discount: 0, subtotal: amount, service: 0, tax: 0, taxIncluded: false, tip: 0, total: amount)
-        let conversion = try recorded
+        let conversion =
+            try recorded
             ?? convert(b, currency: currency, home: trip.homeCurrency, date: date, purchaseRate: nil, charged: nil)
         let q = conversion.quote
-        try db.run("""
+        try db.run(
+            """
             INSERT INTO transfers (trip_id, from_member, to_member, date, currency, amount_minor, home_currency, home_minor,
                                    rate, rate_date, rate_source, rate_provider, provisional, note, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.integer(trip.id), .integer(from.id), .integer(to.id), .text(date.description), .text(currency.code),
-                  .integer(amount), .text(trip.homeCurrency.code), SQLValue(conversion.home), SQLValue(q?.rate),
-                  SQLValue(q?.date?.description), .text(conversion.source.rawValue), SQLValue(q?.provider),
-                  SQLValue(conversion.provisional), .text(note), .text(clock.now)])
-        return Transfer(id: db.lastInsertRowID, tripName: trip.name, from: from.name, to: to.name, date: date,
-                        amount: Money(minorUnits: amount, currency: currency), conversion: conversion, note: note)
+            """,
+            [
+                .integer(trip.id), .integer(from.id), .integer(to.id), .text(date.description), .text(currency.code),
+                .integer(amount), .text(trip.homeCurrency.code), SQLValue(conversion.home), SQLValue(q?.rate),
+                SQLValue(q?.date?.description), .text(conversion.source.rawValue), SQLValue(q?.provider),
+                SQLValue(conversion.provisional), .text(note), .text(clock.now),
+            ])
+        return Transfer(
+            id: db.lastInsertRowID, tripName: trip.name, from: from.name, to: to.name, date: date,
+            amount: Money(minorUnits: amount, currency: currency), conversion: conversion, note: note)
     }
 
     /// Converts again, like `rerate` does purchases, the transfers of open trips whose rate is
@@ -76,25 +87,32 @@ extension Ledger {
     func rerateTransfers(currencies: Set<String>?, tripID: Int64?) throws {
         struct Row { let id: Int64; let currency: Currency; let home: Currency; let date: CivilDate; let amount: Int64 }
         var rows: [Row] = []
-        try db.prepare("""
+        try db.prepare(
+            """
             SELECT x.id, x.currency, x.home_currency, x.date, x.amount_minor FROM transfers x JOIN trips t ON t.id = x.trip_id
             WHERE t.closed_at IS NULL AND (?1 IS NULL OR x.trip_id = ?1)
               AND (x.provisional = 1 OR x.rate_source IN ('none', 'manual', 'fallback'))
-            """).forEach([SQLValue(tripID)]) { s in
+            """
+        ).forEach([SQLValue(tripID)]) { s in
             guard let date = CivilDate(iso: s.text(3)) else { return }
             rows.append(Row(id: s.int(0), currency: .stored(s.text(1)), home: .stored(s.text(2)), date: date, amount: s.int(4)))
         }
         for r in rows {
             if let currencies, !currencies.contains(r.currency.code) && !currencies.contains(r.home.code) { continue }
-            let b = Breakdown(price: r.amount, discount: 0, subtotal: r.amount, service: 0, tax: 0, taxIncluded: false, tip: 0,
-                              total: r.amount)
+            let b = Breakdown(
+                price: r.amount, discount: 0, subtotal: r.amount, service: 0, tax: 0, taxIncluded: false, tip: 0,
+                total: r.amount)
             let c = try convert(b, currency: r.currency, home: r.home, date: r.date, purchaseRate: nil, charged: nil)
             let q = c.quote
-            try db.run("""
+            try db.run(
+                """
                 UPDATE transfers SET home_minor = ?, rate = ?, rate_date = ?, rate_source = ?, rate_provider = ?, provisional = ?
                 WHERE id = ?
-                """, [SQLValue(c.home), SQLValue(q?.rate), SQLValue(q?.date?.description), .text(c.source.rawValue),
-                      SQLValue(q?.provider), SQLValue(c.provisional), .integer(r.id)])
+                """,
+                [
+                    SQLValue(c.home), SQLValue(q?.rate), SQLValue(q?.date?.description), .text(c.source.rawValue),
+                    SQLValue(q?.provider), SQLValue(c.provisional), .integer(r.id),
+                ])
         }
     }
 }

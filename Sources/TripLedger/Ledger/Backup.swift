@@ -1,9 +1,10 @@
+import TripCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TripCore
 
 extension Ledger {
     /// `trip backup FILE`: writes a consistent copy of the ledger to a new file `target` (mode
@@ -30,7 +31,7 @@ extension Ledger {
         close(fd)
         do {
             try db.run("VACUUM INTO ?", [.text(target)])
-        } catch where !error.isDiskFull {
+        } catch  where !error.isDiskFull {
             unlink(target)
             // The ledger was only read: a failure here is writing the copy.
             throw LedgerFileError(path: target, cause: .cannotCreate(error.message))

@@ -1,9 +1,10 @@
+import TripCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TripCore
 
 /// An open ledger: the SQLite file, the effective settings and the clock of this command.
 ///
@@ -29,7 +30,7 @@ public final class Ledger {
         if !file.exists { try Ledger.makeParentFolder(of: path) }
         do {
             db = try Database(path: path, create: create, readOnly: !file.writable)
-            _ = try Migrator.version(of: db)        // fails here for a file that is not SQLite
+            _ = try Migrator.version(of: db)  // fails here for a file that is not SQLite
         } catch {
             throw Ledger.fileError(error, path: path) ?? TripError.storage("ledger: cannot open \(quoted(path)): \(error.message)")
         }
@@ -40,7 +41,8 @@ public final class Ledger {
         // One statement, so one snapshot: another trip may be creating this ledger right now, and
         // its first migration writes the tables and the version in one commit.
         if version == 0, file.exists,
-           try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE (SELECT user_version FROM pragma_user_version) = 0") ?? 0 > 0 {
+            try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE (SELECT user_version FROM pragma_user_version) = 0") ?? 0 > 0
+        {
             throw LedgerFileError(path: path, cause: .notALedger)
         }
         if db.isReadOnly && version < Migrator.latestVersion {
@@ -93,8 +95,9 @@ public final class Ledger {
 
     func setLedgerSetting(_ key: String, _ value: String?) throws {
         if let value {
-            try db.run("INSERT INTO ledger_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                       [.text(key), .text(value)])
+            try db.run(
+                "INSERT INTO ledger_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [.text(key), .text(value)])
         } else {
             try db.run("DELETE FROM ledger_settings WHERE key = ?", [.text(key)])
         }

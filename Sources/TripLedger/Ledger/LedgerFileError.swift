@@ -1,9 +1,10 @@
+import TripCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TripCore
 
 /// A ledger file that cannot be used as asked: one plain line naming the path and the cause, and
 /// the sysexits code for it (66 no input, 73 cannot write, 74 I/O error).

@@ -55,10 +55,12 @@ public struct Purchase: Sendable, Equatable {
         currency = .stored(s.text(7))
         expression = s.text(8)
         let rounding = RoundingMode(rawValue: s.text(20)) ?? .halfUp
-        inputs = AdjustmentInputs(discount: spec(10), service: spec(12), tax: spec(14), taxIncluded: s.int(15) == 1,
-                                  tip: spec(17), rounding: rounding)
-        breakdown = Breakdown(price: s.int(9), discount: s.int(11), subtotal: s.int(9) - s.int(11), service: s.int(13),
-                              tax: s.int(16), taxIncluded: s.int(15) == 1, tip: s.int(18), total: s.int(19))
+        inputs = AdjustmentInputs(
+            discount: spec(10), service: spec(12), tax: spec(14), taxIncluded: s.int(15) == 1,
+            tip: spec(17), rounding: rounding)
+        breakdown = Breakdown(
+            price: s.int(9), discount: s.int(11), subtotal: s.int(9) - s.int(11), service: s.int(13),
+            tax: s.int(16), taxIncluded: s.int(15) == 1, tip: s.int(18), total: s.int(19))
         preset = s.optionalText(21)
         purchaseRate = s.optionalText(22)
         chargedMinor = s.optionalInt(23)
@@ -90,10 +92,12 @@ public struct PurchaseDraft: Sendable {
     /// `.credit` for `trip add … --refund` (money received with no purchase).
     public var kind: PurchaseKind = .purchase
 
-    public init(amount: String? = nil, currency: String? = nil, note: String? = nil, date: String? = nil,
-                category: String? = nil, paidWith: String? = nil, discount: String? = nil, service: String? = nil,
-                tax: String? = nil, taxIncluded: Bool? = nil, tip: String? = nil, preset: String? = nil,
-                rounding: String? = nil, rate: String? = nil, charged: String? = nil, trip: String? = nil) {
+    public init(
+        amount: String? = nil, currency: String? = nil, note: String? = nil, date: String? = nil,
+        category: String? = nil, paidWith: String? = nil, discount: String? = nil, service: String? = nil,
+        tax: String? = nil, taxIncluded: Bool? = nil, tip: String? = nil, preset: String? = nil,
+        rounding: String? = nil, rate: String? = nil, charged: String? = nil, trip: String? = nil
+    ) {
         self.amount = amount
         self.currency = currency
         self.note = note
@@ -124,8 +128,10 @@ public struct PurchaseFilter: Sendable {
     /// Newest first (date, then id, descending) instead of oldest first.
     public var reverse: Bool
 
-    public init(trip: String? = nil, since: String? = nil, until: String? = nil, category: String? = nil,
-                limit: Int? = nil, reverse: Bool = false) {
+    public init(
+        trip: String? = nil, since: String? = nil, until: String? = nil, category: String? = nil,
+        limit: Int? = nil, reverse: Bool = false
+    ) {
         self.trip = trip
         self.since = since
         self.until = until

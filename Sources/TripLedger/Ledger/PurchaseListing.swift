@@ -113,18 +113,21 @@ extension Ledger {
         let q = try PurchaseQuery(filter, trip: try resolveTrip(filter.trip), clock: clock)
         // Read like the rows themselves: through a small page cache, not a growing memory map.
         try db.preferStreaming()
-        var layout = ListLayout(count: 0, idWidth: 2, amountWidth: 6, homeWidth: q.trip.homeCurrency.code.count,
-                                rateWidth: 4, anyProvisional: false)
+        var layout = ListLayout(
+            count: 0, idWidth: 2, amountWidth: 6, homeWidth: q.trip.homeCurrency.code.count,
+            rateWidth: 4, anyProvisional: false)
         // The widest amount is that of the smallest or largest total of some currency. Every column
         // here is in the covering index `purchases_report`, so this reads the index, not the table
         // (home amounts are in the trip's home currency, as the header says).
-        // sql-built: `condition` comes from `PurchaseQuery`'s constant clauses; every value is bound.
-        try db.prepare("""
+        try db.prepare(
+            // sql-built: `condition` comes from `PurchaseQuery`'s constant clauses; every value is bound.
+            """
             SELECT p.currency, count(*), max(p.id), min(p.total_minor), max(p.total_minor), min(p.home_minor), max(p.home_minor),
                    max(CASE WHEN p.home_minor IS NULL THEN 4 ELSE length(p.rate_source) + p.provisional END),
                    max(p.provisional AND p.home_minor IS NOT NULL)
             FROM purchases p WHERE \(q.condition) GROUP BY p.currency
-            """).forEach(q.values) { s in
+            """
+        ).forEach(q.values) { s in
             let home = q.trip.homeCurrency
             guard let currency = CurrencyTable.shared.lookup(s.text(0)) else { return }
             layout.count += Int(s.int(1))

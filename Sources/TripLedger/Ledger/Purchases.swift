@@ -8,14 +8,16 @@ extension Ledger {
         try requireOpen(trip)
         var draft = draft
         (draft.amount, draft.currency) = try PastedAmount.read(
-            amount, given: draft.currency, purchaseCurrency: trip.localCurrency ?? trip.homeCurrency) { "trip add \($0) \($1)" }
+            amount, given: draft.currency, purchaseCurrency: trip.localCurrency ?? trip.homeCurrency
+        ) { "trip add \($0) \($1)" }
         var row = try prepareRow(draft, amount: draft.amount ?? amount, trip: trip, existing: nil)
         row.kind = draft.kind
         return try db.transaction {
             // The id explicitly: never one a removed purchase had (m0006).
             let id = try nextID(.purchases)
-            try db.run("INSERT INTO purchases (id, \(PurchaseRow.insertColumns)) VALUES (?, \(PurchaseRow.placeholders))",
-                       [.integer(id)] + row.values(now: clock.now, createdAt: clock.now))
+            try db.run(
+                "INSERT INTO purchases (id, \(PurchaseRow.insertColumns)) VALUES (?, \(PurchaseRow.placeholders))",
+                [.integer(id)] + row.values(now: clock.now, createdAt: clock.now))
             let added = try purchase(id: id)
             try storeSplit(split, purchase: added, previousTrip: nil)
             return added
@@ -48,8 +50,9 @@ extension Ledger {
             // in between, so foreign keys are checked at commit (the pragma ends with the transaction).
             try db.execute("PRAGMA defer_foreign_keys = ON")
             try db.run("DELETE FROM purchases WHERE id = ?", [.integer(id)])
-            try db.run("INSERT INTO purchases (id, \(PurchaseRow.insertColumns)) VALUES (?, \(PurchaseRow.placeholders))",
-                       [.integer(id)] + row.values(now: clock.now, createdAt: created))
+            try db.run(
+                "INSERT INTO purchases (id, \(PurchaseRow.insertColumns)) VALUES (?, \(PurchaseRow.placeholders))",
+                [.integer(id)] + row.values(now: clock.now, createdAt: created))
             if let importKey {
                 try db.run("UPDATE purchases SET import_key = ? WHERE id = ?", [.integer(importKey), .integer(id)])
             }
@@ -61,8 +64,10 @@ extension Ledger {
     }
 
     public func purchase(id: Int64) throws -> Purchase {
-        guard let p = try db.prepare("SELECT \(Purchase.columns) \(Purchase.from) WHERE p.id = ?")
-            .first([.integer(id)], Purchase.init(row:)) else { throw TripError.purchaseNotFound(String(id)) }
+        guard
+            let p = try db.prepare("SELECT \(Purchase.columns) \(Purchase.from) WHERE p.id = ?")
+                .first([.integer(id)], Purchase.init(row:))
+        else { throw TripError.purchaseNotFound(String(id)) }
         return p
     }
 
@@ -82,7 +87,8 @@ extension Ledger {
     /// Validates a draft against its trip (and the purchase being edited) and computes the row.
     func prepareRow(_ d: PurchaseDraft, amount: String, trip: Trip, existing old: Purchase?) throws -> PurchaseRow {
         let table = CurrencyTable.shared
-        let currency = try d.currency.map { c throws(TripError) in try table.currency(for: c) }
+        let currency =
+            try d.currency.map { c throws(TripError) in try table.currency(for: c) }
             ?? old?.currency ?? trip.localCurrency ?? trip.homeCurrency
         // A field given by flag now, or explicitly before, keeps its value; a preset fills only the others.
         var explicit = ExplicitFields(draft: d)
@@ -94,16 +100,19 @@ extension Ledger {
             return defaultPreset(of: trip, for: currency)
         }()
         let preset = try presetName.map { try settings.preset(named: $0) }
-        let rounding = try d.rounding.map { r throws(TripError) in
-            guard let m = RoundingMode(userText: r) else {
-                throw .badChoice(field: "rounding", value: r, allowed: RoundingMode.allCases.map(\.rawValue))
-            }
-            return m
-        } ?? (explicit.contains(.rounding) ? old?.inputs.rounding : nil) ?? preset?.rounding
+        let rounding =
+            try d.rounding.map { r throws(TripError) in
+                guard let m = RoundingMode(userText: r) else {
+                    throw .badChoice(field: "rounding", value: r, allowed: RoundingMode.allCases.map(\.rawValue))
+                }
+                return m
+            } ?? (explicit.contains(.rounding) ? old?.inputs.rounding : nil) ?? preset?.rounding
             ?? (old?.preset == presetName ? old?.inputs.rounding : nil) ?? settings.rounding.value
 
-        func spec(_ flag: String?, _ field: ExplicitFields, _ name: String, stored: AdjustmentSpec?,
-                  fromPreset: AdjustmentSpec?) throws -> AdjustmentSpec? {
+        func spec(
+            _ flag: String?, _ field: ExplicitFields, _ name: String, stored: AdjustmentSpec?,
+            fromPreset: AdjustmentSpec?
+        ) throws -> AdjustmentSpec? {
             if let flag { return flag.isEmpty || flag.lowercased() == "none" ? nil : try AdjustmentSpec.parse(flag, field: name) }
             return explicit.contains(field) ? stored : fromPreset
         }
@@ -111,16 +120,19 @@ extension Ledger {
         let service = try spec(d.service, .service, "service", stored: old?.inputs.service, fromPreset: preset?.service)
         let tax = try spec(d.tax, .tax, "tax", stored: old?.inputs.tax, fromPreset: preset?.tax)
         let tip = try spec(d.tip, .tip, "tip", stored: old?.inputs.tip, fromPreset: preset?.tip)
-        let taxIncluded: Bool = d.taxIncluded ?? {
-            if d.tax != nil { return false }
-            if let old, explicit.contains(.taxIncluded) { return old.inputs.taxIncluded }
-            return preset?.taxIncluded ?? false
-        }()
+        let taxIncluded: Bool =
+            d.taxIncluded
+            ?? {
+                if d.tax != nil { return false }
+                if let old, explicit.contains(.taxIncluded) { return old.inputs.taxIncluded }
+                return preset?.taxIncluded ?? false
+            }()
         if taxIncluded && tax == nil {
             throw TripError.usage("tax-included: give the included rate with --tax, e.g. --tax 10% --tax-included")
         }
-        let inputs = AdjustmentInputs(discount: discount, service: service, tax: tax, taxIncluded: taxIncluded, tip: tip,
-                                      rounding: rounding, tipOnTaxed: settings.tipOnTaxed.value)
+        let inputs = AdjustmentInputs(
+            discount: discount, service: service, tax: tax, taxIncluded: taxIncluded, tip: tip,
+            rounding: rounding, tipOnTaxed: settings.tipOnTaxed.value)
         let price = try AmountExpression.evaluate(amount, field: "amount", minorUnits: currency.minorUnits, rounding: rounding)
         let breakdown = try Breakdown.compute(price: price, currency: currency, inputs: inputs)
 
@@ -132,15 +144,18 @@ extension Ledger {
         let purchaseRate = try (d.rate ?? old?.purchaseRate).flatMap { r throws(TripError) in
             r.isEmpty ? nil : try Ledger.validateRate(r, field: "rate")
         }
-        let charged = try (d.charged.map { c throws(TripError) -> Int64? in
-            c.isEmpty ? nil : try AmountExpression.evaluate(c, field: "charged", minorUnits: home.minorUnits, rounding: rounding)
-        } ?? old?.chargedMinor)
+        let charged =
+            try
+            (d.charged.map { c throws(TripError) -> Int64? in
+                c.isEmpty ? nil : try AmountExpression.evaluate(c, field: "charged", minorUnits: home.minorUnits, rounding: rounding)
+            } ?? old?.chargedMinor)
         try PurchaseBound.check(breakdown, currency: currency)
         let conversion = try convert(breakdown, currency: currency, home: home, date: date, purchaseRate: purchaseRate, charged: charged)
         try PurchaseBound.check(conversion)
-        return PurchaseRow(tripID: trip.id, date: date, note: note, category: category, paidWith: paidWith, currency: currency,
-                           expression: amount.trimmingSpaces, inputs: inputs, breakdown: breakdown, preset: presetName,
-                           purchaseRate: purchaseRate, charged: charged, conversion: conversion, explicit: explicit)
+        return PurchaseRow(
+            tripID: trip.id, date: date, note: note, category: category, paidWith: paidWith, currency: currency,
+            expression: amount.trimmingSpaces, inputs: inputs, breakdown: breakdown, preset: presetName,
+            purchaseRate: purchaseRate, charged: charged, conversion: conversion, explicit: explicit)
     }
 
     /// The fields of `p` the user set by flag. A row that did not record them (from before m0005,
@@ -170,12 +185,16 @@ extension Ledger {
     }
 
     /// Chooses and applies the rate: `--charged` wins, then `--rate`, then `RateResolver`.
-    func convert(_ b: Breakdown, currency: Currency, home: Currency, date: CivilDate,
-                 purchaseRate: String?, charged: Int64?) throws -> Conversion {
+    func convert(
+        _ b: Breakdown, currency: Currency, home: Currency, date: CivilDate,
+        purchaseRate: String?, charged: Int64?
+    ) throws -> Conversion {
         let rounding = settings.rounding.value
         if let charged {
             let effective: String
-            if b.total == 0 { effective = "0" } else {
+            if b.total == 0 {
+                effective = "0"
+            } else {
                 let r = try Rational(Int128(charged), Int128(b.total)).scaled(byPowerOfTen: currency.minorUnits - home.minorUnits)
                 effective = r.derivedRateText
             }

@@ -12,9 +12,11 @@ extension Ledger {
         return try db.transaction {
             let p = try purchase(id: id)
             guard p.kind == .purchase else {
-                throw TripError.badTextValue(field: "id", value: idText, reason: """
-                    is a \(p.kind.rawValue), not a purchase; refund the purchase itself
-                    """)
+                throw TripError.badTextValue(
+                    field: "id", value: idText,
+                    reason: """
+                        is a \(p.kind.rawValue), not a purchase; refund the purchase itself
+                        """)
             }
             let trip = try self.trip(id: p.tripID)!
             try requireOpen(trip)
@@ -25,11 +27,13 @@ extension Ledger {
                 minor = try AmountExpression.evaluate(amount, field: "amount", minorUnits: p.currency.minorUnits, rounding: rounding)
                 guard minor > 0 else { throw TripError.badAmount(field: "amount", value: amount, reason: "must be greater than zero") }
                 guard minor <= remaining else {
-                    throw TripError.badAmount(field: "amount", value: amount, reason: """
-                        is more than what remains to refund of purchase #\(id): \
-                        \(Money(minorUnits: remaining, currency: p.currency).plainText) \(p.currency.code) of \
-                        \(Money(minorUnits: p.breakdown.total, currency: p.currency).plainText) \(p.currency.code)
-                        """)
+                    throw TripError.badAmount(
+                        field: "amount", value: amount,
+                        reason: """
+                            is more than what remains to refund of purchase #\(id): \
+                            \(Money(minorUnits: remaining, currency: p.currency).plainText) \(p.currency.code) of \
+                            \(Money(minorUnits: p.breakdown.total, currency: p.currency).plainText) \(p.currency.code)
+                            """)
                 }
             } else {
                 guard remaining > 0 else {
@@ -44,21 +48,26 @@ extension Ledger {
                 guard v > 0 else { throw TripError.badAmount(field: "charged", value: c, reason: "must be greater than zero") }
                 return v
             }
-            let breakdown = Breakdown(price: minor, discount: 0, subtotal: minor, service: 0, tax: 0, taxIncluded: false,
-                                      tip: 0, total: minor)
-            let conversion = try convert(breakdown, currency: p.currency, home: home, date: day, purchaseRate: nil,
-                                         charged: chargedMinor)
-            var row = PurchaseRow(tripID: trip.id, date: day, note: p.note, category: p.category, paidWith: p.paidWith,
-                                  currency: p.currency, expression: amount?.trimmingSpaces
-                                      ?? Money(minorUnits: minor, currency: p.currency).plainText,
-                                  inputs: AdjustmentInputs(rounding: rounding), breakdown: breakdown, preset: nil,
-                                  purchaseRate: nil, charged: chargedMinor, conversion: conversion)
+            let breakdown = Breakdown(
+                price: minor, discount: 0, subtotal: minor, service: 0, tax: 0, taxIncluded: false,
+                tip: 0, total: minor)
+            let conversion = try convert(
+                breakdown, currency: p.currency, home: home, date: day, purchaseRate: nil,
+                charged: chargedMinor)
+            var row = PurchaseRow(
+                tripID: trip.id, date: day, note: p.note, category: p.category, paidWith: p.paidWith,
+                currency: p.currency,
+                expression: amount?.trimmingSpaces
+                    ?? Money(minorUnits: minor, currency: p.currency).plainText,
+                inputs: AdjustmentInputs(rounding: rounding), breakdown: breakdown, preset: nil,
+                purchaseRate: nil, charged: chargedMinor, conversion: conversion)
             row.kind = .refund
             row.refundOf = id
             // The id explicitly: never one a removed purchase had (m0006).
             let refundID = try nextID(.purchases)
-            try db.run("INSERT INTO purchases (id, \(PurchaseRow.insertColumns)) VALUES (?, \(PurchaseRow.placeholders))",
-                       [.integer(refundID)] + row.values(now: clock.now, createdAt: clock.now))
+            try db.run(
+                "INSERT INTO purchases (id, \(PurchaseRow.insertColumns)) VALUES (?, \(PurchaseRow.placeholders))",
+                [.integer(refundID)] + row.values(now: clock.now, createdAt: clock.now))
             // On a group trip a refund is divided like the purchase it refunds.
             try copySplit(from: p, to: refundID)
             return try purchase(id: refundID)
@@ -81,32 +90,41 @@ extension Ledger {
     /// currency and add up to at most its total. Runs inside the edit's transaction, so a failure
     /// leaves the ledger as it was.
     func checkRefundLink(of p: Purchase) throws {
-        let (purchaseID, refunds): (Int64, [Int64]) = p.kind == .refund
+        let (purchaseID, refunds): (Int64, [Int64]) =
+            p.kind == .refund
             ? (p.refundOf ?? p.id, [p.id]) : (p.id, try refundIDs(of: p.id))
         guard !refunds.isEmpty, p.kind != .credit else { return }
         let original = try purchase(id: purchaseID)
         let list = refunds.map { "#\($0)" }.joined(separator: ", ")
         if p.kind == .purchase {
-            let mismatch = try db.scalarInt("""
-                SELECT count(*) FROM purchases WHERE refund_of = ? AND (currency <> ? OR trip_id <> ?)
-                """, [.integer(purchaseID), .text(original.currency.code), .integer(original.tripID)]) ?? 0
+            let mismatch =
+                try db.scalarInt(
+                    """
+                    SELECT count(*) FROM purchases WHERE refund_of = ? AND (currency <> ? OR trip_id <> ?)
+                    """, [.integer(purchaseID), .text(original.currency.code), .integer(original.tripID)]) ?? 0
             if mismatch > 0 {
-                throw TripError.badText(field: "edit", reason: """
-                    purchase #\(purchaseID) has refunds (\(list)) in its currency and trip; remove them first to change those
-                    """)
+                throw TripError.badText(
+                    field: "edit",
+                    reason: """
+                        purchase #\(purchaseID) has refunds (\(list)) in its currency and trip; remove them first to change those
+                        """)
             }
         } else if p.currency != original.currency || p.tripID != original.tripID {
-            throw TripError.badText(field: "edit", reason: """
-                refund #\(p.id) must stay in the currency and trip of purchase #\(purchaseID)
-                """)
+            throw TripError.badText(
+                field: "edit",
+                reason: """
+                    refund #\(p.id) must stay in the currency and trip of purchase #\(purchaseID)
+                    """)
         }
         let refunded = try refundedTotal(of: purchaseID)
         if refunded > original.breakdown.total {
-            throw TripError.badText(field: "edit", reason: """
-                the refunds of purchase #\(purchaseID) would add up to \
-                \(Money(minorUnits: refunded, currency: original.currency).plainText) \(original.currency.code), more than its \
-                total \(Money(minorUnits: original.breakdown.total, currency: original.currency).plainText)
-                """)
+            throw TripError.badText(
+                field: "edit",
+                reason: """
+                    the refunds of purchase #\(purchaseID) would add up to \
+                    \(Money(minorUnits: refunded, currency: original.currency).plainText) \(original.currency.code), more than its \
+                    total \(Money(minorUnits: original.breakdown.total, currency: original.currency).plainText)
+                    """)
         }
     }
 }

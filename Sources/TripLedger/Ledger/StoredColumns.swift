@@ -11,11 +11,15 @@ extension Conversion {
 
     init(stored s: Statement, at i: Int32) {
         let source = RateSource(rawValue: s.text(i + 8)) ?? .none
-        let quote = source == .none ? nil : RateQuote(
-            rate: s.optionalText(i + 6) ?? "", date: s.optionalText(i + 7).flatMap { CivilDate(iso: $0) }, source: source,
-            provider: s.optionalText(i + 9), fetchedAt: s.optionalText(i + 10), provisional: s.int(i + 11) == 1)
-        self.init(homeCurrency: .stored(s.text(i)), home: s.optionalInt(i + 1), homeDiscount: s.optionalInt(i + 2),
-                  homeService: s.optionalInt(i + 3), homeTax: s.optionalInt(i + 4), homeTip: s.optionalInt(i + 5),
-                  quote: quote)
+        let quote =
+            source == .none
+            ? nil
+            : RateQuote(
+                rate: s.optionalText(i + 6) ?? "", date: s.optionalText(i + 7).flatMap { CivilDate(iso: $0) }, source: source,
+                provider: s.optionalText(i + 9), fetchedAt: s.optionalText(i + 10), provisional: s.int(i + 11) == 1)
+        self.init(
+            homeCurrency: .stored(s.text(i)), home: s.optionalInt(i + 1), homeDiscount: s.optionalInt(i + 2),
+            homeService: s.optionalInt(i + 3), homeTax: s.optionalInt(i + 4), homeTip: s.optionalInt(i + 5),
+            quote: quote)
     }
 }

@@ -40,13 +40,16 @@ extension Ledger {
             let refunds = try refundIDs(of: id)
             if !refunds.isEmpty {
                 let list = refunds.map { "#\($0)" }.joined(separator: ", ")
-                throw TripError.badTextValue(field: "id", value: idText, reason: """
-                    has refund\(refunds.count == 1 ? "" : "s") \(list); remove \(refunds.count == 1 ? "it" : "them") first
-                    """)
+                throw TripError.badTextValue(
+                    field: "id", value: idText,
+                    reason: """
+                        has refund\(refunds.count == 1 ? "" : "s") \(list); remove \(refunds.count == 1 ? "it" : "them") first
+                        """)
             }
             let pairs = try purchaseColumnNames().map { "'\($0)', \"\($0)\"" }.joined(separator: ", ")
-            // sql-built: the column names come from the schema (pragma_table_info), not from input.
-            try db.run("""
+            try db.run(
+                // sql-built: the column names come from the schema (pragma_table_info), not from input.
+                """
                 INSERT INTO removed_purchases (id, trip_id, removed_at, row)
                 SELECT id, trip_id, ?, json_object(\(pairs)) FROM purchases WHERE id = ?
                 """, [.text(clock.now), .integer(id)])
@@ -69,8 +72,9 @@ extension Ledger {
             let columns = try purchaseColumnNames()
             let names = columns.map { "\"\($0)\"" }.joined(separator: ", ")
             let values = columns.map { "json_extract(row, '$.\($0)')" }.joined(separator: ", ")
-            // sql-built: the column names come from the schema (pragma_table_info), not from input.
-            try db.run("""
+            try db.run(
+                // sql-built: the column names come from the schema (pragma_table_info), not from input.
+                """
                 INSERT INTO purchases (\(names)) SELECT \(values) FROM removed_purchases
                 WHERE id = ? AND json_type(row, '$.id') IS NOT NULL
                 """, [.integer(id)])

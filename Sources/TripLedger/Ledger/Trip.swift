@@ -46,8 +46,10 @@ public struct NewTrip: Sendable {
     public var presets: [String]
     public var budget: String?
 
-    public init(name: String, localCurrency: String? = nil, homeCurrency: String? = nil, start: String? = nil,
-                end: String? = nil, preset: String? = nil, budget: String? = nil, presets: [String] = []) {
+    public init(
+        name: String, localCurrency: String? = nil, homeCurrency: String? = nil, start: String? = nil,
+        end: String? = nil, preset: String? = nil, budget: String? = nil, presets: [String] = []
+    ) {
         self.name = name
         self.localCurrency = localCurrency
         self.homeCurrency = homeCurrency
@@ -60,8 +62,10 @@ public struct NewTrip: Sendable {
 
 extension Ledger {
     /// Validates a free-text field with `TextField`'s rules; tabs and line breaks are allowed in notes only.
-    static func checkText(_ text: String, field: String, maxBytes: Int = TextField.noteMaxBytes,
-                          allowEmpty: Bool = true) throws(TripError) -> String {
+    static func checkText(
+        _ text: String, field: String, maxBytes: Int = TextField.noteMaxBytes,
+        allowEmpty: Bool = true
+    ) throws(TripError) -> String {
         try TextField.check(text, field: field, maxBytes: maxBytes, allowEmpty: allowEmpty, allowsLayout: field == "note")
     }
 
@@ -104,11 +108,15 @@ extension Ledger {
             try requireNewTripName(name)
             // The id explicitly: never one a deleted trip had (m0006).
             let id = try nextID(.trips)
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO trips (id, name, local_currency, home_currency, start_date, end_date, preset, budget_minor, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.integer(id), .text(name), SQLValue(local?.code), .text(home.code), SQLValue(start?.description),
-                      SQLValue(end?.description), SQLValue(presets), SQLValue(budget), .text(clock.now)])
+                """,
+                [
+                    .integer(id), .text(name), SQLValue(local?.code), .text(home.code), SQLValue(start?.description),
+                    SQLValue(end?.description), SQLValue(presets), SQLValue(budget), .text(clock.now),
+                ])
             try setLedgerSetting("current_trip", String(id))
             return try trip(id: id)!
         }

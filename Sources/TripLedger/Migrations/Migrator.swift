@@ -28,13 +28,15 @@ public enum Migrator {
                 // Another trip process may have applied it while this one waited for the write
                 // lock (the first commands on a new ledger, started together).
                 if try Migrator.version(of: db) >= version { return }
-                try db.execute("""
+                try db.execute(
+                    """
                     CREATE TABLE IF NOT EXISTS schema_migrations (
                         version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)
                     """)
                 try db.execute(String(decoding: migration.sql, as: UTF8.self))
-                try db.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                           [.integer(Int64(version)), .text(migration.name), .text(now)])
+                try db.run(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                    [.integer(Int64(version)), .text(migration.name), .text(now)])
                 // sql-built: PRAGMA takes no bound parameters; `version` is our own integer, not input.
                 try db.execute("PRAGMA user_version = \(version)")
             }

@@ -28,8 +28,9 @@ struct RerateRow {
         id = s.int(0)
         currency = .stored(s.text(1))
         date = CivilDate(iso: s.text(2)) ?? CivilDate(year: 1970, month: 1, day: 1)!
-        breakdown = Breakdown(price: s.int(3), discount: s.int(4), subtotal: s.int(3) - s.int(4), service: s.int(5),
-                              tax: s.int(6), taxIncluded: s.int(7) == 1, tip: s.int(8), total: s.int(9))
+        breakdown = Breakdown(
+            price: s.int(3), discount: s.int(4), subtotal: s.int(3) - s.int(4), service: s.int(5),
+            tax: s.int(6), taxIncluded: s.int(7) == 1, tip: s.int(8), total: s.int(9))
         conversion = Conversion(stored: s, at: 10)
     }
 }
@@ -52,7 +53,8 @@ extension Ledger {
     /// `trip rates set CUR RATE [--in CUR] [--date D]`; then re-rates what the new rate affects.
     public func setManualRate(currency: String, rate: String, in quoteText: String?, date: String?) throws -> (ManualRate, RerateSummary) {
         let base = try CurrencyTable.shared.currency(for: currency)
-        let quote = try quoteText.map { q throws(TripError) in try CurrencyTable.shared.currency(for: q) }
+        let quote =
+            try quoteText.map { q throws(TripError) in try CurrencyTable.shared.currency(for: q) }
             ?? (try currentTrip()?.homeCurrency) ?? defaultHome().currency
         guard base != quote else {
             throw TripError.badRate(field: "currency", value: currency, reason: "is the same as --in \(quote.code); a rate needs two currencies")
@@ -60,13 +62,15 @@ extension Ledger {
         let text = try Ledger.validateRate(rate, field: "rate")
         let day = try date.map { d throws(TripError) in try clock.date(d, field: "date") } ?? clock.today
         return try db.transaction {
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO manual_rates (base, quote, date, rate, created_at) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (base, quote, date) DO UPDATE SET rate = excluded.rate, created_at = excluded.created_at
                 """, [.text(base.code), .text(quote.code), .text(day.description), .text(text), .text(clock.now)])
             // An older entry for the inverse pair on the same day would be ambiguous: the new one wins.
-            try db.run("DELETE FROM manual_rates WHERE base = ? AND quote = ? AND date = ?",
-                       [.text(quote.code), .text(base.code), .text(day.description)])
+            try db.run(
+                "DELETE FROM manual_rates WHERE base = ? AND quote = ? AND date = ?",
+                [.text(quote.code), .text(base.code), .text(day.description)])
             let summary = try rerate(currencies: [base.code, quote.code])
             return (ManualRate(base: base, quote: quote, date: day, rate: text), summary)
         }
@@ -77,7 +81,8 @@ extension Ledger {
         var out: [ManualRate] = []
         try db.prepare("SELECT base, quote, date, rate FROM manual_rates ORDER BY base, quote, date").forEach { s in
             guard let b = CurrencyTable.shared.lookup(s.text(0)), let q = CurrencyTable.shared.lookup(s.text(1)),
-                  let d = CivilDate(iso: s.text(2)) else { return }
+                let d = CivilDate(iso: s.text(2))
+            else { return }
             out.append(ManualRate(base: b, quote: q, date: d, rate: s.text(3)))
         }
         return out
@@ -113,7 +118,8 @@ extension Ledger {
         }
         let resolver = RateResolver(ledger: self)
         var cache: [String: RateQuote?] = [:]
-        let update = try db.prepare("""
+        let update = try db.prepare(
+            """
             UPDATE purchases SET home_minor = ?, home_discount_minor = ?, home_service_minor = ?, home_tax_minor = ?,
               home_tip_minor = ?, rate = ?, rate_date = ?, rate_source = ?, rate_provider = ?, rate_fetched_at = ?,
               provisional = ?, updated_at = ? WHERE id = ?
@@ -122,25 +128,31 @@ extension Ledger {
             if let currencies, !currencies.contains(p.currency.code) && !currencies.contains(p.conversion.homeCurrency.code) { continue }
             let key = "\(p.currency.code)>\(p.conversion.homeCurrency.code)@\(p.date)"
             let quote: RateQuote?
-            if let cached = cache[key] { quote = cached } else {
+            if let cached = cache[key] {
+                quote = cached
+            } else {
                 quote = try resolver.quote(from: p.currency, to: p.conversion.homeCurrency, on: p.date)
                 cache[key] = quote
             }
-            let c = try Conversion.make(breakdown: p.breakdown, from: p.currency, to: p.conversion.homeCurrency,
-                                        quote: quote, rounding: settings.rounding.value)
+            let c = try Conversion.make(
+                breakdown: p.breakdown, from: p.currency, to: p.conversion.homeCurrency,
+                quote: quote, rounding: settings.rounding.value)
             // A new rate must not carry a stored purchase past the bound that add and import keep.
             try PurchaseBound.check(c, field: "home amount of #\(p.id)")
             if c.provisional {
                 summary.remainingProvisional += 1
-                summary.reasons[p.currency.code] = c.source == .none ? "no rate" : c.source == .fallback ? "using fallback" : "provisional \(c.quote?.provider ?? "") rate"
+                summary.reasons[p.currency.code] =
+                    c.source == .none ? "no rate" : c.source == .fallback ? "using fallback" : "provisional \(c.quote?.provider ?? "") rate"
             }
             guard c != p.conversion else { continue }
             summary.changed += 1
             summary.delta[c.homeCurrency.code, default: 0] += sign * ((c.home ?? 0) - (p.conversion.home ?? 0))
             let q = c.quote
-            try update.run([SQLValue(c.home), SQLValue(c.homeDiscount), SQLValue(c.homeService), SQLValue(c.homeTax),
-                            SQLValue(c.homeTip), SQLValue(q?.rate), SQLValue(q?.date?.description), .text(c.source.rawValue),
-                            SQLValue(q?.provider), SQLValue(q?.fetchedAt), SQLValue(c.provisional), .text(clock.now), .integer(p.id)])
+            try update.run([
+                SQLValue(c.home), SQLValue(c.homeDiscount), SQLValue(c.homeService), SQLValue(c.homeTax),
+                SQLValue(c.homeTip), SQLValue(q?.rate), SQLValue(q?.date?.description), .text(c.source.rawValue),
+                SQLValue(q?.provider), SQLValue(q?.fetchedAt), SQLValue(c.provisional), .text(clock.now), .integer(p.id),
+            ])
         }
         try rerateTransfers(currencies: currencies, tripID: tripID)
         return summary
@@ -149,7 +161,8 @@ extension Ledger {
     /// `trip convert AMOUNT FROM [TO] [--date D]`: the quick calculator, with the same rates.
     public func convertAmount(_ amount: String, from: String, to: String?, date: String?) throws -> (from: Money, to: Money, quote: RateQuote) {
         let source = try CurrencyTable.shared.currency(for: from)
-        let target = try to.map { t throws(TripError) in try CurrencyTable.shared.currency(for: t) }
+        let target =
+            try to.map { t throws(TripError) in try CurrencyTable.shared.currency(for: t) }
             ?? (try currentTrip()?.homeCurrency) ?? defaultHome().currency
         let day = try date.map { d throws(TripError) in try clock.date(d, field: "date") } ?? clock.today
         let minor = try AmountExpression.evaluate(amount, minorUnits: source.minorUnits, rounding: settings.rounding.value)

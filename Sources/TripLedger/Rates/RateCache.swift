@@ -12,23 +12,30 @@ public struct TripRateNeeds: Sendable {
 extension Ledger {
     /// Stores one validated response: its observations, and the URL's validators and newest date,
     /// in one transaction, so a response is cached entirely or not at all.
-    public func storeRates(_ observations: [RateObservation], provider: String, base: String, url: String,
-                           etag: String?, lastModified: String?, latestDate: String?) throws {
+    public func storeRates(
+        _ observations: [RateObservation], provider: String, base: String, url: String,
+        etag: String?, lastModified: String?, latestDate: String?
+    ) throws {
         try db.transaction {
-            let insert = try db.prepare("""
+            let insert = try db.prepare(
+                """
                 INSERT INTO rate_observations (provider, base, quote, date, rate, fetched_at) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (provider, base, quote, date) DO UPDATE SET rate = excluded.rate, fetched_at = excluded.fetched_at
                 """)
             for o in observations {
                 try insert.run([.text(o.provider), .text(o.base), .text(o.quote), .text(o.date), .text(o.rate), .text(clock.now)])
             }
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO provider_state (provider, url, base, etag, last_modified, latest_date, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (provider, url) DO UPDATE SET base = excluded.base, etag = excluded.etag,
                   last_modified = excluded.last_modified,
                   latest_date = coalesce(excluded.latest_date, provider_state.latest_date), fetched_at = excluded.fetched_at
-                """, [.text(provider), .text(url), .text(base), SQLValue(etag), SQLValue(lastModified), SQLValue(latestDate),
-                      .text(clock.now)])
+                """,
+                [
+                    .text(provider), .text(url), .text(base), SQLValue(etag), SQLValue(lastModified), SQLValue(latestDate),
+                    .text(clock.now),
+                ])
         }
     }
 
@@ -41,19 +48,26 @@ extension Ledger {
     /// Open trips in scope (`name`, or all, or the current trip) and what each still needs.
     public func rateNeeds(trip name: String?, all: Bool) throws -> [TripRateNeeds] {
         let trips: [Trip]
-        if let name { trips = [try trip(named: name)] }
-        else if all { trips = try self.trips() }
-        else if let current = try currentTrip() { trips = [current] }
-        else { trips = try self.trips() }
+        if let name {
+            trips = [try trip(named: name)]
+        } else if all {
+            trips = try self.trips()
+        } else if let current = try currentTrip() {
+            trips = [current]
+        } else {
+            trips = try self.trips()
+        }
         var out: [TripRateNeeds] = []
         for t in trips where t.closedAt == nil {
             var codes: Set<String> = []
             var from: String?, to: String?
-            try db.prepare("""
+            try db.prepare(
+                """
                 SELECT currency, min(date), max(date) FROM purchases
                 WHERE trip_id = ? AND provisional = 1 AND purchase_rate IS NULL AND charged_minor IS NULL
                 GROUP BY currency
-                """).forEach([.integer(t.id)]) { s in
+                """
+            ).forEach([.integer(t.id)]) { s in
                 codes.insert(s.text(0))
                 from = min(from ?? s.text(1), s.text(1))
                 to = max(to ?? s.text(2), s.text(2))
@@ -78,8 +92,10 @@ extension Ledger {
     /// Codes a provider's cache holds, as base or quote (what a 304 Not Modified confirms).
     public func cachedCurrencies(provider: String) throws -> Set<String> {
         var out: Set<String> = []
-        try db.prepare("SELECT DISTINCT base FROM rate_observations WHERE provider = ? UNION SELECT DISTINCT quote FROM rate_observations WHERE provider = ?")
-            .forEach([.text(provider), .text(provider)]) { out.insert($0.text(0)) }
+        try db.prepare(
+            "SELECT DISTINCT base FROM rate_observations WHERE provider = ? UNION SELECT DISTINCT quote FROM rate_observations WHERE provider = ?"
+        )
+        .forEach([.text(provider), .text(provider)]) { out.insert($0.text(0)) }
         return out
     }
 }

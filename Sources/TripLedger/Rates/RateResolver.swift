@@ -38,9 +38,13 @@ public struct RateResolver {
             ORDER BY (date <= ?3) DESC, CASE WHEN date <= ?3 THEN date END DESC, date ASC, base = ?1 DESC
             LIMIT 1
             """
-        guard let (base, text, day) = try ledger.db.prepare(sql).first([.text(from), .text(to), .text(d)], {
-            ($0.text(0), $0.text(1), $0.text(2))
-        }) else { return nil }
+        guard
+            let (base, text, day) = try ledger.db.prepare(sql).first(
+                [.text(from), .text(to), .text(d)],
+                {
+                    ($0.text(0), $0.text(1), $0.text(2))
+                })
+        else { return nil }
         let on = CivilDate(iso: day)
         let rate = base == from ? text : RateResolver.inverse(text)
         return RateQuote(rate: rate, date: on, source: .manual, provisional: false)
@@ -58,12 +62,18 @@ public struct RateResolver {
         for base in try bases(of: provider) {
             func leg(_ quote: String, onOrBefore day: CivilDate) throws -> (rate: Rational, text: String, date: String, fetched: String)? {
                 if quote == base { return (.one, "1", day.description, "") }
-                guard let row = try ledger.db.prepare("""
-                    SELECT rate, date, fetched_at FROM rate_observations
-                    WHERE provider = ? AND base = ? AND quote = ? AND date <= ? ORDER BY date DESC LIMIT 1
-                    """).first([.text(provider), .text(base), .text(quote), .text(day.description)], {
-                        ($0.text(0), $0.text(1), $0.text(2))
-                    }), let r = Rational(decimalText: row.0) else { return nil }
+                guard
+                    let row = try ledger.db.prepare(
+                        """
+                        SELECT rate, date, fetched_at FROM rate_observations
+                        WHERE provider = ? AND base = ? AND quote = ? AND date <= ? ORDER BY date DESC LIMIT 1
+                        """
+                    ).first(
+                        [.text(provider), .text(base), .text(quote), .text(day.description)],
+                        {
+                            ($0.text(0), $0.text(1), $0.text(2))
+                        }), let r = Rational(decimalText: row.0)
+                else { return nil }
                 return (r, row.0, row.1, row.2)
             }
             guard var a = try leg(from, onOrBefore: date), var b = try leg(to, onOrBefore: date) else { continue }
@@ -76,15 +86,22 @@ public struct RateResolver {
             let observed = from == base ? b.date : a.date
             guard let obsDate = CivilDate(iso: observed), obsDate >= staleLimit else { continue }
             let text: String
-            if from == base { text = b.text }
-            else if to == base, let inv = try? Rational.one / a.rate { text = inv.derivedRateText }
-            else if let cross = try? b.rate / a.rate { text = cross.derivedRateText }
-            else { continue }
-            let latest = try ledger.db.scalarText("SELECT max(latest_date) FROM provider_state WHERE provider = ? AND base = ?",
-                                                  [.text(provider), .text(base)])
+            if from == base {
+                text = b.text
+            } else if to == base, let inv = try? Rational.one / a.rate {
+                text = inv.derivedRateText
+            } else if let cross = try? b.rate / a.rate {
+                text = cross.derivedRateText
+            } else {
+                continue
+            }
+            let latest = try ledger.db.scalarText(
+                "SELECT max(latest_date) FROM provider_state WHERE provider = ? AND base = ?",
+                [.text(provider), .text(base)])
             let final = obsDate == date || (latest.flatMap { CivilDate(iso: $0) }.map { $0 > date } ?? false)
-            return RateQuote(rate: text, date: obsDate, source: .provider, provider: provider,
-                             fetchedAt: max(a.fetched, b.fetched), provisional: !final)
+            return RateQuote(
+                rate: text, date: obsDate, source: .provider, provider: provider,
+                fetchedAt: max(a.fetched, b.fetched), provisional: !final)
         }
         return nil
     }

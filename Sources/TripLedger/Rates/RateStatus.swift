@@ -17,11 +17,13 @@ extension Ledger {
     /// many purchases still wait for a final rate.
     public func rateStatus() throws -> [RateStatusLine] {
         var latest: [String: (String, String)] = [:]
-        try db.prepare("""
+        try db.prepare(
+            """
             SELECT quote, max(date), provider FROM rate_observations GROUP BY quote
             UNION ALL
             SELECT base, max(date), provider FROM rate_observations GROUP BY base
-            """).forEach { s in
+            """
+        ).forEach { s in
             let code = s.text(0), date = s.text(1)
             if latest[code].map({ $0.0 < date }) ?? true { latest[code] = (date, s.text(2)) }
         }
@@ -39,9 +41,10 @@ extension Ledger {
         return codes.map { code in
             let l = latest[code]
             let date = l.flatMap { CivilDate(iso: $0.0) }
-            return RateStatusLine(currency: code, latest: date, provider: l?.1,
-                                  ageDays: date.map { clock.today.daysSinceEpoch - $0.daysSinceEpoch },
-                                  provisional: provisional[code] ?? 0)
+            return RateStatusLine(
+                currency: code, latest: date, provider: l?.1,
+                ageDays: date.map { clock.today.daysSinceEpoch - $0.daysSinceEpoch },
+                provisional: provisional[code] ?? 0)
         }
     }
 }

@@ -24,9 +24,10 @@ extension TextFormat {
             return "\(safe(trip.name)) has no members. Add them with `trip member add NAME…`."
         }
         let me = whoami.flatMap { SplitSpec.memberIndex($0, in: members.map(\.name)) }
-        return "Members of \(safe(trip.name)), in the order they joined:\n" + members.enumerated().map { i, m in
-            "  \(safe(m.name))\(i == me ? " (you)" : "")"
-        }.joined(separator: "\n")
+        return "Members of \(safe(trip.name)), in the order they joined:\n"
+            + members.enumerated().map { i, m in
+                "  \(safe(m.name))\(i == me ? " (you)" : "")"
+            }.joined(separator: "\n")
     }
 
     /// `trip balances`.
@@ -35,11 +36,13 @@ extension TextFormat {
         var rows: [[String]] = [["member", "paid", "share", "sent", "received", "balance"]]
         for r in b.rows {
             let balance = Money(minorUnits: r.balance, currency: c).plainText
-            rows.append([safe(r.member.name), Money.group(Money(minorUnits: r.paid, currency: c).plainText),
-                         Money.group(Money(minorUnits: r.share, currency: c).plainText),
-                         Money.group(Money(minorUnits: r.sent, currency: c).plainText),
-                         Money.group(Money(minorUnits: r.received, currency: c).plainText),
-                         (r.balance > 0 ? "+" : "") + Money.group(balance)])
+            rows.append([
+                safe(r.member.name), Money.group(Money(minorUnits: r.paid, currency: c).plainText),
+                Money.group(Money(minorUnits: r.share, currency: c).plainText),
+                Money.group(Money(minorUnits: r.sent, currency: c).plainText),
+                Money.group(Money(minorUnits: r.received, currency: c).plainText),
+                (r.balance > 0 ? "+" : "") + Money.group(balance),
+            ])
         }
         let widths = (0..<6).map { i in rows.map { $0[i].count }.max() ?? 0 }
         var out = ["Balances of \(safe(b.trip.name)) in \(c.code) (+ is owed, - owes):"]
@@ -48,12 +51,14 @@ extension TextFormat {
             var what: [String] = []
             if u.purchases > 0 { what.append("\(u.purchases) purchase\(u.purchases == 1 ? "" : "s")") }
             if u.transfers > 0 { what.append("\(u.transfers) transfer\(u.transfers == 1 ? "" : "s")") }
-            out.append("not in the balances: \(what.joined(separator: " and ")) in \(u.currency.code) with no rate "
-                + "(\(money(u.amount, u.currency))); set one with `trip rates set \(u.currency.code) RATE`")
+            out.append(
+                "not in the balances: \(what.joined(separator: " and ")) in \(u.currency.code) with no rate "
+                    + "(\(money(u.amount, u.currency))); set one with `trip rates set \(u.currency.code) RATE`")
         }
         if b.unsplit > 0 {
-            out.append("not in the balances: \(b.unsplit) purchase\(b.unsplit == 1 ? "" : "s") with no split "
-                + "(logged before the trip had members); `trip edit ID --split all` shares one")
+            out.append(
+                "not in the balances: \(b.unsplit) purchase\(b.unsplit == 1 ? "" : "s") with no split "
+                    + "(logged before the trip had members); `trip edit ID --split all` shares one")
         }
         return out.joined(separator: "\n")
     }
@@ -62,8 +67,11 @@ extension TextFormat {
     public static func settlement(_ b: GroupBalances, recorded: Bool) -> String {
         let plan = b.settlement
         guard !plan.isEmpty else { return "\(safe(b.trip.name)) is settled: every balance is zero." }
-        var out = [recorded ? "Recorded \(plan.count) transfer\(plan.count == 1 ? "" : "s") that settle \(safe(b.trip.name)):"
-                            : "To settle \(safe(b.trip.name)) (\(plan.count) transfer\(plan.count == 1 ? "" : "s")):"]
+        var out = [
+            recorded
+                ? "Recorded \(plan.count) transfer\(plan.count == 1 ? "" : "s") that settle \(safe(b.trip.name)):"
+                : "To settle \(safe(b.trip.name)) (\(plan.count) transfer\(plan.count == 1 ? "" : "s")):"
+        ]
         for t in plan { out.append("  \(safe(t.from.name)) pays \(safe(t.to.name)) \(money(t.amount, b.currency))") }
         if !recorded { out.append("`trip settle --record` records them as transfers dated today.") }
         return out.joined(separator: "\n")
@@ -85,7 +93,8 @@ extension TextFormat {
 extension TextFormat {
     /// `trip import FILE --splitwise`.
     public static func splitwiseImport(_ r: SplitwiseImportResult) -> String {
-        var line = "imported \(r.purchases) expense\(r.purchases == 1 ? "" : "s") and \(r.transfers) payment\(r.transfers == 1 ? "" : "s")"
+        var line =
+            "imported \(r.purchases) expense\(r.purchases == 1 ? "" : "s") and \(r.transfers) payment\(r.transfers == 1 ? "" : "s")"
             + " from Splitwise into \(safe(r.trip))"
         if !r.membersAdded.isEmpty { line += "; new members: \(r.membersAdded.map { safe($0) }.joined(separator: ", "))" }
         if !r.checkedCurrencies.isEmpty {
@@ -97,9 +106,11 @@ extension TextFormat {
 
 extension SplitwiseImportResult {
     public var json: JSONValue {
-        .object(["trip": .string(trip), "imported": .int(Int64(purchases)), "transfers": .int(Int64(transfers)),
-                 "members_added": .array(membersAdded.map { .string($0) }),
-                 "checked_currencies": .array(checkedCurrencies.map { .string($0) })])
+        .object([
+            "trip": .string(trip), "imported": .int(Int64(purchases)), "transfers": .int(Int64(transfers)),
+            "members_added": .array(membersAdded.map { .string($0) }),
+            "checked_currencies": .array(checkedCurrencies.map { .string($0) }),
+        ])
     }
 }
 
@@ -119,11 +130,14 @@ extension Purchase {
         }
         let (paid, shares) = split.amounts(total: breakdown.total, home: conversion.home)
         func parts(_ list: [PurchaseSplit.Amounts], _ key: String) -> JSONValue {
-            .array(list.map { a in
-                .object(["name": .string(a.member.name), "weight": .string(a.weight.exactDecimalText() ?? a.weight.description),
-                         key: .string(Money(minorUnits: a.amount, currency: currency).plainText),
-                         "home_" + key: JSONValue(a.home.map { Money(minorUnits: $0, currency: conversion.homeCurrency).plainText })])
-            })
+            .array(
+                list.map { a in
+                    .object([
+                        "name": .string(a.member.name), "weight": .string(a.weight.exactDecimalText() ?? a.weight.description),
+                        key: .string(Money(minorUnits: a.amount, currency: currency).plainText),
+                        "home_" + key: JSONValue(a.home.map { Money(minorUnits: $0, currency: conversion.homeCurrency).plainText }),
+                    ])
+                })
         }
         o["paid_by"] = parts(paid, "paid")
         o["split"] = parts(shares, "share")
@@ -136,15 +150,21 @@ extension GroupBalances {
         func money(_ v: Int64) -> JSONValue { .string(Money(minorUnits: v, currency: currency).plainText) }
         return .object([
             "trip": .string(trip.name), "currency": .string(currency.code),
-            "members": .array(rows.map { r in
-                .object(["name": .string(r.member.name), "paid": money(r.paid), "share": money(r.share),
-                         "sent": money(r.sent), "received": money(r.received), "balance": money(r.balance)])
-            }),
-            "unconverted": .array(unconverted.map { u in
-                .object(["currency": .string(u.currency.code), "purchases": .int(Int64(u.purchases)),
-                         "transfers": .int(Int64(u.transfers)),
-                         "amount": .string(Money(minorUnits: u.amount, currency: u.currency).plainText)])
-            }),
+            "members": .array(
+                rows.map { r in
+                    .object([
+                        "name": .string(r.member.name), "paid": money(r.paid), "share": money(r.share),
+                        "sent": money(r.sent), "received": money(r.received), "balance": money(r.balance),
+                    ])
+                }),
+            "unconverted": .array(
+                unconverted.map { u in
+                    .object([
+                        "currency": .string(u.currency.code), "purchases": .int(Int64(u.purchases)),
+                        "transfers": .int(Int64(u.transfers)),
+                        "amount": .string(Money(minorUnits: u.amount, currency: u.currency).plainText),
+                    ])
+                }),
             "unsplit_purchases": .int(Int64(unsplit)),
         ])
     }
@@ -152,10 +172,13 @@ extension GroupBalances {
     public var settlementJSON: JSONValue {
         .object([
             "trip": .string(trip.name), "currency": .string(currency.code),
-            "transfers": .array(settlement.map { t in
-                .object(["from": .string(t.from.name), "to": .string(t.to.name),
-                         "amount": .string(Money(minorUnits: t.amount, currency: currency).plainText)])
-            }),
+            "transfers": .array(
+                settlement.map { t in
+                    .object([
+                        "from": .string(t.from.name), "to": .string(t.to.name),
+                        "amount": .string(Money(minorUnits: t.amount, currency: currency).plainText),
+                    ])
+                }),
         ])
     }
 }
@@ -200,17 +223,21 @@ extension TextFormat {
     static func memberLines(_ r: TripReport) -> String {
         var rows: [[String]] = [["id", "date", "paid", "portion", "share", r.home.code, "note"]]
         for l in r.memberLines {
-            rows.append(["#\(l.purchaseID)", l.date, money(l.total, l.currency), l.portionText, money(l.share, l.currency),
-                         l.homeShare.map { Money.group(Money(minorUnits: $0, currency: l.homeCurrency).plainText) } ?? "—",
-                         safe(l.note)])
+            rows.append([
+                "#\(l.purchaseID)", l.date, money(l.total, l.currency), l.portionText, money(l.share, l.currency),
+                l.homeShare.map { Money.group(Money(minorUnits: $0, currency: l.homeCurrency).plainText) } ?? "—",
+                safe(l.note),
+            ])
         }
         let net = r.memberLines.reduce(Int64(0)) { $0 + ($1.homeShare ?? 0) }
         rows.append(["", "", "", "", "total", r.money(net), ""])
         let widths = (0..<7).map { i in rows.map { $0[i].count }.max() ?? 0 }
         let title = "\(safe(r.member ?? ""))'s part of each purchase (\(r.home.code)):"
-        return ([title] + rows.map { row in
-            "  " + (0..<7).map { pad(row[$0], widths[$0], right: [2, 4, 5].contains($0)) }.joined(separator: "  ")
-        }).map { String($0.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n")
+        return
+            ([title]
+            + rows.map { row in
+                "  " + (0..<7).map { pad(row[$0], widths[$0], right: [2, 4, 5].contains($0)) }.joined(separator: "  ")
+            }).map { String($0.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n")
     }
 }
 
@@ -225,9 +252,11 @@ public enum MemberLineCSV {
 
     public static func fields(_ l: MemberLine, member: String) -> [String] {
         func money(_ v: Int64?, _ c: Currency) -> String { v.map { Money(minorUnits: $0, currency: c).plainText } ?? "" }
-        return [String(l.purchaseID), l.tripName, member, l.date, l.note, l.category ?? "", l.kind.rawValue, l.currency.code,
-                money(l.total, l.currency), l.portionText, money(l.share, l.currency), l.homeCurrency.code,
-                money(l.home, l.homeCurrency), money(l.homeShare, l.homeCurrency), l.source.rawValue,
-                l.provisional ? "true" : "false"]
+        return [
+            String(l.purchaseID), l.tripName, member, l.date, l.note, l.category ?? "", l.kind.rawValue, l.currency.code,
+            money(l.total, l.currency), l.portionText, money(l.share, l.currency), l.homeCurrency.code,
+            money(l.home, l.homeCurrency), money(l.homeShare, l.homeCurrency), l.source.rawValue,
+            l.provisional ? "true" : "false",
+        ]
     }
 }

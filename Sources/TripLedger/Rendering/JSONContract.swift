@@ -45,8 +45,10 @@ extension TripReport {
     public var json: JSONValue {
         func money(_ v: Int64) -> JSONValue { .string(Money(minorUnits: v, currency: home).plainText) }
         func line(_ l: Line) -> JSONValue {
-            var o: [String: JSONValue] = ["key": .string(l.key), "count": .int(Int64(l.count)), "home_amount": money(l.home),
-                                          "unconverted": .int(Int64(l.unconverted))]
+            var o: [String: JSONValue] = [
+                "key": .string(l.key), "count": .int(Int64(l.count)), "home_amount": money(l.home),
+                "unconverted": .int(Int64(l.unconverted)),
+            ]
             if let original = l.original, let c = CurrencyTable.shared.lookup(l.key) {
                 o["amount"] = .string(Money(minorUnits: original, currency: c).plainText)
             }
@@ -74,15 +76,20 @@ extension TripReport {
             "days": .int(Int64(days)),
             "average_per_day": money(averagePerDay),
             "budget": budget.map { b in
-                .object(["amount": money(b.amount), "spent": money(b.spent), "remaining": money(b.remaining),
-                         "days_left": b.daysLeft.map { .int(Int64($0)) } ?? .null,
-                         "daily_allowance": b.dailyAllowance.map(money) ?? .null])
+                .object([
+                    "amount": money(b.amount), "spent": money(b.spent), "remaining": money(b.remaining),
+                    "days_left": b.daysLeft.map { .int(Int64($0)) } ?? .null,
+                    "daily_allowance": b.dailyAllowance.map(money) ?? .null,
+                ])
             } ?? .null,
-            "provenance": .array(provenance.map { p in
-                .object(["source": .string(p.source.rawValue), "provisional": .bool(p.provisional),
-                         "label": .string(TripReport.provenanceLabel(p)),
-                         "count": .int(Int64(p.count)), "home_amount": money(p.home)])
-            }),
+            "provenance": .array(
+                provenance.map { p in
+                    .object([
+                        "source": .string(p.source.rawValue), "provisional": .bool(p.provisional),
+                        "label": .string(TripReport.provenanceLabel(p)),
+                        "count": .int(Int64(p.count)), "home_amount": money(p.home),
+                    ])
+                }),
             "provisional": .int(Int64(provisionalCount - unconvertedCount)),
             "unconverted": .array(unconverted.map(line)),
             "unconverted_count": .int(Int64(unconvertedCount)),
@@ -96,15 +103,19 @@ extension TripReport {
 
 extension ManualRate {
     public var json: JSONValue {
-        .object(["base": .string(base.code), "quote": .string(quote.code), "date": .string(date.description),
-                 "rate": .string(rate), "inverse": .string(inverse)])
+        .object([
+            "base": .string(base.code), "quote": .string(quote.code), "date": .string(date.description),
+            "rate": .string(rate), "inverse": .string(inverse),
+        ])
     }
 }
 
 extension RateQuote {
     public var json: JSONValue {
-        .object(["rate": .string(rate), "date": JSONValue(date?.description), "source": .string(source.rawValue),
-                 "provider": JSONValue(provider), "fetched_at": JSONValue(fetchedAt), "provisional": .bool(provisional)])
+        .object([
+            "rate": .string(rate), "date": JSONValue(date?.description), "source": .string(source.rawValue),
+            "provider": JSONValue(provider), "fetched_at": JSONValue(fetchedAt), "provisional": .bool(provisional),
+        ])
     }
 }
 
@@ -115,8 +126,10 @@ extension RerateSummary {
             let c = Currency.stored(code)
             d[code] = .string(Money(minorUnits: v, currency: c).plainText)
         }
-        return .object(["rerated": .int(Int64(changed)), "delta": .object(d),
-                        "remaining_provisional": .int(Int64(remainingProvisional)),
-                        "reasons": .object(reasons.mapValues { .string($0) })])
+        return .object([
+            "rerated": .int(Int64(changed)), "delta": .object(d),
+            "remaining_provisional": .int(Int64(remainingProvisional)),
+            "reasons": .object(reasons.mapValues { .string($0) }),
+        ])
     }
 }

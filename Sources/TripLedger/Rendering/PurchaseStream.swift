@@ -144,7 +144,8 @@ final class PurchaseStream {
         if hasQuote { s.withBytes(Column.rate.rawValue) { jsonString($0, to: &out) } } else { append("null", to: &out) }
         append(",\"rate_date\":", to: &out)
         if hasQuote && !s.isNull(Column.rateDate.rawValue),
-           let d = s.withBytes(Column.rateDate.rawValue, { rateDate.quoted($0, fallback: false) }) {
+            let d = s.withBytes(Column.rateDate.rawValue, { rateDate.quoted($0, fallback: false) })
+        {
             out.append(contentsOf: d)
         } else {
             append("null", to: &out)
@@ -194,7 +195,9 @@ final class PurchaseStream {
         guard !s.isNull(Column.payers.rawValue) else { return false }
         let trip = s.int(Column.tripID.rawValue)
         let group: Group
-        if let g = groups[trip] { group = g } else {
+        if let g = groups[trip] {
+            group = g
+        } else {
             let list = try members(trip)
             var names: [[UInt8]] = []
             for m in list {
@@ -215,9 +218,11 @@ final class PurchaseStream {
 
     /// `[{"home_paid":…,"name":…,"paid":…,"weight":…},…]`: `total` and `home` divided among
     /// `parts` by the allocation `trip balances` sums (`SplitRow.divide`).
-    private func writeParts(_ parts: [(index: Int, weight: Rational)], _ key: StaticString, total: Int64, home: Int64?,
-                            _ s: Statement, _ currency: CurrencyText, _ homeCurrency: CurrencyText,
-                            to out: inout [UInt8]) {
+    private func writeParts(
+        _ parts: [(index: Int, weight: Rational)], _ key: StaticString, total: Int64, home: Int64?,
+        _ s: Statement, _ currency: CurrencyText, _ homeCurrency: CurrencyText,
+        to out: inout [UInt8]
+    ) {
         let group = groups[s.int(Column.tripID.rawValue)]!
         // Into buffers kept from row to row: no array per row.
         amounts.removeAll(keepingCapacity: true)
@@ -343,8 +348,9 @@ final class PurchaseStream {
         s.withBytes(c.rawValue) { bytes in
             for known in currencies where sameBytes(bytes, known.text) { return known }
             let currency = Currency.stored(String(decoding: bytes, as: UTF8.self))
-            let found = CurrencyText(text: Array(bytes), currency: currency, code: Array(currency.code.utf8),
-                                     codeWidth: currency.code.count)
+            let found = CurrencyText(
+                text: Array(bytes), currency: currency, code: Array(currency.code.utf8),
+                codeWidth: currency.code.count)
             currencies.append(found)
             return found
         }

@@ -42,20 +42,28 @@ public enum ReportMarkdown {
         }
         for w in r.warnings { out += ["", "> **Warning:** \(cell(w))"] }
         if !r.lines.isEmpty {
-            out += ["", "### Purchases", "", "| date | note | category | paid | total | rate | source | \(r.home.code) |",
-                    "|---|---|---|---:|---:|---:|---|---:|"]
+            out += [
+                "", "### Purchases", "", "| date | note | category | paid | total | rate | source | \(r.home.code) |",
+                "|---|---|---|---:|---:|---:|---|---:|",
+            ]
             for p in r.lines {
                 let q = p.conversion.quote
                 let home = p.conversion.home.map { Money(minorUnits: $0, currency: p.conversion.homeCurrency).plainText } ?? "unconverted"
-                out.append("| \(p.date) | \(cell(p.note)) | \(cell(p.category ?? "")) | \(Money(minorUnits: p.breakdown.price, currency: p.currency).formatted) | \(Money(minorUnits: p.breakdown.total, currency: p.currency).formatted) | \(q?.rate ?? "") | \(p.conversion.source.rawValue)\(p.conversion.provisional ? " (provisional)" : "") | \(home) |")
+                out.append(
+                    "| \(p.date) | \(cell(p.note)) | \(cell(p.category ?? "")) | \(Money(minorUnits: p.breakdown.price, currency: p.currency).formatted) | \(Money(minorUnits: p.breakdown.total, currency: p.currency).formatted) | \(q?.rate ?? "") | \(p.conversion.source.rawValue)\(p.conversion.provisional ? " (provisional)" : "") | \(home) |"
+                )
             }
         }
         if !r.memberLines.isEmpty {
-            out += ["", "### \(cell(r.member ?? ""))'s part of each purchase", "",
-                    "| date | note | category | paid | portion | share | \(r.home.code) |", "|---|---|---|---:|---:|---:|---:|"]
+            out += [
+                "", "### \(cell(r.member ?? ""))'s part of each purchase", "",
+                "| date | note | category | paid | portion | share | \(r.home.code) |", "|---|---|---|---:|---:|---:|---:|",
+            ]
             for l in r.memberLines {
                 let home = l.homeShare.map { Money(minorUnits: $0, currency: l.homeCurrency).plainText } ?? "unconverted"
-                out.append("| \(l.date) | \(cell(l.note)) | \(cell(l.category ?? "")) | \(Money(minorUnits: l.total, currency: l.currency).formatted) | \(l.portionText) | \(Money(minorUnits: l.share, currency: l.currency).formatted) | \(home) |")
+                out.append(
+                    "| \(l.date) | \(cell(l.note)) | \(cell(l.category ?? "")) | \(Money(minorUnits: l.total, currency: l.currency).formatted) | \(l.portionText) | \(Money(minorUnits: l.share, currency: l.currency).formatted) | \(home) |"
+                )
             }
             out.append("| | | | | | total | \(r.money(r.memberLines.reduce(Int64(0)) { $0 + ($1.homeShare ?? 0) })) |")
         }

@@ -61,15 +61,20 @@ extension TripReport {
         let provisional = provisionalCount - unconvertedCount
         if provisional > 0, let closed = trip.closedAt {
             // Sync skips closed trips, so telling the user to sync would not help.
-            out.append("\(provisional) purchase\(provisional == 1 ? " keeps its" : "s keep their") provisional rate\(provisional == 1 ? "" : "s"): the trip was closed on \(closed.prefix(10)); `trip reopen` and `trip rates sync` to replace \(provisional == 1 ? "it" : "them")")
+            out.append(
+                "\(provisional) purchase\(provisional == 1 ? " keeps its" : "s keep their") provisional rate\(provisional == 1 ? "" : "s"): the trip was closed on \(closed.prefix(10)); `trip reopen` and `trip rates sync` to replace \(provisional == 1 ? "it" : "them")"
+            )
         } else if provisional > 0 {
-            out.append("\(provisional) purchase\(provisional == 1 ? " is" : "s are") converted at provisional rates; run `trip rates sync` when online")
+            out.append(
+                "\(provisional) purchase\(provisional == 1 ? " is" : "s are") converted at provisional rates; run `trip rates sync` when online")
         }
         if unconvertedCount > 0 {
             let what = unconverted.compactMap { l in
                 CurrencyTable.shared.lookup(l.key).map { Money(minorUnits: l.original ?? 0, currency: $0).formatted }
             }
-            out.append("\(unconvertedCount) purchase\(unconvertedCount == 1 ? " is" : "s are") unconverted (no rate) and not in the totals: \(what.joined(separator: ", "))")
+            out.append(
+                "\(unconvertedCount) purchase\(unconvertedCount == 1 ? " is" : "s are") unconverted (no rate) and not in the totals: \(what.joined(separator: ", "))"
+            )
         }
         return out
     }
@@ -86,7 +91,8 @@ extension TripReport {
     }
 
     var currencyNote: String {
-        reexpressed ? "Totals in \(home.code), re-expressed at the rate of each purchase's date (stored amounts are in \(trip.homeCurrency.code))"
+        reexpressed
+            ? "Totals in \(home.code), re-expressed at the rate of each purchase's date (stored amounts are in \(trip.homeCurrency.code))"
             : "Totals in \(home.code)"
     }
 

@@ -17,7 +17,8 @@ extension TextFormat {
             out.append("  \(pad("of which tax", 16)) \(pad(r.money(r.totals.taxIncluded), w, right: true))  (included in prices)")
         }
         if r.days > 0 {
-            out.append("  \(pad("per day", 16)) \(pad(r.money(r.averagePerDay), w, right: true))  average over \(r.days) day\(r.days == 1 ? "" : "s")")
+            out.append(
+                "  \(pad("per day", 16)) \(pad(r.money(r.averagePerDay), w, right: true))  average over \(r.days) day\(r.days == 1 ? "" : "s")")
         }
         if let b = r.budgetText { out.append("  " + b) }
 
@@ -49,8 +50,11 @@ extension TextFormat {
             out.append("By currency paid")
             for l in r.byCurrency {
                 guard let c = CurrencyTable.shared.lookup(l.key), let o = l.original else { continue }
-                let converted = l.isUnconverted ? "unconverted" : Money(minorUnits: l.home, currency: r.home).formatted
-                    + (l.unconverted > 0 ? " (+\(l.unconverted) unconverted)" : "")
+                let converted =
+                    l.isUnconverted
+                    ? "unconverted"
+                    : Money(minorUnits: l.home, currency: r.home).formatted
+                        + (l.unconverted > 0 ? " (+\(l.unconverted) unconverted)" : "")
                 out.append("  \(pad(money(o, c), 20, right: true))  →  \(converted)  (\(l.count))")
             }
         }
@@ -82,9 +86,11 @@ extension TextFormat {
         guard !rs.isEmpty else { return "No trips yet." }
         var sums: [String: (Currency, Int64)] = [:]
         for r in rs { sums[r.home.code, default: (r.home, 0)].1 += r.totals.net }
-        let summary = ["All trips"] + sums.keys.sorted().map { code in
-            "  net total \(Money(minorUnits: sums[code]!.1, currency: sums[code]!.0).formatted)"
-        }
+        let summary =
+            ["All trips"]
+            + sums.keys.sorted().map { code in
+                "  net total \(Money(minorUnits: sums[code]!.1, currency: sums[code]!.0).formatted)"
+            }
         return (rs.map { report($0, bars: bars, color: color, width: width) } + [summary.joined(separator: "\n")]).joined(separator: "\n\n")
     }
 }

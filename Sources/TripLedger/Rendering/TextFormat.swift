@@ -72,11 +72,12 @@ public enum TextFormat {
     /// The breakdown printed by `trip add` and `trip edit`.
     public static func purchase(_ p: Purchase, verb: String) -> String {
         let b = p.breakdown, c = p.currency
-        let what = switch p.kind {
-        case .purchase: ""
-        case .refund: " (refund of #\(p.refundOf.map(String.init) ?? "?"))"
-        case .credit: " (credit)"
-        }
+        let what =
+            switch p.kind {
+            case .purchase: ""
+            case .refund: " (refund of #\(p.refundOf.map(String.init) ?? "?"))"
+            case .credit: " (credit)"
+            }
         var lines = ["\(verb) #\(p.id)\(what) to \(safe(p.tripName)) · \(p.date)\(p.note.isEmpty ? "" : " · " + safe(p.note))"]
         var rows: [(String, String)] = [("price", money(b.price, c))]
         // The preset is named so that nothing it adds happens unseen.
@@ -98,7 +99,11 @@ public enum TextFormat {
         if let h = p.signedHome, conv.source != .identity {
             rows.append(("in \(conv.homeCurrency.code)", "\(money(h, conv.homeCurrency))  \(provenance(conv))"))
         } else if conv.home == nil {
-            rows.append(("in \(conv.homeCurrency.code)", "unconverted: no \(c.code)→\(conv.homeCurrency.code) rate; set one with `trip rates set \(c.code) RATE`"))
+            rows.append(
+                (
+                    "in \(conv.homeCurrency.code)",
+                    "unconverted: no \(c.code)→\(conv.homeCurrency.code) rate; set one with `trip rates set \(c.code) RATE`"
+                ))
         }
         let width = rows.map { $0.0.count }.max() ?? 0
         for (k, v) in rows { lines.append("  \(pad(k, width))  \(v)") }
@@ -114,8 +119,9 @@ public enum TextFormat {
     /// `trip list` of purchases in memory: the same table `listHeader`, `listRow` and
     /// `listFooter` stream.
     public static func list(_ trip: Trip, _ purchases: [Purchase]) -> String {
-        var layout = ListLayout(count: purchases.count, idWidth: 2, amountWidth: 6, homeWidth: trip.homeCurrency.code.count,
-                                rateWidth: 4, anyProvisional: false)
+        var layout = ListLayout(
+            count: purchases.count, idWidth: 2, amountWidth: 6, homeWidth: trip.homeCurrency.code.count,
+            rateWidth: 4, anyProvisional: false)
         for p in purchases {
             let cells = listCells(p)
             layout.idWidth = max(layout.idWidth, cells.id.count)
@@ -183,8 +189,13 @@ public enum TextFormat {
         let unconverted = purchases.filter { $0.conversion.home == nil }.map { "#\($0.id)" }
         let provisional = purchases.filter { $0.conversion.home != nil && $0.conversion.provisional }.map { "#\($0.id)" }
         var parts: [String] = []
-        if !provisional.isEmpty { parts.append("\(provisional.count) purchase\(provisional.count == 1 ? "" : "s") at provisional rates (\(provisional.joined(separator: ", ")))") }
-        if !unconverted.isEmpty { parts.append("\(unconverted.count) unconverted purchase\(unconverted.count == 1 ? "" : "s") (\(unconverted.joined(separator: ", ")))") }
+        if !provisional.isEmpty {
+            parts.append(
+                "\(provisional.count) purchase\(provisional.count == 1 ? "" : "s") at provisional rates (\(provisional.joined(separator: ", ")))")
+        }
+        if !unconverted.isEmpty {
+            parts.append("\(unconverted.count) unconverted purchase\(unconverted.count == 1 ? "" : "s") (\(unconverted.joined(separator: ", ")))")
+        }
         guard !parts.isEmpty else { return nil }
         return "warning: \(safe(t.name)) is closed with \(parts.joined(separator: " and ")); they stay so. "
             + "To convert them first: `trip reopen`, `trip rates sync` (or `trip rates set`), then `trip close` again"
@@ -192,13 +203,17 @@ public enum TextFormat {
 
     /// `trip show`.
     public static func trip(_ t: Trip, report r: TripReport) -> String {
-        var lines = ["\(safe(t.name))",
-                     "  local currency  \(t.localCurrency?.code ?? "(none; purchases default to home)")",
-                     "  home currency   \(t.homeCurrency.code)"]
+        var lines = [
+            "\(safe(t.name))",
+            "  local currency  \(t.localCurrency?.code ?? "(none; purchases default to home)")",
+            "  home currency   \(t.homeCurrency.code)",
+        ]
         if t.start != nil || t.end != nil { lines.append("  dates           \(t.start?.description ?? "?") … \(t.end?.description ?? "?")") }
         if !t.presets.isEmpty { lines.append("  presets         \(t.presets.joined(separator: ", "))") }
         if let b = t.budgetMinor { lines.append("  budget          \(money(b, t.homeCurrency))") }
-        if let closed = t.closedAt { lines.append("  closed          \(closed.prefix(10)) (purchases and conversions frozen; `trip reopen` undoes it)") }
+        if let closed = t.closedAt {
+            lines.append("  closed          \(closed.prefix(10)) (purchases and conversions frozen; `trip reopen` undoes it)")
+        }
         lines.append("  purchases       \(r.purchaseCount)")
         lines.append("  total           \(money(r.totals.net, t.homeCurrency))")
         if r.provisionalCount > 0 { lines.append("  provisional     \(r.provisionalCount - r.unconvertedCount)") }

@@ -141,8 +141,10 @@ public struct ReportQuery: Sendable {
     /// `--member NAME`: that member's own report, built from their shares (group trips).
     public var member: String?
 
-    public init(trip: String? = nil, by: ReportGrouping = .category, since: String? = nil, until: String? = nil,
-                home: String? = nil, lines: Bool = false, member: String? = nil) {
+    public init(
+        trip: String? = nil, by: ReportGrouping = .category, since: String? = nil, until: String? = nil,
+        home: String? = nil, lines: Bool = false, member: String? = nil
+    ) {
         self.member = member
         self.trip = trip
         self.by = by
@@ -217,8 +219,9 @@ extension Ledger {
             let one = trips.count == 1
             let tripFilter = one ? "trip_id = ?3 AND" : ""
             // Refunds and credits count negative in every sum (`kind` is the index's last column).
-            // sql-built: `tripFilter` is one of two constants above; a bound `?3 IS NULL OR` would lose the index.
-            try db.prepare("""
+            try db.prepare(
+                // sql-built: `tripFilter` is one of two constants above; a bound `?3 IS NULL OR` would lose the index.
+                """
                 SELECT trip_id, category, currency, rate_source, provisional, tax_included, count(*),
                        coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0), coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_discount_minor), 0),
                        coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_service_minor), 0), coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_tax_minor), 0),
@@ -228,13 +231,15 @@ extension Ledger {
                        coalesce(sum(CASE WHEN kind <> 'purchase' THEN home_minor END), 0), sum(kind <> 'purchase')
                 FROM purchases INDEXED BY purchases_report WHERE \(tripFilter) date BETWEEN ?1 AND ?2
                 GROUP BY trip_id, category, currency, rate_source, provisional, tax_included
-                """).forEach(range + (one ? [.integer(trips[0].id)] : [])) { s in
-                grouped[s.int(0), default: []].append(ReportRow(
-                    category: s.optionalText(1) ?? "uncategorized", currency: s.text(2),
-                    source: RateSource(rawValue: s.text(3)) ?? .none, provisional: s.int(4) == 1, taxIncluded: s.int(5) == 1,
-                    count: Int(s.int(6)), home: s.int(7), discount: s.int(8), service: s.int(9), tax: s.int(10), tip: s.int(11),
-                    total: s.int(12), refunds: s.int(17), refundCount: Int(s.int(18)), unconverted: Int(s.int(15)),
-                    unconvertedTotal: s.int(16), first: s.text(13), last: s.text(14)))
+                """
+            ).forEach(range + (one ? [.integer(trips[0].id)] : [])) { s in
+                grouped[s.int(0), default: []].append(
+                    ReportRow(
+                        category: s.optionalText(1) ?? "uncategorized", currency: s.text(2),
+                        source: RateSource(rawValue: s.text(3)) ?? .none, provisional: s.int(4) == 1, taxIncluded: s.int(5) == 1,
+                        count: Int(s.int(6)), home: s.int(7), discount: s.int(8), service: s.int(9), tax: s.int(10), tip: s.int(11),
+                        total: s.int(12), refunds: s.int(17), refundCount: Int(s.int(18)), unconverted: Int(s.int(15)),
+                        unconvertedTotal: s.int(16), first: s.text(13), last: s.text(14)))
             }
         }
         for trip in trips {
@@ -245,8 +250,9 @@ extension Ledger {
                 let converted = try reexpress.map { c in
                     Dictionary(uniqueKeysWithValues: try reexpressedRows(trip: trip, in: c, range: range).map { ($0.id, $0) })
                 }
-                let (rows, lines) = try memberRows(trip: trip, member: member, from: from, to: to, reexpressed: converted,
-                                                   home: reexpress ?? trip.homeCurrency)
+                let (rows, lines) = try memberRows(
+                    trip: trip, member: member, from: from, to: to, reexpressed: converted,
+                    home: reexpress ?? trip.homeCurrency)
                 r = TripReport.fold(trip: trip, rows: rows, home: reexpress ?? trip.homeCurrency)
                 r.reexpressed = reexpress != nil
                 if q.lines { r.memberLines = lines }
@@ -277,7 +283,8 @@ extension Ledger {
             case .none: r.groups = []
             }
             r.days = TripReport.dayCount(trip: trip, first: r.firstDate, last: r.lastDate, today: clock.today)
-            r.averagePerDay = r.days == 0 ? 0 : ((try? Rational(Int128(r.totals.net), Int128(r.days)))?.rounded(.halfUp)).flatMap { Int64(exactly: $0) } ?? 0
+            r.averagePerDay =
+                r.days == 0 ? 0 : ((try? Rational(Int128(r.totals.net), Int128(r.days)))?.rounded(.halfUp)).flatMap { Int64(exactly: $0) } ?? 0
             if let amount = trip.budgetMinor, !r.reexpressed, r.member == nil {
                 r.budget = TripReport.budget(trip: trip, amount: amount, spent: r.totals.net, today: clock.today)
             }
@@ -291,10 +298,12 @@ extension Ledger {
 
     func dayLines(trip: Trip, range: [SQLValue]) throws -> [TripReport.Line] {
         var out: [TripReport.Line] = []
-        try db.prepare("""
+        try db.prepare(
+            """
             SELECT date, count(*), coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0), sum(home_minor IS NULL)
             FROM purchases INDEXED BY purchases_by_trip_date WHERE trip_id = ? AND date BETWEEN ? AND ? GROUP BY date ORDER BY date
-            """).forEach([.integer(trip.id)] + range) { s in
+            """
+        ).forEach([.integer(trip.id)] + range) { s in
             var line = TripReport.Line(key: s.text(0), count: Int(s.int(1)), home: s.int(2), original: nil)
             line.unconverted = Int(s.int(3))
             out.append(line)
@@ -304,12 +313,14 @@ extension Ledger {
 
     func paymentLines(trip: Trip, range: [SQLValue]) throws -> [TripReport.Line] {
         var out: [TripReport.Line] = []
-        try db.prepare("""
+        try db.prepare(
+            """
             SELECT coalesce(paid_with, 'unspecified'), count(*),
                    coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0),
                    sum(home_minor IS NULL)
             FROM purchases WHERE trip_id = ? AND date BETWEEN ? AND ? GROUP BY 1
-            """).forEach([.integer(trip.id)] + range) { s in
+            """
+        ).forEach([.integer(trip.id)] + range) { s in
             var line = TripReport.Line(key: s.text(0), count: Int(s.int(1)), home: s.int(2), original: nil)
             line.unconverted = Int(s.int(3))
             out.append(line)
@@ -324,29 +335,35 @@ extension Ledger {
         let resolver = RateResolver(ledger: self)
         var quotes: [String: RateQuote?] = [:]
         var rows: [ReportRow] = []
-        try db.prepare("""
+        try db.prepare(
+            """
             SELECT \(RerateRow.columns), p.category, p.paid_with, p.kind
             FROM purchases p WHERE p.trip_id = ? AND p.date BETWEEN ? AND ?
-            """).forEach([.integer(trip.id)] + range) { s in
+            """
+        ).forEach([.integer(trip.id)] + range) { s in
             let p = RerateRow(row: s)
             let key = "\(p.currency.code)@\(p.date)"
             let quote: RateQuote?
-            if let cached = quotes[key] { quote = cached } else {
+            if let cached = quotes[key] {
+                quote = cached
+            } else {
                 quote = try resolver.quote(from: p.currency, to: target, on: p.date)
                 quotes[key] = quote
             }
-            let c = try Conversion.make(breakdown: p.breakdown, from: p.currency, to: target, quote: quote,
-                                        rounding: settings.rounding.value)
+            let c = try Conversion.make(
+                breakdown: p.breakdown, from: p.currency, to: target, quote: quote,
+                rounding: settings.rounding.value)
             let b = p.breakdown, converted = c.home != nil
             let kind = PurchaseKind(rawValue: s.text(24)) ?? .purchase, sign = kind.sign
-            rows.append(ReportRow(
-                category: s.optionalText(22) ?? "uncategorized", currency: p.currency.code, source: c.source,
-                provisional: c.provisional, taxIncluded: b.taxIncluded, count: 1, home: sign * (c.home ?? 0),
-                discount: sign * (c.homeDiscount ?? 0), service: sign * (c.homeService ?? 0), tax: sign * (c.homeTax ?? 0),
-                tip: sign * (c.homeTip ?? 0), total: sign * b.total, refunds: kind.isMoneyBack ? c.home ?? 0 : 0,
-                refundCount: kind.isMoneyBack ? 1 : 0, unconverted: converted ? 0 : 1, unconvertedTotal: converted ? 0 : sign * b.total,
-                first: p.date.description, last: p.date.description, date: p.date.description, payment: s.optionalText(23),
-                id: p.id))
+            rows.append(
+                ReportRow(
+                    category: s.optionalText(22) ?? "uncategorized", currency: p.currency.code, source: c.source,
+                    provisional: c.provisional, taxIncluded: b.taxIncluded, count: 1, home: sign * (c.home ?? 0),
+                    discount: sign * (c.homeDiscount ?? 0), service: sign * (c.homeService ?? 0), tax: sign * (c.homeTax ?? 0),
+                    tip: sign * (c.homeTip ?? 0), total: sign * b.total, refunds: kind.isMoneyBack ? c.home ?? 0 : 0,
+                    refundCount: kind.isMoneyBack ? 1 : 0, unconverted: converted ? 0 : 1, unconvertedTotal: converted ? 0 : sign * b.total,
+                    first: p.date.description, last: p.date.description, date: p.date.description, payment: s.optionalText(23),
+                    id: p.id))
         }
         return rows
     }
@@ -418,7 +435,8 @@ extension TripReport {
     /// calendar time. Ranges over a year are left as they are.
     static func everyDay(_ days: [Line]) -> [Line] {
         guard let first = days.first.flatMap({ CivilDate(iso: $0.key) }), let last = days.last.flatMap({ CivilDate(iso: $0.key) }),
-              last.daysSinceEpoch - first.daysSinceEpoch < 366 else { return days }
+            last.daysSinceEpoch - first.daysSinceEpoch < 366
+        else { return days }
         var byKey: [String: Line] = [:]
         for d in days { byKey[d.key] = d }
         return (first.daysSinceEpoch...last.daysSinceEpoch).compactMap { CivilDate(daysSinceEpoch: $0) }.map {

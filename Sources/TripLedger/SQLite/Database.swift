@@ -37,7 +37,8 @@ public final class Database {
         // its -wal truncated, see `persistWAL`), the main file holds every commit, so the file is
         // read as immutable instead.
         if readOnly && (try? SQLiteBoundary.exec(connection, "SELECT count(*) FROM sqlite_master")) == nil
-            && Database.walIsEmpty(path) {
+            && Database.walIsEmpty(path)
+        {
             SQLiteBoundary.close(connection)
             connection = try SQLiteBoundary.open(path: path, create: false, readOnly: true, immutable: true)
         }
@@ -95,7 +96,7 @@ public final class Database {
         while true {
             do {
                 return try scalarText("PRAGMA journal_mode = WAL")
-            } catch where error.isBusy && waited < Database.busyTimeoutMilliseconds {
+            } catch  where error.isBusy && waited < Database.busyTimeoutMilliseconds {
                 usleep(5_000)
                 waited += 5
             }
@@ -165,7 +166,9 @@ public final class Database {
             try execute(depth == 0 ? "COMMIT" : "RELEASE nested")
             return result
         } catch {
-            if depth == 0 { try? execute("ROLLBACK") } else {
+            if depth == 0 {
+                try? execute("ROLLBACK")
+            } else {
                 try? execute("ROLLBACK TO nested")
                 try? execute("RELEASE nested")
             }

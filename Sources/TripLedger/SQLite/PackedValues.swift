@@ -65,7 +65,7 @@ struct PackedValues {
             case Cell.null: return .null
             case Cell.integer: return .integer(c.payload)
             default:
-                return .text(String(decoding: text[Int(c.payload) ..< Int(c.payload) + Int(c.length)], as: UTF8.self))
+                return .text(String(decoding: text[Int(c.payload)..<Int(c.payload) + Int(c.length)], as: UTF8.self))
             }
         }
     }

@@ -1,4 +1,5 @@
 import CSQLite
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -48,7 +49,9 @@ enum SQLiteBoundary {
         var out = ""
         for byte in path.utf8 {
             let c = Character(Unicode.Scalar(byte))
-            if byte < 0x80 && (c.isLetter || c.isNumber || "/-._~".contains(c)) { out.append(c) } else {
+            if byte < 0x80 && (c.isLetter || c.isNumber || "/-._~".contains(c)) {
+                out.append(c)
+            } else {
                 out += "%" + String(byte, radix: 16, uppercase: true).leftPadded
             }
         }
@@ -131,8 +134,10 @@ enum SQLiteBoundary {
     /// Binds `count` bytes of UTF-8 that SQLite reads in place (`SQLITE_STATIC`) instead of copying:
     /// they must stay valid and unchanged until the statement is reset (with its bindings cleared,
     /// as `reset` does) or finalized. The corresponding C function is `sqlite3_bind_text`.
-    static func bindTextInPlace(_ db: Connection, _ stmt: Handle, _ index: Int32, _ bytes: UnsafeRawPointer, count: Int,
-                                sql: String) throws(SQLiteError) {
+    static func bindTextInPlace(
+        _ db: Connection, _ stmt: Handle, _ index: Int32, _ bytes: UnsafeRawPointer, count: Int,
+        sql: String
+    ) throws(SQLiteError) {
         let rc = sqlite3_bind_text(stmt, index, bytes.assumingMemoryBound(to: CChar.self), Int32(count), nil)
         guard rc == SQLITE_OK else { throw error(db, rc, sql) }
     }
@@ -172,8 +177,9 @@ enum SQLiteBoundary {
     /// so that a full disk can be told apart from other I/O errors and named.
     static func error(_ db: Connection, _ rc: Int32, _ sql: String?) -> SQLiteError {
         let file = sqlite3_db_filename(db, "main").map { String(cString: $0) }
-        return SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(db)), sql: sql,
-                           systemErrno: sqlite3_system_errno(db), path: file?.isEmpty == false ? file : nil)
+        return SQLiteError(
+            code: rc, message: String(cString: sqlite3_errmsg(db)), sql: sql,
+            systemErrno: sqlite3_system_errno(db), path: file?.isEmpty == false ? file : nil)
     }
 
     static func isOutOfSpace(errno code: Int32) -> Bool { code == ENOSPC || code == EDQUOT }

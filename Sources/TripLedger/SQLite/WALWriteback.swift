@@ -32,11 +32,11 @@ final class WALWriteback: @unchecked Sendable {
             pthread_mutex_lock(lock)
             while !stopped {
                 pthread_mutex_unlock(lock)
-#if canImport(Glibc)
+                #if canImport(Glibc)
                 _ = fdatasync(fd)
-#else
+                #else
                 _ = fsync(fd)
-#endif
+                #endif
                 pthread_mutex_lock(lock)
                 if stopped { break }
                 var now = timespec()

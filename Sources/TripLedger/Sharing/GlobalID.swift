@@ -18,8 +18,8 @@ public enum GlobalID {
         for i in 0..<6 { bytes[i] = UInt8(truncatingIfNeeded: millis >> (8 * (5 - i))) }
         for i in 6..<8 { bytes[i] = UInt8(truncatingIfNeeded: high >> (8 * i)) }
         for i in 8..<16 { bytes[i] = UInt8(truncatingIfNeeded: low >> (8 * (i - 8))) }
-        bytes[6] = 0x70 | (bytes[6] & 0x0F)     // version 7
-        bytes[8] = 0x80 | (bytes[8] & 0x3F)     // RFC 9562 variant
+        bytes[6] = 0x70 | (bytes[6] & 0x0F)  // version 7
+        bytes[8] = 0x80 | (bytes[8] & 0x3F)  // RFC 9562 variant
         let digits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
         text.reserveCapacity(36)

@@ -21,8 +21,10 @@ public struct SyncChange: Sendable, Equatable {
     public var seq: Int64 = 0
     public var author: String = ""
 
-    public init(changeID: String, kind: String, gid: String, op: String, hlc: Int64, baseHLC: Int64, device: String,
-                payload: String?, seq: Int64 = 0, author: String = "") {
+    public init(
+        changeID: String, kind: String, gid: String, op: String, hlc: Int64, baseHLC: Int64, device: String,
+        payload: String?, seq: Int64 = 0, author: String = ""
+    ) {
         self.changeID = changeID
         self.kind = kind
         self.gid = gid

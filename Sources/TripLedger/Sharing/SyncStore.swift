@@ -37,25 +37,30 @@ extension Ledger {
             }
             try installSyncTriggers()
             try db.run("INSERT INTO shared_trips (trip_id, gid, owner) VALUES (?, ?, ?)", [.integer(trip.id), .text(gid), .text(owner)])
-            try db.run("INSERT INTO sync_rows (kind, local_id, gid, trip_id) VALUES ('trip', ?, ?, ?)",
-                       [.integer(trip.id), .text(gid), .integer(trip.id)])
+            try db.run(
+                "INSERT INTO sync_rows (kind, local_id, gid, trip_id) VALUES ('trip', ?, ?, ?)",
+                [.integer(trip.id), .text(gid), .integer(trip.id)])
             let hlc = try tick()
             let id = SQLValue.integer(trip.id)
             try db.run("INSERT INTO sync_outbox (trip_id, kind, local_id, hlc) VALUES (?, 'trip', ?, ?)", [id, id, .integer(hlc)])
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO sync_outbox (trip_id, kind, local_id, hlc)
                 SELECT trip_id, 'member', id, ?2 FROM members WHERE trip_id = ?1 ORDER BY joined_at, id
                 """, [id, .integer(hlc)])
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO sync_outbox (trip_id, kind, local_id, hlc)
                 SELECT trip_id, 'purchase', id, ?2 FROM purchases WHERE trip_id = ?1 ORDER BY id
                 """, [id, .integer(hlc)])
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO sync_outbox (trip_id, kind, local_id, hlc)
                 SELECT trip_id, 'transfer', id, ?2 FROM transfers WHERE trip_id = ?1 ORDER BY id
                 """, [id, .integer(hlc)])
-            return SharedTrip(trip: trip, gid: gid, owner: owner, pulledSeq: 0, lastSync: nil,
-                              unsent: Int(try db.scalarInt("SELECT count(*) FROM sync_outbox WHERE trip_id = ?", [id]) ?? 0))
+            return SharedTrip(
+                trip: trip, gid: gid, owner: owner, pulledSeq: 0, lastSync: nil,
+                unsent: Int(try db.scalarInt("SELECT count(*) FROM sync_outbox WHERE trip_id = ?", [id]) ?? 0))
         }
     }
 
@@ -70,8 +75,9 @@ extension Ledger {
                 let id = try nextID(.trips)
                 try RowCodec(db: db).write(.trips, id: id, payload: change.payload ?? "{}", fixed: [])
                 try db.run("INSERT INTO shared_trips (trip_id, gid, owner) VALUES (?, ?, ?)", [.integer(id), .text(change.gid), .text(owner)])
-                try db.run("INSERT INTO sync_rows (kind, local_id, gid, trip_id, hlc, device, base_hlc) VALUES ('trip', ?, ?, ?, ?, ?, ?)",
-                           [.integer(id), .text(change.gid), .integer(id), .integer(change.hlc), .text(change.device), .integer(change.baseHLC)])
+                try db.run(
+                    "INSERT INTO sync_rows (kind, local_id, gid, trip_id, hlc, device, base_hlc) VALUES ('trip', ?, ?, ?, ?, ?, ?)",
+                    [.integer(id), .text(change.gid), .integer(id), .integer(change.hlc), .text(change.device), .integer(change.baseHLC)])
                 return try trip(id: id)!
             }
         }
@@ -81,7 +87,8 @@ extension Ledger {
     /// negative, unconverted purchases left out), in one pass over a covering index: a sync
     /// reports how it moved the total without the cost of a whole report.
     public func netTotal(_ shared: SharedTrip) throws -> Int64 {
-        try db.scalarInt("""
+        try db.scalarInt(
+            """
             SELECT coalesce(sum(CASE kind WHEN 'purchase' THEN home_minor ELSE -home_minor END), 0)
             FROM purchases INDEXED BY purchases_by_trip_date WHERE trip_id = ?
             """, [.integer(shared.trip.id)]) ?? 0
@@ -98,33 +105,43 @@ extension Ledger {
         return try db.transaction {
             let trip = SQLValue.integer(shared.trip.id)
             // Several writes to one row before a sync travel as one change: the row as it is now.
-            try db.run("""
+            try db.run(
+                """
                 DELETE FROM sync_outbox WHERE trip_id = ?1 AND change_id IS NULL AND id < (
                   SELECT max(o.id) FROM sync_outbox o
                   WHERE o.trip_id = ?1 AND o.change_id IS NULL AND o.kind = sync_outbox.kind AND o.local_id = sync_outbox.local_id)
                 """, [trip])
             var pending: [(id: Int64, kind: String, localID: Int64, hlc: Int64)] = []
-            try db.prepare("""
+            try db.prepare(
+                """
                 SELECT id, kind, local_id, hlc FROM sync_outbox WHERE trip_id = ? AND change_id IS NULL ORDER BY id
-                """).forEach([trip]) { pending.append(($0.int(0), $0.text(1), $0.int(2), $0.int(3))) }
+                """
+            ).forEach([trip]) { pending.append(($0.int(0), $0.text(1), $0.int(2), $0.int(3))) }
             let me = try deviceID()
             for p in pending {
                 guard let change = try prepare(kind: p.kind, localID: p.localID, hlc: p.hlc, shared: shared, device: me) else {
                     try db.run("DELETE FROM sync_outbox WHERE id = ?", [.integer(p.id)])
                     continue
                 }
-                try db.run("UPDATE sync_outbox SET change_id = ?, gid = ?, op = ?, base_hlc = ?, payload = ? WHERE id = ?",
-                           [.text(change.changeID), .text(change.gid), .text(change.op), .integer(change.baseHLC),
-                            SQLValue(change.payload), .integer(p.id)])
+                try db.run(
+                    "UPDATE sync_outbox SET change_id = ?, gid = ?, op = ?, base_hlc = ?, payload = ? WHERE id = ?",
+                    [
+                        .text(change.changeID), .text(change.gid), .text(change.op), .integer(change.baseHLC),
+                        SQLValue(change.payload), .integer(p.id),
+                    ])
             }
             var out: [SyncChange] = []
-            try db.prepare("""
+            try db.prepare(
+                """
                 SELECT change_id, kind, gid, op, hlc, base_hlc, payload FROM sync_outbox
                 WHERE trip_id = ? AND change_id IS NOT NULL
                 ORDER BY CASE kind WHEN 'trip' THEN 0 WHEN 'member' THEN 1 WHEN 'purchase' THEN 2 ELSE 3 END, local_id, id
-                """).forEach([trip]) { s in
-                out.append(SyncChange(changeID: s.text(0), kind: s.text(1), gid: s.text(2), op: s.text(3), hlc: s.int(4),
-                                      baseHLC: s.int(5), device: me, payload: s.optionalText(6)))
+                """
+            ).forEach([trip]) { s in
+                out.append(
+                    SyncChange(
+                        changeID: s.text(0), kind: s.text(1), gid: s.text(2), op: s.text(3), hlc: s.int(4),
+                        baseHLC: s.int(5), device: me, payload: s.optionalText(6)))
             }
             return out + (try outgoingRates(shared, device: me))
         }
@@ -136,7 +153,8 @@ extension Ledger {
     /// fetched the same observation at the same moment) is kept once.
     private func outgoingRates(_ shared: SharedTrip, device: String) throws -> [SyncChange] {
         var out: [SyncChange] = []
-        try db.prepare("""
+        try db.prepare(
+            """
             WITH currencies (code) AS (
               SELECT home_currency FROM trips WHERE id = ?1
               UNION SELECT currency FROM purchases WHERE trip_id = ?1
@@ -149,23 +167,31 @@ extension Ledger {
               AND o.date >= (SELECT day FROM since)
               AND (o.base IN (SELECT code FROM currencies) OR o.quote IN (SELECT code FROM currencies))
             ORDER BY o.date, o.provider, o.base, o.quote
-            """).forEach([.integer(shared.trip.id)]) { s in
+            """
+        ).forEach([.integer(shared.trip.id)]) { s in
             let key = "\(s.text(0)):\(s.text(1)):\(s.text(2)):\(s.text(3))"
-            let payload = try db.scalarText("""
+            let payload = try db.scalarText(
+                """
                 SELECT json_object('provider', ?, 'base', ?, 'quote', ?, 'date', ?, 'rate', ?, 'fetched_at', ?)
                 """, [.text(s.text(0)), .text(s.text(1)), .text(s.text(2)), .text(s.text(3)), .text(s.text(4)), .text(s.text(5))])
-            out.append(SyncChange(changeID: "rate:\(key):\(s.text(5))", kind: "rate", gid: "rate:\(key)", op: "put", hlc: 0,
-                                  baseHLC: 0, device: device, payload: payload))
+            out.append(
+                SyncChange(
+                    changeID: "rate:\(key):\(s.text(5))", kind: "rate", gid: "rate:\(key)", op: "put", hlc: 0,
+                    baseHLC: 0, device: device, payload: payload))
         }
         // The newest date each provider has published decides whether a rate is still
         // provisional; it travels with the rates so every device decides alike.
-        try db.prepare("""
+        try db.prepare(
+            """
             SELECT provider, url, base, latest_date, json_object('provider', provider, 'url', url, 'base', base, 'latest_date', latest_date)
             FROM provider_state WHERE latest_date IS NOT NULL ORDER BY provider, url
-            """).forEach { s in
-            out.append(SyncChange(changeID: "provider:\(s.text(0)):\(s.text(1)):\(s.text(3))", kind: "provider",
-                                  gid: "provider:\(s.text(0)):\(s.text(1))", op: "put", hlc: 0, baseHLC: 0, device: device,
-                                  payload: s.text(4)))
+            """
+        ).forEach { s in
+            out.append(
+                SyncChange(
+                    changeID: "provider:\(s.text(0)):\(s.text(1)):\(s.text(3))", kind: "provider",
+                    gid: "provider:\(s.text(0)):\(s.text(1))", op: "put", hlc: 0, baseHLC: 0, device: device,
+                    payload: s.text(4)))
         }
         return out
     }
@@ -187,8 +213,9 @@ extension Ledger {
                 }
             }
             if let sentThrough {
-                try db.run("UPDATE shared_trips SET rates_sent = max(coalesce(rates_sent, ''), ?) WHERE trip_id = ?",
-                           [.text(sentThrough), trip])
+                try db.run(
+                    "UPDATE shared_trips SET rates_sent = max(coalesce(rates_sent, ''), ?) WHERE trip_id = ?",
+                    [.text(sentThrough), trip])
             }
         }
     }
@@ -210,7 +237,8 @@ extension Ledger {
                     if c.device == me && c.kind != "rate" && c.kind != "provider" { continue }
                     switch c.kind {
                     case "rate":
-                        try db.run("""
+                        try db.run(
+                            """
                             INSERT INTO rate_observations (provider, base, quote, date, rate, fetched_at)
                             SELECT json_extract(?1, '$.provider'), json_extract(?1, '$.base'), json_extract(?1, '$.quote'),
                                    json_extract(?1, '$.date'), json_extract(?1, '$.rate'), json_extract(?1, '$.fetched_at')
@@ -220,7 +248,8 @@ extension Ledger {
                             """, [SQLValue(c.payload)])
                         summary.rates += 1
                     case "provider":
-                        try db.run("""
+                        try db.run(
+                            """
                             INSERT INTO provider_state (provider, url, base, latest_date, fetched_at)
                             SELECT json_extract(?1, '$.provider'), json_extract(?1, '$.url'), json_extract(?1, '$.base'),
                                    json_extract(?1, '$.latest_date'), ?2
@@ -233,11 +262,12 @@ extension Ledger {
                         summary.applied += 1
                         summary.byAuthor[c.author, default: 0] += 1
                     default:
-                        continue        // a kind from a newer trip: skipped, as a newer column is
+                        continue  // a kind from a newer trip: skipped, as a newer column is
                     }
                 }
-                try db.run("UPDATE shared_trips SET pulled_seq = max(pulled_seq, ?), last_sync = ? WHERE trip_id = ?",
-                           [.integer(upTo), .text(clock.now), .integer(shared.trip.id)])
+                try db.run(
+                    "UPDATE shared_trips SET pulled_seq = max(pulled_seq, ?), last_sync = ? WHERE trip_id = ?",
+                    [.integer(upTo), .text(clock.now), .integer(shared.trip.id)])
                 if !changes.isEmpty, try trip(id: shared.trip.id)?.closedAt == nil {
                     _ = try rerate(tripID: shared.trip.id)
                 }
@@ -258,14 +288,18 @@ extension Ledger {
     /// Every conflict of every shared trip (open ones first).
     public func conflicts(includeResolved: Bool = false) throws -> [SyncConflict] {
         var out: [SyncConflict] = []
-        try db.prepare("""
+        try db.prepare(
+            """
             SELECT c.id, t.name, c.kind, c.local_id, c.reason, c.winner, c.mine, c.theirs, c.theirs_by, c.created_at, c.resolved_at
             FROM sync_conflicts c JOIN trips t ON t.id = c.trip_id
             WHERE ?1 = 1 OR c.resolved_at IS NULL ORDER BY c.resolved_at IS NOT NULL, c.id
-            """).forEach([.integer(includeResolved ? 1 : 0)]) { s in
-            out.append(SyncConflict(id: s.int(0), trip: s.text(1), kind: s.text(2), localID: s.int(3), reason: s.text(4),
-                                    winner: s.text(5), mine: s.optionalText(6), theirs: s.optionalText(7), theirsBy: s.text(8),
-                                    createdAt: s.text(9), resolvedAt: s.optionalText(10)))
+            """
+        ).forEach([.integer(includeResolved ? 1 : 0)]) { s in
+            out.append(
+                SyncConflict(
+                    id: s.int(0), trip: s.text(1), kind: s.text(2), localID: s.int(3), reason: s.text(4),
+                    winner: s.text(5), mine: s.optionalText(6), theirs: s.optionalText(7), theirsBy: s.text(8),
+                    createdAt: s.text(9), resolvedAt: s.optionalText(10)))
         }
         return out
     }
@@ -281,7 +315,8 @@ extension Ledger {
             let keep = keepMine ? c.mine : c.theirs
             let kept = keepMine ? "mine" : "theirs"
             if let keep, kept != c.winner, let table = RowCodec.Table(kind: c.kind),
-               let shared = try sharedTrips().first(where: { $0.trip.name == c.trip }) {
+                let shared = try sharedTrips().first(where: { $0.trip.name == c.trip })
+            {
                 let local = try db.prepare("SELECT local_id FROM sync_rows WHERE kind = ? AND local_id = ?")
                     .first([.text(c.kind), .integer(c.localID)]) { $0.int(0) }
                 if local != nil, try RowCodec(db: db).read(table, id: c.localID) != nil {
@@ -326,8 +361,9 @@ extension Ledger {
             gid = GlobalID.member(trip: shared.gid, name: name)
         default: gid = GlobalID.make()
         }
-        try db.run("INSERT INTO sync_rows (kind, local_id, gid, trip_id) VALUES (?, ?, ?, ?)",
-                   [.text(kind), .integer(localID), .text(gid), .integer(shared.trip.id)])
+        try db.run(
+            "INSERT INTO sync_rows (kind, local_id, gid, trip_id) VALUES (?, ?, ?, ?)",
+            [.text(kind), .integer(localID), .text(gid), .integer(shared.trip.id)])
         return gid
     }
 
@@ -339,7 +375,8 @@ extension Ledger {
     private func prepare(kind: String, localID: Int64, hlc: Int64, shared: SharedTrip, device: String) throws -> SyncChange? {
         guard let table = RowCodec.Table(kind: kind) else { return nil }
         let gid = try globalID(kind: kind, localID: localID, shared: shared)
-        let state = try db.prepare("SELECT hlc, deleted_hlc, restored_hlc FROM sync_rows WHERE kind = ? AND local_id = ?")
+        let state =
+            try db.prepare("SELECT hlc, deleted_hlc, restored_hlc FROM sync_rows WHERE kind = ? AND local_id = ?")
             .first([.text(kind), .integer(localID)]) { ($0.int(0), $0.int(1), $0.int(2)) } ?? (0, 0, 0)
         let payload = try travellingPayload(kind: kind, localID: localID, table: table, shared: shared)
         let op: String
@@ -347,17 +384,20 @@ extension Ledger {
             // A trip removed here only leaves the share; it is not removed for the others.
             if kind == "trip" { return nil }
             op = "delete"
-            try db.run("UPDATE sync_rows SET deleted_hlc = max(deleted_hlc, ?) WHERE kind = ? AND local_id = ?",
-                       [.integer(hlc), .text(kind), .integer(localID)])
+            try db.run(
+                "UPDATE sync_rows SET deleted_hlc = max(deleted_hlc, ?) WHERE kind = ? AND local_id = ?",
+                [.integer(hlc), .text(kind), .integer(localID)])
         } else if state.1 > state.2 {
             op = "restore"
-            try db.run("UPDATE sync_rows SET restored_hlc = max(restored_hlc, ?) WHERE kind = ? AND local_id = ?",
-                       [.integer(hlc), .text(kind), .integer(localID)])
+            try db.run(
+                "UPDATE sync_rows SET restored_hlc = max(restored_hlc, ?) WHERE kind = ? AND local_id = ?",
+                [.integer(hlc), .text(kind), .integer(localID)])
         } else {
             op = "put"
         }
-        try db.run("UPDATE sync_rows SET hlc = ?, device = ?, base_hlc = ? WHERE kind = ? AND local_id = ?",
-                   [.integer(hlc), .text(device), .integer(state.0), .text(kind), .integer(localID)])
+        try db.run(
+            "UPDATE sync_rows SET hlc = ?, device = ?, base_hlc = ? WHERE kind = ? AND local_id = ?",
+            [.integer(hlc), .text(device), .integer(state.0), .text(kind), .integer(localID)])
         return SyncChange(changeID: GlobalID.make(), kind: kind, gid: gid, op: op, hlc: hlc, baseHLC: state.0, device: device, payload: payload)
     }
 
@@ -371,19 +411,28 @@ extension Ledger {
             let refundOf = try db.scalarInt("SELECT refund_of FROM purchases WHERE id = ?", [.integer(localID)])
             let splits = try db.prepare("SELECT payers, shares FROM purchase_splits WHERE purchase_id = ? AND trip_id = ?")
                 .first([.integer(localID), .integer(shared.trip.id)]) { ($0.text(0), $0.text(1)) }
-            return try db.scalarText("""
+            return try db.scalarText(
+                """
                 SELECT json_set(json_remove(?1, '$.id', '$.trip_id', '$.import_key', '$.refund_of'),
                                 '$.refund_of', ?2, '$.payers', ?3, '$.shares', ?4)
-                """, [.text(row), SQLValue(try refundOf.map { try globalID(kind: "purchase", localID: $0, shared: shared) }),
-                      SQLValue(try splits.map { try memberList($0.0, toGlobal: true, shared: shared) }),
-                      SQLValue(try splits.map { try memberList($0.1, toGlobal: true, shared: shared) })])
+                """,
+                [
+                    .text(row), SQLValue(try refundOf.map { try globalID(kind: "purchase", localID: $0, shared: shared) }),
+                    SQLValue(try splits.map { try memberList($0.0, toGlobal: true, shared: shared) }),
+                    SQLValue(try splits.map { try memberList($0.1, toGlobal: true, shared: shared) }),
+                ])
         case "transfer":
-            let ends = try db.prepare("SELECT from_member, to_member FROM transfers WHERE id = ?")
+            let ends =
+                try db.prepare("SELECT from_member, to_member FROM transfers WHERE id = ?")
                 .first([.integer(localID)]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
-            return try db.scalarText("""
+            return try db.scalarText(
+                """
                 SELECT json_set(json_remove(?1, '$.id', '$.trip_id'), '$.from_member', ?2, '$.to_member', ?3)
-                """, [.text(row), .text(try globalID(kind: "member", localID: ends.0, shared: shared)),
-                      .text(try globalID(kind: "member", localID: ends.1, shared: shared))])
+                """,
+                [
+                    .text(row), .text(try globalID(kind: "member", localID: ends.0, shared: shared)),
+                    .text(try globalID(kind: "member", localID: ends.1, shared: shared)),
+                ])
         case "member":
             return try db.scalarText("SELECT json_remove(?1, '$.id', '$.trip_id')", [.text(row)])
         default:
@@ -438,13 +487,17 @@ extension Ledger {
     }
 
     private func writeSplits(payload: String, purchaseID: Int64, shared: SharedTrip) throws {
-        let parts = try db.prepare("SELECT json_extract(?1, '$.payers'), json_extract(?1, '$.shares')")
+        let parts =
+            try db.prepare("SELECT json_extract(?1, '$.payers'), json_extract(?1, '$.shares')")
             .first([.text(payload)]) { ($0.optionalText(0), $0.optionalText(1)) } ?? (nil, nil)
         try db.run("DELETE FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?", [.integer(shared.trip.id), .integer(purchaseID)])
         if let payers = parts.0, let shares = parts.1 {
-            try db.run("INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)",
-                       [.integer(shared.trip.id), .integer(purchaseID), .text(try memberList(payers, toGlobal: false, shared: shared)),
-                        .text(try memberList(shares, toGlobal: false, shared: shared))])
+            try db.run(
+                "INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)",
+                [
+                    .integer(shared.trip.id), .integer(purchaseID), .text(try memberList(payers, toGlobal: false, shared: shared)),
+                    .text(try memberList(shares, toGlobal: false, shared: shared)),
+                ])
         }
     }
 
@@ -454,12 +507,14 @@ extension Ledger {
         case .purchases: return try nextID(.purchases)
         case .trips: return try nextID(.trips)
         case .members:
-            let used = max(try db.scalarInt("SELECT max(id) FROM members") ?? 0,
-                           try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'members'") ?? 0)
+            let used = max(
+                try db.scalarInt("SELECT max(id) FROM members") ?? 0,
+                try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'members'") ?? 0)
             return used + 1
         case .transfers:
-            let used = max(try db.scalarInt("SELECT max(id) FROM transfers") ?? 0,
-                           try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'transfers'") ?? 0)
+            let used = max(
+                try db.scalarInt("SELECT max(id) FROM transfers") ?? 0,
+                try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'transfers'") ?? 0)
             return used + 1
         }
     }
@@ -473,12 +528,15 @@ extension Ledger {
         guard let table = RowCodec.Table(kind: c.kind) else { return false }
         var local = try localID(kind: c.kind, gid: c.gid)
         if local == nil, c.kind == "member", let payload = c.payload,
-           let same = try db.scalarInt("SELECT id FROM members WHERE trip_id = ? AND name = json_extract(?, '$.name')",
-                                       [.integer(shared.trip.id), .text(payload)]) {
+            let same = try db.scalarInt(
+                "SELECT id FROM members WHERE trip_id = ? AND name = json_extract(?, '$.name')",
+                [.integer(shared.trip.id), .text(payload)])
+        {
             // Added under the same name here too: one member. Its id stays; the global id is shared.
             try db.run("DELETE FROM sync_rows WHERE kind = 'member' AND local_id = ?", [.integer(same)])
-            try db.run("INSERT INTO sync_rows (kind, local_id, gid, trip_id) VALUES ('member', ?, ?, ?)",
-                       [.integer(same), .text(c.gid), .integer(shared.trip.id)])
+            try db.run(
+                "INSERT INTO sync_rows (kind, local_id, gid, trip_id) VALUES ('member', ?, ?, ?)",
+                [.integer(same), .text(c.gid), .integer(shared.trip.id)])
             local = same
         }
         guard let id = local else {
@@ -487,37 +545,47 @@ extension Ledger {
             let id = try newLocalID(table)
             try RowCodec(db: db).write(table, id: id, payload: payload, fixed: try localReferences(kind: c.kind, payload: payload, shared: shared))
             if c.kind == "purchase" { try writeSplits(payload: payload, purchaseID: id, shared: shared) }
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO sync_rows (kind, local_id, gid, trip_id, hlc, device, base_hlc, restored_hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.text(c.kind), .integer(id), .text(c.gid), .integer(shared.trip.id), .integer(c.hlc), .text(c.device),
-                      .integer(c.baseHLC), .integer(c.op == "restore" ? c.hlc : 0)])
+                """,
+                [
+                    .text(c.kind), .integer(id), .text(c.gid), .integer(shared.trip.id), .integer(c.hlc), .text(c.device),
+                    .integer(c.baseHLC), .integer(c.op == "restore" ? c.hlc : 0),
+                ])
             return false
         }
         let state = try db.prepare("SELECT hlc, device, base_hlc, deleted_hlc, restored_hlc FROM sync_rows WHERE kind = ? AND local_id = ?")
             .first([.text(c.kind), .integer(id)]) { (hlc: $0.int(0), device: $0.text(1), base: $0.int(2), deleted: $0.int(3), restored: $0.int(4)) }!
         // A local write not yet prepared is newer than what sync_rows says.
-        let pendingHLC = try db.scalarInt("""
-            SELECT max(hlc) FROM sync_outbox WHERE kind = ? AND local_id = ? AND change_id IS NULL
-            """, [.text(c.kind), .integer(id)]) ?? 0
+        let pendingHLC =
+            try db.scalarInt(
+                """
+                SELECT max(hlc) FROM sync_outbox WHERE kind = ? AND local_id = ? AND change_id IS NULL
+                """, [.text(c.kind), .integer(id)]) ?? 0
         let localHLC = max(state.hlc, pendingHLC)
         let localDevice = pendingHLC > state.hlc ? try deviceID() : state.device
         let alive = try db.scalarInt(table.existsByID, [.integer(id)]) != nil
         switch c.op {
         case "delete":
-            try db.run("UPDATE sync_rows SET deleted_hlc = max(deleted_hlc, ?) WHERE kind = ? AND local_id = ?",
-                       [.integer(c.hlc), .text(c.kind), .integer(id)])
+            try db.run(
+                "UPDATE sync_rows SET deleted_hlc = max(deleted_hlc, ?) WHERE kind = ? AND local_id = ?",
+                [.integer(c.hlc), .text(c.kind), .integer(id)])
             if alive, c.hlc > state.restored { try removeLocally(table, id: id, shared: shared, change: c) }
             return false
         case "restore":
-            try db.run("UPDATE sync_rows SET restored_hlc = max(restored_hlc, ?) WHERE kind = ? AND local_id = ?",
-                       [.integer(c.hlc), .text(c.kind), .integer(id)])
+            try db.run(
+                "UPDATE sync_rows SET restored_hlc = max(restored_hlc, ?) WHERE kind = ? AND local_id = ?",
+                [.integer(c.hlc), .text(c.kind), .integer(id)])
             if !alive, c.hlc > state.deleted, table == .purchases {
                 try db.run("DELETE FROM removed_purchases WHERE id = ?", [.integer(id)])
-                try RowCodec(db: db).write(table, id: id, payload: c.payload ?? "{}",
-                                           fixed: try localReferences(kind: c.kind, payload: c.payload ?? "{}", shared: shared))
+                try RowCodec(db: db).write(
+                    table, id: id, payload: c.payload ?? "{}",
+                    fixed: try localReferences(kind: c.kind, payload: c.payload ?? "{}", shared: shared))
                 try writeSplits(payload: c.payload ?? "{}", purchaseID: id, shared: shared)
-                try db.run("UPDATE sync_rows SET hlc = ?, device = ?, base_hlc = ? WHERE kind = ? AND local_id = ?",
-                           [.integer(c.hlc), .text(c.device), .integer(c.baseHLC), .text(c.kind), .integer(id)])
+                try db.run(
+                    "UPDATE sync_rows SET hlc = ?, device = ?, base_hlc = ? WHERE kind = ? AND local_id = ?",
+                    [.integer(c.hlc), .text(c.device), .integer(c.baseHLC), .text(c.kind), .integer(id)])
                 return false
             }
         default:
@@ -530,12 +598,16 @@ extension Ledger {
         if concurrent {
             let mine = alive ? try travellingPayload(kind: c.kind, localID: id, table: table, shared: shared) : nil
             if let mine, try db.scalarInt("SELECT json(?) = json(?)", [.text(mine), .text(payload)]) != 1 {
-                try db.run("""
+                try db.run(
+                    """
                     INSERT INTO sync_conflicts (trip_id, kind, gid, local_id, reason, winner, mine, mine_hlc, theirs, theirs_hlc,
                                                 theirs_by, created_at)
                     VALUES (?, ?, ?, ?, 'edited on two devices', ?, ?, ?, ?, ?, ?, ?)
-                    """, [.integer(shared.trip.id), .text(c.kind), .text(c.gid), .integer(id), .text(incomingWins ? "theirs" : "mine"),
-                          .text(mine), .integer(localHLC), .text(payload), .integer(c.hlc), .text(c.author), .text(clock.now)])
+                    """,
+                    [
+                        .integer(shared.trip.id), .text(c.kind), .text(c.gid), .integer(id), .text(incomingWins ? "theirs" : "mine"),
+                        .text(mine), .integer(localHLC), .text(payload), .integer(c.hlc), .text(c.author), .text(clock.now),
+                    ])
                 conflict = true
             }
         }
@@ -545,12 +617,14 @@ extension Ledger {
             if c.kind == "purchase" { try writeSplits(payload: payload, purchaseID: id, shared: shared) }
         } else if table == .purchases {
             // Deleted here: the edit is kept in the trash, so `trip restore` brings back the latest version.
-            try db.run("""
+            try db.run(
+                """
                 UPDATE removed_purchases SET row = json_patch(row, json_remove(?, '$.refund_of', '$.payers', '$.shares')) WHERE id = ?
                 """, [.text(payload), .integer(id)])
         }
-        try db.run("UPDATE sync_rows SET hlc = ?, device = ?, base_hlc = ? WHERE kind = ? AND local_id = ?",
-                   [.integer(c.hlc), .text(c.device), .integer(c.baseHLC), .text(c.kind), .integer(id)])
+        try db.run(
+            "UPDATE sync_rows SET hlc = ?, device = ?, base_hlc = ? WHERE kind = ? AND local_id = ?",
+            [.integer(c.hlc), .text(c.device), .integer(c.baseHLC), .text(c.kind), .integer(id)])
         return conflict
     }
 
@@ -562,17 +636,22 @@ extension Ledger {
         do {
             try db.transaction {
                 if table == .purchases, let mine {
-                    try db.run("INSERT OR REPLACE INTO removed_purchases (id, trip_id, removed_at, row) VALUES (?, ?, ?, ?)",
-                               [.integer(id), .integer(shared.trip.id), .text(clock.now), .text(mine)])
+                    try db.run(
+                        "INSERT OR REPLACE INTO removed_purchases (id, trip_id, removed_at, row) VALUES (?, ?, ?, ?)",
+                        [.integer(id), .integer(shared.trip.id), .text(clock.now), .text(mine)])
                 }
                 try db.run(table.deleteByID, [.integer(id)])
             }
         } catch {
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO sync_conflicts (trip_id, kind, gid, local_id, reason, winner, mine, mine_hlc, theirs, theirs_hlc, theirs_by, created_at)
                 VALUES (?, ?, ?, ?, 'removed on another device but still used here', 'mine', ?, 0, NULL, ?, ?, ?)
-                """, [.integer(shared.trip.id), .text(c.kind), .text(c.gid), .integer(id), SQLValue(mine), .integer(c.hlc),
-                      .text(c.author), .text(clock.now)])
+                """,
+                [
+                    .integer(shared.trip.id), .text(c.kind), .text(c.gid), .integer(id), SQLValue(mine), .integer(c.hlc),
+                    .text(c.author), .text(clock.now),
+                ])
         }
     }
 }

@@ -35,7 +35,8 @@ public enum SharingFormat {
     }
 
     public static func text(_ r: SchemaInstall) -> String {
-        r.from == r.to ? "\(r.server): trip schema \(r.to) already in place (role \(r.role))."
+        r.from == r.to
+            ? "\(r.server): trip schema \(r.to) already in place (role \(r.role))."
             : "\(r.server): trip schema \(r.from == 0 ? "created" : "upgraded from \(r.from)") at version \(r.to) (role \(r.role))."
     }
 
@@ -64,11 +65,14 @@ public enum SharingFormat {
             "server": .string(s.server), "reachable": .bool(s.reachable), "role": JSONValue(s.role),
             "schema": s.schema.map { .int(Int64($0)) } ?? .null, "schema_known": .int(Int64(s.known)),
             "problem": JSONValue(s.problem.map { "\($0)" }),
-            "trips": .array(s.trips.map { t in
-                .object(["trip": .string(t.name), "owner": .string(t.owner), "unsent": .int(Int64(t.unsent)),
-                         "last_sync": JSONValue(t.lastSync), "pulled_seq": .int(t.pulled),
-                         "server_seq": t.onServer.map { .int($0) } ?? .null])
-            }),
+            "trips": .array(
+                s.trips.map { t in
+                    .object([
+                        "trip": .string(t.name), "owner": .string(t.owner), "unsent": .int(Int64(t.unsent)),
+                        "last_sync": JSONValue(t.lastSync), "pulled_seq": .int(t.pulled),
+                        "server_seq": t.onServer.map { .int($0) } ?? .null,
+                    ])
+                }),
         ])
     }
 
@@ -82,10 +86,15 @@ public enum SharingFormat {
     }
 
     public static func json(_ conflicts: [SyncConflict]) -> JSONValue {
-        .object(["conflicts": .array(conflicts.map { c in
-            .object(["id": .int(c.id), "trip": .string(c.trip), "kind": .string(c.kind), "local_id": .int(c.localID),
-                     "reason": .string(c.reason), "winner": .string(c.winner), "mine": JSONValue(c.mine), "theirs": JSONValue(c.theirs),
-                     "theirs_by": .string(c.theirsBy), "created_at": .string(c.createdAt), "resolved_at": JSONValue(c.resolvedAt)])
-        })])
+        .object([
+            "conflicts": .array(
+                conflicts.map { c in
+                    .object([
+                        "id": .int(c.id), "trip": .string(c.trip), "kind": .string(c.kind), "local_id": .int(c.localID),
+                        "reason": .string(c.reason), "winner": .string(c.winner), "mine": JSONValue(c.mine), "theirs": JSONValue(c.theirs),
+                        "theirs_by": .string(c.theirsBy), "created_at": .string(c.createdAt), "resolved_at": JSONValue(c.resolvedAt),
+                    ])
+                })
+        ])
     }
 }

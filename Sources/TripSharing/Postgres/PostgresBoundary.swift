@@ -1,12 +1,13 @@
 // The only file that imports CLibPQ. Every libpq call goes through here, and every failure
 // becomes a typed `SharingError` before it leaves.
 
+import CLibPQ
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CLibPQ
 
 /// One open libpq connection. Not thread-safe; one command uses one connection.
 final class PostgresConnection {
@@ -47,7 +48,8 @@ final class PostgresConnection {
         let status = cpq_result_status(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
             let state = cpq_result_error_field(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
-            let message = cpq_result_error_field(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            let message =
+                cpq_result_error_field(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
                 ?? cpq_result_error_message(result).map { String(cString: $0) } ?? "unknown error"
             if state.isEmpty, cpq_status(handle) != CONNECTION_OK {
                 throw PostgresBoundary.connectionError(cpq_error_message(handle), server: displayName)

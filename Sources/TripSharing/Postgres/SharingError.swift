@@ -79,7 +79,8 @@ public enum SharingError: Error, Equatable, Sendable, CustomStringConvertible {
         let lower = text.lowercased()
         if lower.contains("password authentication failed") || lower.contains("no password supplied")
             || lower.contains("role \"") && lower.contains("does not exist")
-            || lower.contains("permission denied") || lower.contains("no pg_hba.conf entry") {
+            || lower.contains("permission denied") || lower.contains("no pg_hba.conf entry")
+        {
             return .authentication(server: server, reason: text)
         }
         return .unreachable(server: server, reason: text)

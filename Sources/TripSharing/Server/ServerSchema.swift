@@ -80,7 +80,7 @@ enum ServerSchema {
         GRANT SELECT, INSERT ON trip_ledger.trips, trip_ledger.grants, trip_ledger.changes TO PUBLIC;
         GRANT UPDATE (last_seq) ON trip_ledger.trips TO PUBLIC;
         GRANT EXECUTE ON FUNCTION trip_ledger.can_access(text, name) TO PUBLIC;
-        """,
+        """
     ]
 
     /// The server's schema version (0: none).
@@ -112,7 +112,8 @@ enum ServerSchema {
                 throw SharingError.schemaTooNew(server: connection.displayName, found: found, known: version)
             }
             for step in steps.dropFirst(found) { try connection.script(step) }
-            try connection.query("""
+            try connection.query(
+                """
                 INSERT INTO trip_ledger.meta (key, value) VALUES ('schema_version', $1)
                 ON CONFLICT (key) DO UPDATE SET value = excluded.value
                 """, [String(version)])

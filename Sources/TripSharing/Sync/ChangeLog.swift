@@ -22,10 +22,12 @@ struct ChangeLog {
             do throws(SharingError) {
                 let locked = try connection.query("SELECT last_seq FROM trip_ledger.trips WHERE gid = $1 FOR UPDATE", [tripGID])
                 guard let last = locked.rows.first?[0].flatMap({ Int64($0) }) else {
-                    throw SharingError.permission(server: connection.displayName,
-                                                  reason: "this role was not granted the trip (or it is no longer on the server)")
+                    throw SharingError.permission(
+                        server: connection.displayName,
+                        reason: "this role was not granted the trip (or it is no longer on the server)")
                 }
-                let inserted = try connection.query("""
+                let inserted = try connection.query(
+                    """
                     WITH incoming AS (
                       SELECT t.*, row_number() OVER (ORDER BY t.ord) AS n
                       FROM ROWS FROM (jsonb_to_recordset($2::jsonb)
@@ -54,14 +56,16 @@ struct ChangeLog {
 
     /// The changes after `seq`, in order, at most one batch; empty when there are none.
     func pull(after seq: Int64) throws(SharingError) -> [SyncChange] {
-        let rows = try connection.query("""
+        let rows = try connection.query(
+            """
             SELECT seq, change_id, kind, gid, op, hlc, base_hlc, device, author, payload FROM trip_ledger.changes
             WHERE trip_gid = $1 AND seq > $2::bigint ORDER BY seq LIMIT $3::int
             """, [tripGID, String(seq), String(ChangeLog.batchSize)])
         return rows.rows.map { r in
-            SyncChange(changeID: r[1] ?? "", kind: r[2] ?? "", gid: r[3] ?? "", op: r[4] ?? "", hlc: Int64(r[5] ?? "") ?? 0,
-                       baseHLC: Int64(r[6] ?? "") ?? 0, device: r[7] ?? "", payload: r[9], seq: Int64(r[0] ?? "") ?? 0,
-                       author: r[8] ?? "")
+            SyncChange(
+                changeID: r[1] ?? "", kind: r[2] ?? "", gid: r[3] ?? "", op: r[4] ?? "", hlc: Int64(r[5] ?? "") ?? 0,
+                baseHLC: Int64(r[6] ?? "") ?? 0, device: r[7] ?? "", payload: r[9], seq: Int64(r[0] ?? "") ?? 0,
+                author: r[8] ?? "")
         }
     }
 
@@ -73,9 +77,13 @@ struct ChangeLog {
 
     /// The changes as one JSON array parameter (one round trip however many there are).
     static func json(_ changes: [SyncChange]) -> String {
-        JSONValue.array(changes.map { c in
-            .object(["change_id": .string(c.changeID), "kind": .string(c.kind), "gid": .string(c.gid), "op": .string(c.op),
-                     "hlc": .int(c.hlc), "base_hlc": .int(c.baseHLC), "payload": JSONValue(c.payload)])
-        }).serialized
+        JSONValue.array(
+            changes.map { c in
+                .object([
+                    "change_id": .string(c.changeID), "kind": .string(c.kind), "gid": .string(c.gid), "op": .string(c.op),
+                    "hlc": .int(c.hlc), "base_hlc": .int(c.baseHLC), "payload": JSONValue(c.payload),
+                ])
+            }
+        ).serialized
     }
 }

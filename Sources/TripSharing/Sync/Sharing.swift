@@ -53,8 +53,9 @@ public struct Sharing {
             status.problem = error
         }
         status.trips = try ledger.sharedTrips().map { s in
-            ServerStatus.Trip(name: s.trip.name, owner: s.owner, unsent: s.unsent, lastSync: s.lastSync,
-                              pulled: s.pulledSeq, onServer: logs[s.gid])
+            ServerStatus.Trip(
+                name: s.trip.name, owner: s.owner, unsent: s.unsent, lastSync: s.lastSync,
+                pulled: s.pulledSeq, onServer: logs[s.gid])
         }
         return status
     }
@@ -73,8 +74,9 @@ public struct Sharing {
         } else {
             shared = try ledger.markShared(trip, gid: GlobalID.make(), owner: me)
         }
-        try connection.query("INSERT INTO trip_ledger.trips (gid, name) VALUES ($1, $2) ON CONFLICT (gid) DO NOTHING",
-                             [shared.gid, trip.name])
+        try connection.query(
+            "INSERT INTO trip_ledger.trips (gid, name) VALUES ($1, $2) ON CONFLICT (gid) DO NOTHING",
+            [shared.gid, trip.name])
         for r in roles {
             let exists = try connection.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [r])
             if exists.rows.isEmpty {
@@ -96,7 +98,8 @@ public struct Sharing {
             owner = String(name[..<slash])
             tripName = String(name[name.index(after: slash)...])
         }
-        let found = try connection.query("""
+        let found = try connection.query(
+            """
             SELECT gid, owner FROM trip_ledger.trips WHERE lower(name) = lower($1) AND ($2::name IS NULL OR owner = $2::name)
             ORDER BY owner, created_at
             """, [tripName, owner])
@@ -106,7 +109,8 @@ public struct Sharing {
         }
         let gid = found.rows[0][0] ?? "", tripOwner = found.rows[0][1] ?? ""
         if let here = try ledger.sharedTrips().first(where: { $0.gid == gid }) {
-            throw TripError.badTextValue(field: "trip", value: tripName, reason: "is already on this ledger as \(quoted(here.trip.name)); `trip sync` updates it")
+            throw TripError.badTextValue(
+                field: "trip", value: tripName, reason: "is already on this ledger as \(quoted(here.trip.name)); `trip sync` updates it")
         }
         let log = ChangeLog(connection: connection, tripGID: gid)
         let first = try log.pull(after: 0)
@@ -142,8 +146,9 @@ public struct Sharing {
         let device = try ledger.deviceID()
         let log = ChangeLog(connection: connection, tripGID: shared.gid)
         // The trip's row on the server: created by the first push of a share that was cut short.
-        try connection.query("INSERT INTO trip_ledger.trips (gid, name) VALUES ($1, $2) ON CONFLICT (gid) DO NOTHING",
-                             [shared.gid, shared.trip.name])
+        try connection.query(
+            "INSERT INTO trip_ledger.trips (gid, name) VALUES ($1, $2) ON CONFLICT (gid) DO NOTHING",
+            [shared.gid, shared.trip.name])
         let outgoing = try ledger.prepareOutgoing(shared)
         let pushed = try log.push(outgoing, device: device)
         if !outgoing.isEmpty { try ledger.markSent(shared, outgoing) }
@@ -163,9 +168,9 @@ public struct Sharing {
         if summary.applied == 0 && summary.rates == 0 { try ledger.markSynced(after) }
         let trip = try ledger.sharedTrip(shared.trip)?.trip ?? shared.trip
         let total = try ledger.netTotal(shared)
-        return SyncResult(trip: trip.name, home: trip.homeCurrency, pushed: pushed, sent: outgoing.filter { $0.kind != "rate" && $0.kind != "provider" }.count,
-                          pulled: summary.applied, pulledBy: summary.byAuthor, rates: summary.rates, conflicts: summary.conflicts,
-                          total: total, change: total - before)
+        return SyncResult(
+            trip: trip.name, home: trip.homeCurrency, pushed: pushed, sent: outgoing.filter { $0.kind != "rate" && $0.kind != "provider" }.count,
+            pulled: summary.applied, pulledBy: summary.byAuthor, rates: summary.rates, conflicts: summary.conflicts,
+            total: total, change: total - before)
     }
 }
-

@@ -48,8 +48,9 @@ extension TripCommand {
                     _ = try CurrencyTable.shared.currency(for: first)
                 } catch .unknownCurrency(let code, let suggestions) {
                     let note = words.joined(separator: " ")
-                    throw .unknownCurrencyOrNote(code, suggestions: suggestions,
-                                                 asNote: "trip add \(amount) --note \(shellWord(note))")
+                    throw .unknownCurrencyOrNote(
+                        code, suggestions: suggestions,
+                        asNote: "trip add \(amount) --note \(shellWord(note))")
                 }
             }
             return (nil, words)

@@ -16,8 +16,9 @@ extension TripCommand {
             let ledger = try global.openLedger()
             if byCurrency {
                 let all = try ledger.balancesByCurrency(trip: trip)
-                emit(global.format, json: .object(["by_currency": .array(all.map(\.json))]),
-                     text: all.map(TextFormat.balances).joined(separator: "\n\n"))
+                emit(
+                    global.format, json: .object(["by_currency": .array(all.map(\.json))]),
+                    text: all.map(TextFormat.balances).joined(separator: "\n\n"))
             } else {
                 let b = try ledger.balances(trip: trip)
                 emit(global.format, json: b.json, text: TextFormat.balances(b))

@@ -6,7 +6,8 @@ extension TripCommand {
     /// `trip convert AMOUNT FROM [TO] [--date D]`
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Convert an amount with the same rates as purchases (manual, cached, fallback).", usage: "trip convert AMOUNT FROM [TO] [-d DATE] [global options]")
+            abstract: "Convert an amount with the same rates as purchases (manual, cached, fallback).",
+            usage: "trip convert AMOUNT FROM [TO] [-d DATE] [global options]")
 
         @Argument(help: "The amount or expression.") var amount: String
         @Argument(help: "Its currency.", completion: Completions.currencies) var from: String
@@ -17,10 +18,15 @@ extension TripCommand {
         func run() throws {
             let ledger = try global.openLedger()
             let r = try ledger.convertAmount(amount, from: from, to: to, date: date)
-            emit(global.format,
-                 json: .object(["amount": .string(r.from.plainText), "currency": .string(r.from.currency.code),
-                                "converted": .string(r.to.plainText), "to": .string(r.to.currency.code), "quote": r.quote.json]),
-                 text: "\(r.from.formatted) = \(r.to.formatted)  at \(r.quote.rate) (\(r.quote.source.rawValue)\(r.quote.provider.map { " " + $0 } ?? "")\(r.quote.date.map { ", \($0)" } ?? "")\(r.quote.provisional ? ", provisional" : ""))")
+            emit(
+                global.format,
+                json: .object([
+                    "amount": .string(r.from.plainText), "currency": .string(r.from.currency.code),
+                    "converted": .string(r.to.plainText), "to": .string(r.to.currency.code), "quote": r.quote.json,
+                ]),
+                text:
+                    "\(r.from.formatted) = \(r.to.formatted)  at \(r.quote.rate) (\(r.quote.source.rawValue)\(r.quote.provider.map { " " + $0 } ?? "")\(r.quote.date.map { ", \($0)" } ?? "")\(r.quote.provisional ? ", provisional" : ""))"
+            )
         }
     }
 }

@@ -5,7 +5,8 @@ import TripLedger
 extension TripCommand {
     /// `trip delete NAME --yes`
     struct Delete: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a trip and all its purchases.", usage: "trip delete NAME --yes [global options]")
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a trip and all its purchases.", usage: "trip delete NAME --yes [global options]")
 
         @Argument(help: "The trip's name.", completion: Completions.tripNames) var name: String
         @Flag(help: "Confirm the deletion.") var yes = false
@@ -14,8 +15,9 @@ extension TripCommand {
         func run() throws {
             guard yes else { throw TripError.confirmationRequired("delete \(quoted(name)) removes the trip and its purchases") }
             let (trip, count) = try global.openLedger().deleteTrip(name)
-            emit(global.format, json: .object(["deleted": trip.json, "purchases": .int(Int64(count))]),
-                 text: "Deleted \(TextFormat.safe(trip.name)) and its \(count) purchase\(count == 1 ? "" : "s").")
+            emit(
+                global.format, json: .object(["deleted": trip.json, "purchases": .int(Int64(count))]),
+                text: "Deleted \(TextFormat.safe(trip.name)) and its \(count) purchase\(count == 1 ? "" : "s").")
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import TripCore
 import TripLedger
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -39,8 +40,9 @@ extension TripCommand {
                 for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
                 rmdir(folder)
             }
-            emit(global.format, json: report.json,
-                 text: TextFormat.report(report) + (keep ? "\n\nledger kept at \(path)" : ""))
+            emit(
+                global.format, json: report.json,
+                text: TextFormat.report(report) + (keep ? "\n\nledger kept at \(path)" : ""))
         }
     }
 }

@@ -16,8 +16,9 @@ extension TripCommand {
 
         func run() throws {
             let ledger = try global.openLedger()
-            let p = try ledger.editPurchase(id, purchase.draft(amount: amount, currency: currency, noteWords: []),
-                                            split: purchase.splitDraft)
+            let p = try ledger.editPurchase(
+                id, purchase.draft(amount: amount, currency: currency, noteWords: []),
+                split: purchase.splitDraft)
             if let warning = try ledger.outsideTripWarning(p) { ProcessExit.printError(warning) }
             let split = try ledger.split(of: p)
             emit(global.format, json: p.json(split: split), text: TextFormat.purchase(p, verb: "Updated", split: split))

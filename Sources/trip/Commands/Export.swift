@@ -1,6 +1,7 @@
 import ArgumentParser
 import TripCore
 import TripLedger
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,7 +12,8 @@ extension TripCommand {
     /// `trip export --format csv|json|ledger|beancount [NAME | --trip NAME | --all]`
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a trip's purchases as CSV, JSON, a ledger/hledger journal or a Beancount file.", usage: "trip export --format csv|json|ledger|beancount [NAME | -t TRIP | --all]\n[global options]",
+            abstract: "Write a trip's purchases as CSV, JSON, a ledger/hledger journal or a Beancount file.",
+            usage: "trip export --format csv|json|ledger|beancount [NAME | -t TRIP | --all]\n[global options]",
             discussion: """
                 Streams to stdout, one purchase at a time, ordered by trip, date and id. Journals post each
                 purchase's total in the currency paid, priced with @@ at the home amount `trip report` uses.
@@ -33,8 +35,9 @@ extension TripCommand {
 
         func run() throws {
             guard let format = ExportFormat(rawValue: global.format.rawValue) else {
-                throw TripError.badChoice(field: "format", value: global.format.rawValue,
-                                          allowed: ExportFormat.allCases.map(\.rawValue))
+                throw TripError.badChoice(
+                    field: "format", value: global.format.rawValue,
+                    allowed: ExportFormat.allCases.map(\.rawValue))
             }
             let ledger = try global.openLedger()
             let out = BufferedOutput(fileDescriptor: 1)

@@ -1,17 +1,19 @@
+import ArgumentParser
+import TripCore
+import TripLedger
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
-import TripCore
-import TripLedger
 
 extension TripCommand {
     /// `trip import FILE.csv [--trip NAME] [card-statement mapping]`
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Import purchases from a CSV file: the export format, or a card statement with a column mapping.", usage: "trip import FILE [-t TRIP] [--date-column C --amount-column C]\n[mapping options] [global options]",
+            abstract: "Import purchases from a CSV file: the export format, or a card statement with a column mapping.",
+            usage: "trip import FILE [-t TRIP] [--date-column C --amount-column C]\n[mapping options] [global options]",
             discussion: """
                 Without --date-column/--amount-column the file must be in the export format (trip export --format csv).
                 Every row is imported or none is. Row numbers in errors count data rows: 1 is the first row after
@@ -21,7 +23,10 @@ extension TripCommand {
                 """)
 
         @Argument(help: "The CSV file; - reads standard input.") var file: String
-        @Option(name: [.long, .customShort("t")], help: "The trip every row goes into (default: a row's trip column naming an existing trip, else the current trip).", completion: Completions.tripNames)
+        @Option(
+            name: [.long, .customShort("t")],
+            help: "The trip every row goes into (default: a row's trip column naming an existing trip, else the current trip).",
+            completion: Completions.tripNames)
         var trip: String?
         @Option(help: "Card statement: the column with the purchase date.") var dateColumn: String?
         @Option(help: "Card statement: the column with the amount paid.") var amountColumn: String?
@@ -53,17 +58,22 @@ extension TripCommand {
                 guard let dateColumn, let amountColumn else {
                     throw ValidationError("a card statement needs both --date-column and --amount-column")
                 }
-                let format = try dateFormat.map { text in
-                    guard let f = StatementDateFormat(userText: text) else {
-                        throw ValidationError("--date-format \(text) is not one of \(StatementDateFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-                    }
-                    return f
-                } ?? .iso
-                mapping = StatementMapping(date: dateColumn, amount: amountColumn, currency: currencyColumn, note: noteColumn,
-                                           category: categoryColumn, charged: chargedColumn, dateFormat: format)
+                let format =
+                    try dateFormat.map { text in
+                        guard let f = StatementDateFormat(userText: text) else {
+                            throw ValidationError(
+                                "--date-format \(text) is not one of \(StatementDateFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+                        }
+                        return f
+                    } ?? .iso
+                mapping = StatementMapping(
+                    date: dateColumn, amount: amountColumn, currency: currencyColumn, note: noteColumn,
+                    category: categoryColumn, charged: chargedColumn, dateFormat: format)
             }
-            guard delimiter.utf8.count == 1, let separator = delimiter.utf8.first, separator == 0x2C || separator == 0x3B
-                || separator == 0x09 || separator == 0x7C else {
+            guard delimiter.utf8.count == 1, let separator = delimiter.utf8.first,
+                separator == 0x2C || separator == 0x3B
+                    || separator == 0x09 || separator == 0x7C
+            else {
                 throw ValidationError("--delimiter \(delimiter) is not one of , ; | or a tab")
             }
             var options = ImportOptions(trip: trip, statement: mapping)

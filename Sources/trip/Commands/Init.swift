@@ -5,7 +5,8 @@ import TripLedger
 extension TripCommand {
     /// `trip init [--home CUR]`
     struct Init: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create the ledger and set the default home currency.", usage: "trip init [--home CUR] [global options]")
+        static let configuration = CommandConfiguration(
+            abstract: "Create the ledger and set the default home currency.", usage: "trip init [--home CUR] [global options]")
 
         @Option(help: "Home currency for new trips, e.g. USD.", completion: Completions.currencies) var home: String?
         @OptionGroup var global: GlobalOptions
@@ -14,9 +15,10 @@ extension TripCommand {
             let context = try global.context()
             let ledger = try context.openLedger(create: true)
             let home = try ledger.initialize(home: self.home)
-            emit(global.format,
-                 json: .object(["ledger": .string(ledger.db.path), "home_currency": .string(home.code)]),
-                 text: "Ledger ready at \(ledger.db.path) · home currency \(home.code)")
+            emit(
+                global.format,
+                json: .object(["ledger": .string(ledger.db.path), "home_currency": .string(home.code)]),
+                text: "Ledger ready at \(ledger.db.path) · home currency \(home.code)")
         }
     }
 }

@@ -15,8 +15,9 @@ extension TripCommand {
         func run() throws {
             let ledger = try global.openLedger()
             let (t, added) = try ledger.addMembers(names, trip: trip)
-            emit(global.format, json: .object(["trip": .string(t.name), "added": .array(added.map(\.json))]),
-                 text: "Added \(added.map(\.name).joined(separator: ", ")) to \(t.name).")
+            emit(
+                global.format, json: .object(["trip": .string(t.name), "added": .array(added.map(\.json))]),
+                text: "Added \(added.map(\.name).joined(separator: ", ")) to \(t.name).")
         }
     }
 }

@@ -13,9 +13,10 @@ extension TripCommand {
             let ledger = try global.openLedger()
             let (t, members) = try ledger.members(trip: trip)
             let me = try ledger.whoami(set: nil)
-            emit(global.format,
-                 json: .object(["trip": .string(t.name), "members": .array(members.map(\.json)), "whoami": JSONValue(me)]),
-                 text: TextFormat.members(t, members, whoami: me))
+            emit(
+                global.format,
+                json: .object(["trip": .string(t.name), "members": .array(members.map(\.json)), "whoami": JSONValue(me)]),
+                text: TextFormat.members(t, members, whoami: me))
         }
     }
 }

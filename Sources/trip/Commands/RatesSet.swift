@@ -7,7 +7,8 @@ extension TripCommand {
     struct RatesSet: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
-            abstract: "Set a manual rate: 1 CUR = RATE of the --in currency (default: the current trip's home).", usage: "trip rates set CUR RATE [--in CUR] [--date D] [global options]")
+            abstract: "Set a manual rate: 1 CUR = RATE of the --in currency (default: the current trip's home).",
+            usage: "trip rates set CUR RATE [--in CUR] [--date D] [global options]")
 
         @Argument(help: "The currency, e.g. JPY.", completion: Completions.currencies) var currency: String
         @Argument(help: "How many --in units 1 CUR is worth, e.g. 0.0067.") var rate: String

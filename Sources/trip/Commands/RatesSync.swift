@@ -3,6 +3,7 @@ import RateService
 import RateSync
 import TripCore
 import TripLedger
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,10 +15,12 @@ extension TripCommand {
     struct RatesSync: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sync",
-            abstract: "Fetch real rates for provisional purchases (the only command that uses the network), then re-rate them.", usage: "trip rates sync [-t TRIP | --all] [global options]",
+            abstract: "Fetch real rates for provisional purchases (the only command that uses the network), then re-rate them.",
+            usage: "trip rates sync [-t TRIP | --all] [global options]",
             discussion: "Exits 69 with the cause when nothing could be fetched; then nothing is changed.")
 
-        @Option(name: [.long, .customShort("t")], help: "Only this trip (default: the current trip).", completion: Completions.tripNames) var trip: String?
+        @Option(name: [.long, .customShort("t")], help: "Only this trip (default: the current trip).", completion: Completions.tripNames) var trip:
+            String?
         @Flag(help: "Every open trip.") var all = false
         @OptionGroup var global: GlobalOptions
 
@@ -29,9 +32,10 @@ extension TripCommand {
             let context = try global.context()
             let ledger = try context.openLedger()
             let onTerminal = isatty(2) == 1
-            let sync = RateSync(ledger: ledger, client: HTTPClient.forSync(settings: context.settings, version: TripCommand.version),
-                                environment: context.environment,
-                                progress: onTerminal ? { ProcessExit.printError($0) } : nil)
+            let sync = RateSync(
+                ledger: ledger, client: HTTPClient.forSync(settings: context.settings, version: TripCommand.version),
+                environment: context.environment,
+                progress: onTerminal ? { ProcessExit.printError($0) } : nil)
             let outcome = try sync.run(trip: trip, all: all, onlyIfNeeded: true)
             emit(global.format, json: RatesSync.json(outcome), text: RatesSync.text(outcome))
         }
@@ -69,11 +73,12 @@ extension TripCommand {
 
         static func json(_ outcome: SyncOutcome) -> JSONValue {
             .object([
-                "trips": .array(outcome.trips.map { trip, s in
-                    var o: [String: JSONValue] = ["trip": .string(trip.name)]
-                    if case .object(let fields) = s.json() { o.merge(fields) { $1 } }
-                    return .object(o)
-                }),
+                "trips": .array(
+                    outcome.trips.map { trip, s in
+                        var o: [String: JSONValue] = ["trip": .string(trip.name)]
+                        if case .object(let fields) = s.json() { o.merge(fields) { $1 } }
+                        return .object(o)
+                    }),
                 "responses": .int(Int64(outcome.responses)),
                 "nothing_to_sync": .bool(outcome.nothingToSync),
                 "observations": .int(Int64(outcome.observations)),

@@ -19,8 +19,9 @@ extension TripCommand {
 
         func run() throws {
             let ledger = try global.openLedger()
-            let t = try ledger.addTransfer(from: from, to: to, amount: amount, currency: currency, date: date,
-                                           note: note, trip: trip)
+            let t = try ledger.addTransfer(
+                from: from, to: to, amount: amount, currency: currency, date: date,
+                note: note, trip: trip)
             emit(global.format, json: t.json, text: TextFormat.transfer(t))
         }
     }

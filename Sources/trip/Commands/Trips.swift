@@ -13,9 +13,10 @@ extension TripCommand {
             let ledger = try global.openLedger()
             let trips = try ledger.trips()
             let current = try ledger.currentTrip()
-            emit(global.format,
-                 json: .object(["trips": .array(trips.map(\.json)), "current": JSONValue(current?.name)]),
-                 text: TextFormat.trips(trips, current: current))
+            emit(
+                global.format,
+                json: .object(["trips": .array(trips.map(\.json)), "current": JSONValue(current?.name)]),
+                text: TextFormat.trips(trips, current: current))
         }
     }
 }

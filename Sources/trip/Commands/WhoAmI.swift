@@ -15,8 +15,9 @@ extension TripCommand {
         func run() throws {
             let ledger = try global.openLedger()
             let me = try ledger.whoami(set: name)
-            emit(global.format, json: .object(["whoami": JSONValue(me)]),
-                 text: me.map { "You are \($0)." } ?? "Not set: the first member of a trip pays by default.")
+            emit(
+                global.format, json: .object(["whoami": JSONValue(me)]),
+                text: me.map { "You are \($0)." } ?? "Not set: the first member of a trip pays by default.")
         }
     }
 }

@@ -21,9 +21,10 @@ enum Completions {
         let path = Ledger.defaultPath(flag: value(of: ["--db", "-f"], in: words), environment: env).path
         // Completing must never create a ledger.
         guard TextFile.read(path, limit: 0) != nil,
-              let settings = try? settings(words, env), let clock = try? Clock.fromEnvironment(env),
-              let ledger = try? Ledger(path: path, settings: settings, clock: clock),
-              let trips = try? ledger.trips() else { return [] }
+            let settings = try? settings(words, env), let clock = try? Clock.fromEnvironment(env),
+            let ledger = try? Ledger(path: path, settings: settings, clock: clock),
+            let trips = try? ledger.trips()
+        else { return [] }
         return trips.map(\.name)
     }
 

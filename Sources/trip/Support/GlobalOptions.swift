@@ -11,7 +11,9 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: [.long, .customShort("f")], help: "The ledger file. Default: $TRIP_DB, else $XDG_DATA_HOME/trip/ledger.sqlite.", completion: .file(extensions: ["sqlite"]))
+    @Option(
+        name: [.long, .customShort("f")], help: "The ledger file. Default: $TRIP_DB, else $XDG_DATA_HOME/trip/ledger.sqlite.",
+        completion: .file(extensions: ["sqlite"]))
     var db: String?
 
     @Option(help: "A config file. Default: $TRIP_CONFIG, else $XDG_CONFIG_HOME/trip/config.toml.", completion: .file(extensions: ["toml"]))
@@ -19,10 +21,12 @@ struct GlobalOptions: ParsableArguments {
 
     /// Read as text and checked in `validate()`, so that a format the command lacks and one that
     /// does not exist get the same message, listing only what this command takes.
-    @Option(name: [.customLong("format"), .customShort("O")],
-            help: ArgumentHelp("Output format: text or json (report: also csv, markdown, html; export: csv, json, ledger, beancount).",
-                               valueName: "format"),
-            completion: Completions.formats)
+    @Option(
+        name: [.customLong("format"), .customShort("O")],
+        help: ArgumentHelp(
+            "Output format: text or json (report: also csv, markdown, html; export: csv, json, ledger, beancount).",
+            valueName: "format"),
+        completion: Completions.formats)
     var formatName: String = "text"
 
     /// The output format; valid once `validate()` has run.

@@ -1,10 +1,11 @@
+import TripCore
+import TripLedger
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TripCore
-import TripLedger
 
 /// Process-level output and exit, written with `write(2)` so no shared `FILE*` is touched.
 enum ProcessExit {

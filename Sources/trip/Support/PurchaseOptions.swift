@@ -4,8 +4,10 @@ import TripLedger
 /// The options `trip add` and `trip edit` share. On `edit`, an omitted option keeps the stored value.
 struct PurchaseOptions: ParsableArguments {
     @Option(name: [.long, .customShort("n")], help: "A note (also: words after AMOUNT [CUR]).") var note: String?
-    @Option(name: [.long, .customShort("d")], parsing: .unconditional,
-            help: "Purchase date: YYYY-MM-DD, today, yesterday, tomorrow, -N (days ago), mon…sun or D/M. add: default today; edit: keeps the stored date.")
+    @Option(
+        name: [.long, .customShort("d")], parsing: .unconditional,
+        help: "Purchase date: YYYY-MM-DD, today, yesterday, tomorrow, -N (days ago), mon…sun or D/M. add: default today; edit: keeps the stored date."
+    )
     var date: String?
     @Option(name: [.long, .customShort("c")], help: "Category, e.g. food, transport, lodging.") var category: String?
     @Option(help: "Discount: a percentage (20%) or an amount in the purchase currency (500).") var discount: String?
@@ -14,7 +16,8 @@ struct PurchaseOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, exclusivity: .exclusive, help: "The price already contains the tax; it is shown as \"of which tax\".")
     var taxIncluded: Bool?
     @Option(help: "Tip: a percentage (of the pre-tax subtotal by default) or an amount.") var tip: String?
-    @Option(help: "Preset of tax/service/tip rules (JP, SG, US-NY, GB, DE, …; `trip config` lists them); none clears.", completion: Completions.presets)
+    @Option(
+        help: "Preset of tax/service/tip rules (JP, SG, US-NY, GB, DE, …; `trip config` lists them); none clears.", completion: Completions.presets)
     var preset: String?
     @Option(help: "Rounding of each step: half-up, half-even, floor or ceiling.", completion: Completions.roundingModes) var rounding: String?
     @Option(help: "Rate for this purchase: 1 unit of its currency = RATE home currency.") var rate: String?
@@ -36,8 +39,9 @@ struct PurchaseOptions: ParsableArguments {
             let words = noteWords.joined(separator: " ")
             fullNote = note.map { words + " " + $0 } ?? words
         }
-        return PurchaseDraft(amount: amount, currency: currency, note: fullNote, date: date, category: category,
-                             paidWith: paidWith, discount: discount, service: service, tax: tax, taxIncluded: taxIncluded,
-                             tip: tip, preset: preset, rounding: rounding, rate: rate, charged: charged, trip: trip)
+        return PurchaseDraft(
+            amount: amount, currency: currency, note: fullNote, date: date, category: category,
+            paidWith: paidWith, discount: discount, service: service, tax: tax, taxIncluded: taxIncluded,
+            tip: tip, preset: preset, rounding: rounding, rate: rate, charged: charged, trip: trip)
     }
 }

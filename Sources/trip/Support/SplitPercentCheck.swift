@@ -17,8 +17,9 @@ enum SplitPercentCheck {
                 (name, value, next) = (a, args[i + 1], i + 2)
             }
             guard let field = percentOptions[name], next < args.count, args[next].hasPrefix("%"), !value.hasSuffix("%") else { continue }
-            return .badPercent(field: field, value: "\(value) \(args[next])",
-                               reason: "has a space before \"%\"; type \(name) \(value)%")
+            return .badPercent(
+                field: field, value: "\(value) \(args[next])",
+                reason: "has a space before \"%\"; type \(name) \(value)%")
         }
         return nil
     }

@@ -1,9 +1,10 @@
+import TripCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TripCore
 
 /// `TRIP_TRACE=1` prints how long each phase of a command took to stderr: start-up time is a
 /// feature, and this is how it is kept honest. Costs one `getenv` when off.

@@ -1,7 +1,7 @@
 import FXTestServer
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Several `trip` processes writing one ledger at once: every write lands, none fails with
 /// "database is locked" (writers wait on the busy timeout behind `BEGIN IMMEDIATE`), and the first
@@ -34,7 +34,9 @@ struct ConcurrencyTests {
         let start = DispatchTime.now()
         // Each worker runs its adds one after another; the workers run side by side.
         let loops = try (0..<workers).map { w in
-            try Self.shell(trip, """
+            try Self.shell(
+                trip,
+                """
                 i=1
                 while [ $i -le \(adds) ]; do
                   "$TRIP" add 12.5 --note "w\(w)-$i" --trip Shared >/dev/null 2>>"$OUT.err" || echo "add $i exited $?" >>"$OUT.fail"
@@ -67,8 +69,9 @@ struct ConcurrencyTests {
             // Neither the folder nor the file exists: all eight create, switch to WAL and migrate.
             let path = folder.file("round\(r)/data/ledger.sqlite")
             let children = try (0..<8).map { i in
-                try SpawnedTrip(TripProcess(ledgerPath: path), ["new", "T\(i)", "--currency", "USD", "--home", "USD"],
-                                label: "new\(i)", outputPrefix: folder.file("round\(r)"))
+                try SpawnedTrip(
+                    TripProcess(ledgerPath: path), ["new", "T\(i)", "--currency", "USD", "--home", "USD"],
+                    label: "new\(i)", outputPrefix: folder.file("round\(r)"))
             }
             for (i, child) in children.enumerated() {
                 let status = child.wait()
@@ -99,7 +102,9 @@ struct ConcurrencyTests {
 
         let out = folder.file("run")
         let start = DispatchTime.now()
-        let adder = try Self.shell(trip, """
+        let adder = try Self.shell(
+            trip,
+            """
             i=1
             while [ $i -le \(adds) ]; do
               day=$(( (i % 28) + 1 )); [ $day -lt 10 ] && day=0$day
@@ -109,7 +114,9 @@ struct ConcurrencyTests {
             touch "$OUT.done"
             """, extra: ["OUT": out])
         // Syncs back to back for as long as the adds run, then one more after the last add.
-        let syncer = try Self.shell(trip, """
+        let syncer = try Self.shell(
+            trip,
+            """
             n=0
             while :; do
               "$TRIP" rates sync >/dev/null 2>>"$OUT.sync.err" || echo "sync $n exited $?" >>"$OUT.fail"
@@ -133,7 +140,8 @@ struct ConcurrencyTests {
         #expect(try LedgerInspection.count(path, "SELECT count(DISTINCT note) FROM purchases WHERE note LIKE 'add-%'") == adds)
         #expect(try LedgerInspection.count(path, "SELECT count(*) FROM provider_state") == 1)
         #expect(try LedgerInspection.count(path, "SELECT count(*) FROM rate_observations") > 1_000)
-        #expect(try LedgerInspection.count(path, "SELECT count(*) FROM purchases WHERE rate_source = 'provider' AND provisional = 0")
+        #expect(
+            try LedgerInspection.count(path, "SELECT count(*) FROM purchases WHERE rate_source = 'provider' AND provisional = 0")
                 == 2_000 + adds)
         print("concurrency: \(adds) adds alongside \(syncs + 1) rates syncs: all present and re-rated, \(String(format: "%.1f", seconds)) s")
     }

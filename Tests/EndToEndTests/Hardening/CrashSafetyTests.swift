@@ -1,7 +1,7 @@
 import FXTestServer
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// SIGKILL at random moments of `trip import` (100,000 rows) and `trip rates sync` (re-rating a
 /// large trip): the ledger must stay sound, hold all of a command's writes or none, and the next
@@ -31,8 +31,10 @@ struct CrashSafetyTests {
     /// Starts `args`, waits a seeded random moment within `window` seconds (or, when
     /// `inTransaction`, until the write lock is held and then a random moment within what is left),
     /// and sends SIGKILL. A command that ended first shortens `window` to its own run time.
-    static func killAtRandom(_ trip: TripProcess, _ args: [String], window: inout Double, inTransaction: Bool,
-                             rng: inout SplitMix64, tally: inout Tally) throws {
+    static func killAtRandom(
+        _ trip: TripProcess, _ args: [String], window: inout Double, inTransaction: Bool,
+        rng: inout SplitMix64, tally: inout Tally
+    ) throws {
         let start = DispatchTime.now()
         let child = try SpawnedTrip(trip, args, label: "killed")
         var delay = rng.seconds(upTo: window)
@@ -56,7 +58,8 @@ struct CrashSafetyTests {
 
     // MARK: import
 
-    static let header = "id,trip,date,note,category,paid_with,currency,expression,price,discount,discount_spec,service,service_spec,tax,tax_spec,tax_included,tip,tip_spec,total,rounding,preset,rate,rate_date,rate_source,rate_provider,rate_fetched_at,provisional,home_currency,home_total,charged"
+    static let header =
+        "id,trip,date,note,category,paid_with,currency,expression,price,discount,discount_spec,service,service_spec,tax,tax_spec,tax_included,tip,tip_spec,total,rounding,preset,rate,rate_date,rate_source,rate_provider,rate_fetched_at,provisional,home_currency,home_total,charged"
 
     /// `count` export-format rows in USD (identity rate), each with its own note.
     static func usdCSV(rows count: Int) -> String {
@@ -64,7 +67,8 @@ struct CrashSafetyTests {
         text.reserveCapacity(count * 140)
         for i in 1...count {
             let p = "\(4 + i / 100).\(i % 100 < 10 ? "0" : "")\(i % 100)"
-            text += "\(i),Japan,2026-03-01,coffee \(i),food,,USD,\(p),\(p),0.00,,0.00,,0.00,,false,0.00,,\(p),half-up,,1,2026-03-01,identity,,,false,USD,\(p),\r\n"
+            text +=
+                "\(i),Japan,2026-03-01,coffee \(i),food,,USD,\(p),\(p),0.00,,0.00,,0.00,,false,0.00,,\(p),half-up,,1,2026-03-01,identity,,,false,USD,\(p),\r\n"
         }
         return text
     }
@@ -121,8 +125,9 @@ struct CrashSafetyTests {
             #expect(try LedgerInspection.count(path, "SELECT count(DISTINCT note) FROM purchases") == rows, "kill \(k)")
             for suffix in ["", "-wal", "-shm", ".killed.out", ".killed.err"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
-        print("crash safety, import of \(rows) rows: seed \(String(Self.seed, radix: 16)), first import \(String(format: "%.2f", duration)) s, "
-              + "kill window \(String(format: "%.2f", window)) s; \(tally); \(String(format: "%.1f", secondsSince(suiteStart))) s")
+        print(
+            "crash safety, import of \(rows) rows: seed \(String(Self.seed, radix: 16)), first import \(String(format: "%.2f", duration)) s, "
+                + "kill window \(String(format: "%.2f", window)) s; \(tally); \(String(format: "%.1f", secondsSince(suiteStart))) s")
         #expect(tally.kills == kills)
         #expect(tally.kills - tally.finishedFirst >= kills / 2, "most kills must land while the import runs: \(tally)")
         #expect(tally.corrupted == 0)
@@ -212,10 +217,11 @@ struct CrashSafetyTests {
             #expect(try LedgerInspection.count(path, "SELECT count(*) FROM rate_observations") == observations, "kill \(k)")
             for suffix in ["", "-wal", "-shm", ".killed.out", ".killed.err"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
-        print("crash safety, rates sync re-rating \(purchases) purchases (\(observations) observations per response): seed "
-              + "\(String(Self.seed ^ 0x5_1AC, radix: 16)), first sync \(String(format: "%.2f", duration)) s, kill window "
-              + "\(String(format: "%.2f", window)) s; \(tally), "
-              + "cached but not yet re-rated \(cachedOnly); \(String(format: "%.1f", secondsSince(suiteStart))) s")
+        print(
+            "crash safety, rates sync re-rating \(purchases) purchases (\(observations) observations per response): seed "
+                + "\(String(Self.seed ^ 0x5_1AC, radix: 16)), first sync \(String(format: "%.2f", duration)) s, kill window "
+                + "\(String(format: "%.2f", window)) s; \(tally), "
+                + "cached but not yet re-rated \(cachedOnly); \(String(format: "%.1f", secondsSince(suiteStart))) s")
         #expect(tally.kills == kills)
         #expect(tally.kills - tally.finishedFirst >= kills / 2, "most kills must land while the sync runs: \(tally)")
         #expect(tally.corrupted == 0)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Whether this machine lets a test mount a private tmpfs (`unshare -rm`).
 enum SmallTmpfs {
@@ -76,8 +76,13 @@ struct DiskFullEndToEndTests {
     @Test func importThatFillsTheDiskWritesNothing() throws {
         let start = DispatchTime.now()
         let rows = 20_000
-        let r = try Self.run(sizeKB: 1024, files: ["big.csv": CrashSafetyTests.usdCSV(rows: rows),
-                                                   "small.csv": CrashSafetyTests.usdCSV(rows: 50)], """
+        let r = try Self.run(
+            sizeKB: 1024,
+            files: [
+                "big.csv": CrashSafetyTests.usdCSV(rows: rows),
+                "small.csv": CrashSafetyTests.usdCSV(rows: 50),
+            ],
+            """
             "$TRIP" new Japan --currency USD --home USD >/dev/null 2>"$OUT/new.err"; echo $? >"$OUT/new.rc"
             "$TRIP" add 4.50 --note before >/dev/null 2>>"$OUT/new.err"
             "$TRIP" import "$IN/big.csv" >"$OUT/import.out" 2>"$OUT/import.err"; echo $? >"$OUT/import.rc"
@@ -100,14 +105,17 @@ struct DiskFullEndToEndTests {
         #expect(r.code("small") == 0, "\(r.text("small.err"))")
         #expect(try LedgerInspection.integrity(r.copy("final")) == "ok")
         #expect(try LedgerInspection.count(r.copy("final"), "SELECT count(*) FROM purchases") == 52)
-        print("disk full: import of \(rows) rows on a 1 MB tmpfs: exit \(r.code("import") ?? -1), "
-              + "\(r.text("import.err").trimmingCharacters(in: .newlines)); \(String(format: "%.1f", secondsSince(start))) s")
+        print(
+            "disk full: import of \(rows) rows on a 1 MB tmpfs: exit \(r.code("import") ?? -1), "
+                + "\(r.text("import.err").trimmingCharacters(in: .newlines)); \(String(format: "%.1f", secondsSince(start))) s")
     }
 
     @Test func addsUntilTheDiskIsFullEachWriteAllOrNothing() throws {
         let start = DispatchTime.now()
         // A filler file takes all the space but 48 KB, so a few adds fit and then one does not.
-        let r = try Self.run(sizeKB: 1024, """
+        let r = try Self.run(
+            sizeKB: 1024,
+            """
             "$TRIP" new Japan --currency USD --home USD >/dev/null 2>"$OUT/new.err"; echo $? >"$OUT/new.rc"
             dd if=/dev/zero of="$MNT/filler" bs=4k 2>/dev/null
             truncate -s -48K "$MNT/filler"
@@ -135,7 +143,8 @@ struct DiskFullEndToEndTests {
         #expect(r.code("report") == 0, "\(r.text("report.err"))")
         #expect(try LedgerInspection.integrity(r.copy("final")) == "ok")
         #expect(try LedgerInspection.count(r.copy("final"), "SELECT count(*) FROM purchases") == Int(ok) + 1)
-        print("disk full: \(ok) adds fitted, the next exited \(r.code("full") ?? -1): "
-              + "\(r.text("full.err").trimmingCharacters(in: .newlines)); \(String(format: "%.1f", secondsSince(start))) s")
+        print(
+            "disk full: \(ok) adds fitted, the next exited \(r.code("full") ?? -1): "
+                + "\(r.text("full.err").trimmingCharacters(in: .newlines)); \(String(format: "%.1f", secondsSince(start))) s")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The ledger is private whatever the user's umask: its folder 0700, the file and its -wal and -shm
 /// companions 0600, including companions created again by a later write.

@@ -1,7 +1,7 @@
 import FXTestServer
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Several ledgers in temporary folders play several travellers' devices, each logging in as its
 /// own PostgreSQL role on a real throwaway PostgreSQL 15 (`PostgresCluster`), through the binary.
@@ -21,16 +21,18 @@ struct SharedTripWorld {
 
     /// The server's count of a trip's changes of `kind`, and of distinct rows among them.
     func changes(_ kind: String) throws -> (all: Int, rows: Int) {
-        let out = try cluster.psql("tripadmin", database: database,
-                                   "SELECT count(*) || ' ' || count(DISTINCT gid) FROM trip_ledger.changes WHERE kind = '\(kind)'")
+        let out = try cluster.psql(
+            "tripadmin", database: database,
+            "SELECT count(*) || ' ' || count(DISTINCT gid) FROM trip_ledger.changes WHERE kind = '\(kind)'")
         let parts = out.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
         return (parts.first ?? -1, parts.last ?? -1)
     }
 
     /// A device: its own ledger, logged in as `role`.
     func device(_ role: String, ledger: String? = nil, today: String = "2026-03-08") -> TripProcess {
-        TripProcess(ledgerPath: folder.file((ledger ?? role) + ".sqlite"), today: today,
-                    extra: ["TRIP_REMOTE": cluster.url(role, database: database)])
+        TripProcess(
+            ledgerPath: folder.file((ledger ?? role) + ".sqlite"), today: today,
+            extra: ["TRIP_REMOTE": cluster.url(role, database: database)])
     }
 }
 
@@ -41,11 +43,12 @@ func snapshot(_ trip: TripProcess) throws -> [String] {
     #expect(members.exitCode == 0, "\(members.stderr)")
     let names = (members.json["members"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
     let commands = [["report", "--format", "json"]] + (names.isEmpty ? [] : [["balances", "--format", "json"], ["settle", "--format", "json"]])
-    return try [names.joined(separator: ",")] + commands.map { args in
-        let r = try trip.run(args)
-        #expect(r.exitCode == 0, "\(args): \(r.stderr)")
-        return r.stdout
-    }
+    return try [names.joined(separator: ",")]
+        + commands.map { args in
+            let r = try trip.run(args)
+            #expect(r.exitCode == 0, "\(args): \(r.stderr)")
+            return r.stdout
+        }
 }
 
 func notes(_ trip: TripProcess) throws -> [String] {
@@ -135,12 +138,16 @@ struct SharedTripEndToEndTests {
         }
         // Ana keeps hers: written again, it wins on every device at the next sync.
         let id = try #require((try ana.run("conflicts", "--format", "json").json["conflicts"] as? [[String: Any]])?.first?["id"] as? Int)
-        let resolved = try ana.run("resolve", String(id), "--keep", (try ana.run("conflicts", "--format", "json").json["conflicts"] as? [[String: Any]])?.first?["winner"] as? String == "mine" ? "theirs" : "mine")
+        let resolved = try ana.run(
+            "resolve", String(id), "--keep",
+            (try ana.run("conflicts", "--format", "json").json["conflicts"] as? [[String: Any]])?.first?["winner"] as? String == "mine"
+                ? "theirs" : "mine")
         #expect(resolved.exitCode == 0, "\(resolved.stderr)")
         for d in [ana, ben] { #expect(try d.run("sync").exitCode == 0) }
         #expect(try notes(ana) == ["bibimbap for two"])
         #expect(try notes(ben) == ["bibimbap for two"])
-        #expect(try ana.run("conflicts", "--format", "json").json["conflicts"] as? [[String: Any]] == nil
+        #expect(
+            try ana.run("conflicts", "--format", "json").json["conflicts"] as? [[String: Any]] == nil
                 || (try ana.run("conflicts", "--format", "json").json["conflicts"] as? [[String: Any]])?.isEmpty == true)
     }
 
@@ -153,8 +160,9 @@ struct SharedTripEndToEndTests {
         try #require(ana.run("add", "30", "metro").exitCode == 0)
         try #require(ana.run("share", "--with", "ben").exitCode == 0)
         try #require(ben.run("join", "Paris").exitCode == 0)
-        let benID = try #require((try ben.run("list", "--format", "json").json["purchases"] as? [[String: Any]])?
-            .first { $0["note"] as? String == "metro" }?["id"] as? Int)
+        let benID = try #require(
+            (try ben.run("list", "--format", "json").json["purchases"] as? [[String: Any]])?
+                .first { $0["note"] as? String == "metro" }?["id"] as? Int)
         #expect(try ana.run("rm", "2").exitCode == 0)
         usleep(20_000)
         #expect(try ben.run("edit", String(benID), "--note", "metro pass").exitCode == 0)
@@ -202,7 +210,9 @@ struct SharedTripEndToEndTests {
         #expect(try c.psql("dave", database: db, "SELECT count(*) FROM trip_ledger.trips") == "0\n")
         let gid = try c.psql("ana", database: db, "SELECT gid FROM trip_ledger.trips").trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(throws: PostgresClusterError.self) {
-            try c.psql("dave", database: db, """
+            try c.psql(
+                "dave", database: db,
+                """
                 INSERT INTO trip_ledger.changes (trip_gid, seq, change_id, kind, gid, op, hlc, base_hlc, device, payload)
                 VALUES ('\(gid)', 99, 'x', 'purchase', 'g', 'delete', 1, 0, 'd', NULL)
                 """)
@@ -245,8 +255,10 @@ struct SharedTripEndToEndTests {
         try attempt("postgresql://ana:ana-pw@db.example.invalid/trips?sslmode=require", 64, "sslmode require")
         try attempt("host=db.example.invalid user=ana password=ana-pw sslmode=disable", 64, "verify-full")
         // `trip config` names the server without its password, in either form.
-        for remote in ["postgresql://ana:s3cret-pw@db.example.org:5433/trips?sslmode=verify-full",
-                       "host=db.example.org user=ana password=s3cret-pw dbname=trips"] {
+        for remote in [
+            "postgresql://ana:s3cret-pw@db.example.org:5433/trips?sslmode=verify-full",
+            "host=db.example.org user=ana password=s3cret-pw dbname=trips",
+        ] {
             var d = ana
             d.environment["TRIP_REMOTE"] = remote
             let config = try d.run("config")

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// `trip share`, `join` and `sync` killed with SIGKILL at seeded moments, the server restarted and
@@ -153,8 +153,9 @@ struct SyncCrashSafetyTests {
         var cuts = 0
         let join = try SpawnedTrip(ben, ["join", "Big"], label: "join")
         while join.isRunning && cuts < 50 {
-            _ = try? cluster.psql("tripadmin", database: "postgres",
-                                  "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'trip'")
+            _ = try? cluster.psql(
+                "tripadmin", database: "postgres",
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'trip'")
             cuts += 1
             usleep(20_000)
         }

@@ -19,10 +19,11 @@ import TripCore
         let urls = Settings.knownProviders.map {
             RateProviders.configured($0, baseURL: "", settings: settings)!.requests(for: plan, using: HTTPClient.test()).map(\.url)
         }
-        #expect(urls == [
-            ["https://api.frankfurter.dev/v1/latest"], ["https://open.er-api.com/v6/latest/USD"],
-            ["https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml"],
-        ])
+        #expect(
+            urls == [
+                ["https://api.frankfurter.dev/v1/latest"], ["https://open.er-api.com/v6/latest/USD"],
+                ["https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml"],
+            ])
         let mirror = RateProviders.configured("frankfurter", baseURL: "http://127.0.0.1:9/v1/", settings: settings)!
         #expect(mirror.requests(for: plan, using: HTTPClient.test()).map(\.url) == ["http://127.0.0.1:9/v1/latest"])
     }
@@ -41,7 +42,8 @@ import TripCore
 
     @Test func openERAPIAsksLatestForUSDWhateverTheTrips() throws {
         let provider = RateProviders.configured("open-er-api", baseURL: "http://x/v6", settings: try Settings.defaults())!
-        let plan = RatePlan(today: "2025-03-10", spans: [.init(tripName: "Rome", from: "2025-03-01", to: "2025-03-09")], isKnownCurrency: Fixture.isActive)
+        let plan = RatePlan(
+            today: "2025-03-10", spans: [.init(tripName: "Rome", from: "2025-03-01", to: "2025-03-09")], isKnownCurrency: Fixture.isActive)
         #expect(provider.requests(for: plan, using: HTTPClient.test()).map { "\($0.label) \($0.url)" } == ["latest http://x/v6/latest/USD"])
         #expect(type(of: provider).coverage == .latestOnly)
     }
@@ -51,7 +53,8 @@ import TripCore
         var settings = try Settings.defaults()
         try settings.apply(ConfigFile(origin: "test.toml", text: "[rates]\necb_history = \"\(history)\"\n"))
         let provider = RateProviders.configured("ecb", baseURL: "http://x/ecb", settings: settings)!
-        let plan = RatePlan(today: "2025-03-10", spans: [.init(tripName: "Rome", from: "2025-03-01", to: "2025-03-09")], isKnownCurrency: Fixture.isActive)
+        let plan = RatePlan(
+            today: "2025-03-10", spans: [.init(tripName: "Rome", from: "2025-03-01", to: "2025-03-09")], isKnownCurrency: Fixture.isActive)
         #expect(provider.requests(for: plan, using: HTTPClient.test()).map { "\($0.label) \($0.url)" } == ["\(file) http://x/ecb/\(file)"])
     }
 
