@@ -13,6 +13,7 @@ public enum Embedded {
         ("m0007_refunds", PackageResources.m0007_refunds_sql),
         ("m0010_members", PackageResources.m0010_members_sql),
         ("m0011_sharing", PackageResources.m0011_sharing_sql),
+        ("m0012_closed_elsewhere", PackageResources.m0012_closed_elsewhere_sql),
     ]
 
     /// `config/settings.toml`: the default settings.

@@ -20,6 +20,12 @@ public struct SyncChange: Sendable, Equatable {
     /// The server's sequence number (pulls only) and the role that pushed it.
     public var seq: Int64 = 0
     public var author: String = ""
+    /// Sent even though another device closed the trip: the traveller chose it (`trip resolve
+    /// --keep mine`). Local only; it never travels.
+    public var pastClose = false
+
+    /// The kinds of changes that are rows inside a trip (not the trip itself, not rates).
+    public static let rowKinds: Set<String> = ["member", "purchase", "transfer"]
 
     public init(
         changeID: String, kind: String, gid: String, op: String, hlc: Int64, baseHLC: Int64, device: String,
@@ -60,8 +66,27 @@ public struct PullSummary: Sendable, Equatable {
     public init() {}
 }
 
-/// Two versions of one row written without seeing each other.
+/// The version of a row the server's log holds, for a change that waits because another device
+/// closed its trip.
+public struct ServerVersion: Sendable, Equatable {
+    public let gid: String
+    /// `nil`: the row is deleted there (or was never sent).
+    public let payload: String?
+    public let hlc: Int64
+    public let device: String
+    public init(gid: String, payload: String?, hlc: Int64, device: String) {
+        self.gid = gid
+        self.payload = payload
+        self.hlc = hlc
+        self.device = device
+    }
+}
+
+/// Two versions of one row written without seeing each other, or a change that waits because
+/// another device closed its trip.
 public struct SyncConflict: Sendable, Equatable {
+    /// The reason of a change that waits because another device closed its trip.
+    public static let closedElsewhere = "trip closed on another device; the change waits"
     public let id: Int64
     public let trip: String
     public let kind: String

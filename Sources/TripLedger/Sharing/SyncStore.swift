@@ -133,15 +133,16 @@ extension Ledger {
             var out: [SyncChange] = []
             try db.prepare(
                 """
-                SELECT change_id, kind, gid, op, hlc, base_hlc, payload FROM sync_outbox
+                SELECT change_id, kind, gid, op, hlc, base_hlc, payload, past_close FROM sync_outbox
                 WHERE trip_id = ? AND change_id IS NOT NULL
                 ORDER BY CASE kind WHEN 'trip' THEN 0 WHEN 'member' THEN 1 WHEN 'purchase' THEN 2 ELSE 3 END, local_id, id
                 """
             ).forEach([trip]) { s in
-                out.append(
-                    SyncChange(
-                        changeID: s.text(0), kind: s.text(1), gid: s.text(2), op: s.text(3), hlc: s.int(4),
-                        baseHLC: s.int(5), device: me, payload: s.optionalText(6)))
+                var change = SyncChange(
+                    changeID: s.text(0), kind: s.text(1), gid: s.text(2), op: s.text(3), hlc: s.int(4),
+                    baseHLC: s.int(5), device: me, payload: s.optionalText(6))
+                change.pastClose = s.int(7) == 1
+                out.append(change)
             }
             return out + (try outgoingRates(shared, device: me))
         }
@@ -196,8 +197,10 @@ extension Ledger {
         return out
     }
 
-    /// The server has every change in `changes`: they leave the outbox. One transaction.
-    public func markSent(_ shared: SharedTrip, _ changes: [SyncChange]) throws {
+    /// The server has every change in `changes`: they leave the outbox. One transaction. When
+    /// they were numbered right after what this device had pulled, the log is read through
+    /// `pulledThrough`: those changes are this device's own, already here.
+    public func markSent(_ shared: SharedTrip, _ changes: [SyncChange], pulledThrough: Int64? = nil) throws {
         try db.transaction {
             let trip = SQLValue.integer(shared.trip.id)
             var sentThrough: String?
@@ -211,6 +214,9 @@ extension Ledger {
                 default:
                     try db.run("DELETE FROM sync_outbox WHERE trip_id = ? AND change_id = ?", [trip, .text(c.changeID)])
                 }
+            }
+            if let pulledThrough {
+                try db.run("UPDATE shared_trips SET pulled_seq = max(pulled_seq, ?) WHERE trip_id = ?", [.integer(pulledThrough), trip])
             }
             if let sentThrough {
                 try db.run(
@@ -276,6 +282,58 @@ extension Ledger {
         }
     }
 
+    /// Changes the server did not take because another device closed the trip: each waits in
+    /// `trip conflicts` (`resolve --keep mine` sends it anyway), and its row goes back to the
+    /// server's version, so this ledger shows what every other device shows. One transaction;
+    /// the held changes leave the outbox.
+    public func holdClosedElsewhere(_ shared: SharedTrip, _ held: [SyncChange], serverVersions: [ServerVersion], closedBy: String) throws {
+        let versions = Dictionary(serverVersions.map { ($0.gid, $0) }, uniquingKeysWith: { first, _ in first })
+        let tripID = SQLValue.integer(shared.trip.id)
+        try db.transaction {
+            try withApplying {
+                MemberIDMemo.shared.clear()
+                // Rows that refer to others first: transfers and purchases (a refund before its
+                // purchase) before the members they name.
+                for c in held.reversed() {
+                    guard let table = RowCodec.Table(kind: c.kind), let id = try localID(kind: c.kind, gid: c.gid) else { continue }
+                    let theirs = versions[c.gid]
+                    try db.run("DELETE FROM sync_outbox WHERE trip_id = ? AND kind = ? AND local_id = ?", [tripID, .text(c.kind), .integer(id)])
+                    try db.run(
+                        """
+                        INSERT INTO sync_conflicts (trip_id, kind, gid, local_id, reason, winner, mine, mine_hlc, theirs, theirs_hlc,
+                                                    theirs_by, created_at)
+                        VALUES (?, ?, ?, ?, ?, 'theirs', ?, ?, ?, ?, ?, ?)
+                        """,
+                        [
+                            tripID, .text(c.kind), .text(c.gid), .integer(id), .text(SyncConflict.closedElsewhere), SQLValue(c.payload),
+                            .integer(c.hlc), SQLValue(theirs?.payload), .integer(theirs?.hlc ?? 0), .text(closedBy), .text(clock.now),
+                        ])
+                    if let payload = theirs?.payload {
+                        if table == .purchases { try db.run("DELETE FROM removed_purchases WHERE id = ?", [.integer(id)]) }
+                        try RowCodec(db: db).write(
+                            table, id: id, payload: payload, fixed: try localReferences(kind: c.kind, payload: payload, shared: shared))
+                        if c.kind == "purchase" { try writeSplits(payload: payload, purchaseID: id, shared: shared) }
+                    } else {
+                        // A row the others do not have leaves this ledger too; the conflict keeps it.
+                        // One still named by a row kept here stays.
+                        try? db.transaction {
+                            if table == .purchases { try db.run("DELETE FROM purchase_splits WHERE purchase_id = ?", [.integer(id)]) }
+                            try db.run(table.deleteByID, [.integer(id)])
+                        }
+                    }
+                    try db.run(
+                        """
+                        UPDATE sync_rows SET hlc = ?1, device = ?2, base_hlc = ?1,
+                          deleted_hlc = CASE WHEN deleted_hlc = ?3 THEN 0 ELSE deleted_hlc END,
+                          restored_hlc = CASE WHEN restored_hlc = ?3 THEN 0 ELSE restored_hlc END
+                        WHERE kind = ?4 AND local_id = ?5
+                        """, [.integer(theirs?.hlc ?? 0), .text(theirs?.device ?? ""), .integer(c.hlc), .text(c.kind), .integer(id)])
+                }
+                if try trip(id: shared.trip.id)?.closedAt == nil { _ = try rerate(tripID: shared.trip.id) }
+            }
+        }
+    }
+
     /// Records a sync that found nothing to pull.
     public func markSynced(_ shared: SharedTrip) throws {
         try db.transaction {
@@ -314,7 +372,9 @@ extension Ledger {
             }
             let keep = keepMine ? c.mine : c.theirs
             let kept = keepMine ? "mine" : "theirs"
-            if let keep, kept != c.winner, let table = RowCodec.Table(kind: c.kind),
+            if c.reason == SyncConflict.closedElsewhere {
+                if keepMine { try sendPastClose(c) }
+            } else if let keep, kept != c.winner, let table = RowCodec.Table(kind: c.kind),
                 let shared = try sharedTrips().first(where: { $0.trip.name == c.trip })
             {
                 let local = try db.prepare("SELECT local_id FROM sync_rows WHERE kind = ? AND local_id = ?")
@@ -325,9 +385,32 @@ extension Ledger {
                     if c.kind == "purchase" { try writeSplits(payload: keep, purchaseID: c.localID, shared: shared) }
                 }
             }
-            try db.run("UPDATE sync_conflicts SET resolved_at = ? WHERE id = ?", [.text(clock.now), .integer(id)])
+            try db.run("UPDATE sync_conflicts SET resolved_at = ?, winner = ? WHERE id = ?", [.text(clock.now), .text(kept), .integer(id)])
             return try conflicts(includeResolved: true).first { $0.id == id }!
         }
+    }
+
+    /// `trip resolve ID --keep mine` of a change that waited because another device closed the
+    /// trip: the change is written here again, as a local change marked to be sent all the same.
+    private func sendPastClose(_ c: SyncConflict) throws {
+        guard let table = RowCodec.Table(kind: c.kind), let shared = try sharedTrips().first(where: { $0.trip.name == c.trip }) else { return }
+        let id = SQLValue.integer(c.localID)
+        if let mine = c.mine {
+            if table == .purchases { try db.run("DELETE FROM removed_purchases WHERE id = ?", [id]) }
+            try RowCodec(db: db).write(table, id: c.localID, payload: mine, fixed: try localReferences(kind: c.kind, payload: mine, shared: shared))
+            if c.kind == "purchase" { try writeSplits(payload: mine, purchaseID: c.localID, shared: shared) }
+        } else if let row = try RowCodec(db: db).read(table, id: c.localID) {
+            if table == .purchases {
+                try db.run(
+                    "INSERT OR REPLACE INTO removed_purchases (id, trip_id, removed_at, row) VALUES (?, ?, ?, ?)",
+                    [id, .integer(shared.trip.id), .text(clock.now), .text(row)])
+                try db.run("DELETE FROM purchase_splits WHERE purchase_id = ?", [id])
+            }
+            try db.run(table.deleteByID, [id])
+        }
+        try db.run(
+            "UPDATE sync_outbox SET past_close = 1 WHERE trip_id = ? AND kind = ? AND local_id = ? AND change_id IS NULL",
+            [.integer(shared.trip.id), .text(c.kind), id])
     }
 
     // MARK: internals

@@ -99,9 +99,9 @@ struct PostgresRows {
     let columns: [String]
     let rows: [[String?]]
 
-    /// The value of `column` (by name) in row `row`.
+    /// The value of `column` (by name) in row `row`; `nil` when there is no such row or column.
     func value(_ row: Int, _ column: String) -> String? {
-        guard let c = columns.firstIndex(of: column) else { return nil }
+        guard rows.indices.contains(row), let c = columns.firstIndex(of: column) else { return nil }
         return rows[row][c]
     }
 }

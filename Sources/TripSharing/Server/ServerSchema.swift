@@ -8,7 +8,7 @@
 /// policies: it is the administrator.
 enum ServerSchema {
     /// The version this `trip` writes and reads.
-    static let version = 1
+    static let version = 2
 
     /// Upgrade steps; step i brings the schema from version i to i + 1.
     static let steps: [String] = [
@@ -80,7 +80,26 @@ enum ServerSchema {
         GRANT SELECT, INSERT ON trip_ledger.trips, trip_ledger.grants, trip_ledger.changes TO PUBLIC;
         GRANT UPDATE (last_seq) ON trip_ledger.trips TO PUBLIC;
         GRANT EXECUTE ON FUNCTION trip_ledger.can_access(text, name) TO PUBLIC;
+        """,
+        // 2: the change log's policies ask once per statement which trips the role may use,
+        // instead of once per row: `can_access` is SECURITY DEFINER, so PostgreSQL cannot inline
+        // it, and a first share or a join moves every change of the trip through these policies.
+        // The sub-select makes the planner evaluate the set once and hash it.
         """
+        CREATE FUNCTION trip_ledger.trips_of(who name) RETURNS SETOF text
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+            SELECT t.gid FROM trip_ledger.trips t WHERE t.owner = who
+            UNION SELECT g.trip_gid FROM trip_ledger.grants g WHERE g.role = who
+        $$;
+        GRANT EXECUTE ON FUNCTION trip_ledger.trips_of(name) TO PUBLIC;
+
+        DROP POLICY changes_read ON trip_ledger.changes;
+        DROP POLICY changes_append ON trip_ledger.changes;
+        CREATE POLICY changes_read ON trip_ledger.changes FOR SELECT
+            USING (trip_gid IN (SELECT trip_ledger.trips_of(current_user)));
+        CREATE POLICY changes_append ON trip_ledger.changes FOR INSERT
+            WITH CHECK (trip_gid IN (SELECT trip_ledger.trips_of(current_user)) AND author = current_user);
+        """,
     ]
 
     /// The server's schema version (0: none).

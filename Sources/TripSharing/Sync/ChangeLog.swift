@@ -1,5 +1,19 @@
 import TripLedger
 
+/// What a push did.
+struct PushResult {
+    /// Changes new to the log.
+    var added = 0
+    /// The log is read through here when this push's changes directly followed what the device
+    /// had pulled.
+    var ownThrough: Int64?
+    /// Changes not sent because another device closed the trip, that role, and the server's
+    /// versions of those rows.
+    var held: [SyncChange] = []
+    var closedBy: String?
+    var serverVersions: [ServerVersion] = []
+}
+
 /// One trip's change log on the server: pushing appends, pulling reads in order.
 struct ChangeLog {
     let connection: PostgresConnection
@@ -11,13 +25,21 @@ struct ChangeLog {
     /// Appends the changes the log does not hold yet, numbered after its last, in one
     /// transaction: the trip's row is locked first, so two devices pushing at once are numbered
     /// one after the other, in commit order, with no gaps; a change id already present (a push
-    /// repeated after a kill or a lost reply) is skipped. Returns how many were new.
-    func push(_ changes: [SyncChange], device: String) throws(SharingError) -> Int {
-        var added = 0
+    /// repeated after a kill or a lost reply) is skipped. Returns how many were new, and, when
+    /// the log held nothing this device had not pulled (`pulled`) and this push's changes follow
+    /// on directly, the sequence number they end at: the device need not pull its own changes back.
+    ///
+    /// A change to a row of a trip that another device closed (its winning version on the server
+    /// is closed, and not by this device) is not sent: it comes back in `held`, with the server's
+    /// versions of the rows, to wait in `trip conflicts`. The test runs under the trip row's
+    /// lock, so a close pushed at the same moment is seen by one push or the other.
+    func push(_ changes: [SyncChange], device: String, pulled: Int64) throws(SharingError) -> PushResult {
+        var result = PushResult()
+        var changes = changes
+        var ownThrough: Int64? = pulled
         var start = 0
+        var first = true
         while start < changes.count {
-            let batch = Array(changes[start..<min(start + ChangeLog.batchSize, changes.count)])
-            start += batch.count
             try connection.query("BEGIN")
             do throws(SharingError) {
                 let locked = try connection.query("SELECT last_seq FROM trip_ledger.trips WHERE gid = $1 FOR UPDATE", [tripGID])
@@ -26,6 +48,16 @@ struct ChangeLog {
                         server: connection.displayName,
                         reason: "this role was not granted the trip (or it is no longer on the server)")
                 }
+                if first, let closer = try closedElsewhere(by: changes, device: device) {
+                    result.held = changes.filter { SyncChange.rowKinds.contains($0.kind) && !$0.pastClose }
+                    result.closedBy = closer
+                    result.serverVersions = try serverVersions(of: result.held.map(\.gid))
+                    let held = Set(result.held.map(\.changeID))
+                    changes.removeAll { held.contains($0.changeID) }
+                }
+                first = false
+                let batch = Array(changes[start..<min(start + ChangeLog.batchSize, changes.count)])
+                start += batch.count
                 let inserted = try connection.query(
                     """
                     WITH incoming AS (
@@ -41,17 +73,63 @@ struct ChangeLog {
                     SELECT count(*) AS added FROM added
                     """, [tripGID, ChangeLog.json(batch), String(last), device])
                 let n = Int(inserted.value(0, "added") ?? "0") ?? 0
+                ownThrough = ownThrough == last ? last + Int64(n) : nil
                 if n > 0 {
                     try connection.query("UPDATE trip_ledger.trips SET last_seq = last_seq + $2::bigint WHERE gid = $1", [tripGID, String(n)])
                 }
                 try connection.query("COMMIT")
-                added += n
+                result.added += n
             } catch {
                 _ = try? connection.query("ROLLBACK")
                 throw error
             }
         }
-        return added
+        result.ownThrough = ownThrough == pulled ? nil : ownThrough
+        return result
+    }
+
+    /// The role that closed the trip, when its winning version on the server (the latest clock,
+    /// then the larger device id, as every device decides) is closed and was not written by
+    /// `device`, and no trip change in `changes` wins over it.
+    private func closedElsewhere(by changes: [SyncChange], device: String) throws(SharingError) -> String? {
+        guard changes.contains(where: { SyncChange.rowKinds.contains($0.kind) && !$0.pastClose }) else { return nil }
+        let rows = try connection.query(
+            """
+            SELECT hlc, device, author, (payload::jsonb ->> 'closed_at') IS NOT NULL AS closed FROM trip_ledger.changes
+            WHERE trip_gid = $1 AND kind = 'trip' AND payload IS NOT NULL ORDER BY hlc DESC, device DESC LIMIT 1
+            """, [tripGID])
+        guard rows.value(0, "closed") == "t", let hlc = rows.value(0, "hlc").flatMap({ Int64($0) }) else { return nil }
+        let closer = rows.value(0, "device") ?? ""
+        if closer == device { return nil }
+        if let mine = changes.last(where: { $0.kind == "trip" }), mine.hlc > hlc || (mine.hlc == hlc && device > closer) {
+            return nil
+        }
+        return rows.value(0, "author") ?? ""
+    }
+
+    /// The version of each row the server's log holds: the latest clock wins, and a delete not
+    /// followed by a restore leaves none.
+    private func serverVersions(of gids: [String]) throws(SharingError) -> [ServerVersion] {
+        let list = JSONValue.array(gids.map { .string($0) }).serialized
+        let rows = try connection.query(
+            """
+            SELECT gid, op, hlc, device, payload FROM trip_ledger.changes
+            WHERE trip_gid = $1 AND gid IN (SELECT jsonb_array_elements_text($2::jsonb)) ORDER BY gid, hlc, device
+            """, [tripGID, list])
+        var latest: [String: ServerVersion] = [:]
+        var deleted: [String: Int64] = [:], restored: [String: Int64] = [:]
+        for r in rows.rows {
+            let gid = r[0] ?? "", op = r[1] ?? "", hlc = Int64(r[2] ?? "") ?? 0
+            switch op {
+            case "delete": deleted[gid] = hlc
+            default:
+                if op == "restore" { restored[gid] = hlc }
+                latest[gid] = ServerVersion(gid: gid, payload: r[4], hlc: hlc, device: r[3] ?? "")
+            }
+        }
+        return latest.values.map { v in
+            (deleted[v.gid] ?? 0) > (restored[v.gid] ?? 0) ? ServerVersion(gid: v.gid, payload: nil, hlc: v.hlc, device: v.device) : v
+        }
     }
 
     /// The changes after `seq`, in order, at most one batch; empty when there are none.

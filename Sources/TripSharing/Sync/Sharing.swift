@@ -150,8 +150,10 @@ public struct Sharing {
             "INSERT INTO trip_ledger.trips (gid, name) VALUES ($1, $2) ON CONFLICT (gid) DO NOTHING",
             [shared.gid, shared.trip.name])
         let outgoing = try ledger.prepareOutgoing(shared)
-        let pushed = try log.push(outgoing, device: device)
-        if !outgoing.isEmpty { try ledger.markSent(shared, outgoing) }
+        let push = try log.push(outgoing, device: device, pulled: shared.pulledSeq)
+        let held = Set(push.held.map(\.changeID))
+        let sent = outgoing.filter { !held.contains($0.changeID) }
+        if !sent.isEmpty { try ledger.markSent(shared, sent, pulledThrough: push.ownThrough) }
         var summary = PullSummary()
         var after = try ledger.sharedTrip(shared.trip) ?? shared
         while true {
@@ -166,10 +168,15 @@ public struct Sharing {
             if batch.count < ChangeLog.batchSize { break }
         }
         if summary.applied == 0 && summary.rates == 0 { try ledger.markSynced(after) }
+        // After the pull: the server's versions of the held rows may name members only now here.
+        if !push.held.isEmpty {
+            try ledger.holdClosedElsewhere(after, push.held, serverVersions: push.serverVersions, closedBy: push.closedBy ?? "")
+            summary.conflicts += push.held.count
+        }
         let trip = try ledger.sharedTrip(shared.trip)?.trip ?? shared.trip
         let total = try ledger.netTotal(shared)
         return SyncResult(
-            trip: trip.name, home: trip.homeCurrency, pushed: pushed, sent: outgoing.filter { $0.kind != "rate" && $0.kind != "provider" }.count,
+            trip: trip.name, home: trip.homeCurrency, pushed: push.added, sent: sent.filter { $0.kind != "rate" && $0.kind != "provider" }.count,
             pulled: summary.applied, pulledBy: summary.byAuthor, rates: summary.rates, conflicts: summary.conflicts,
             total: total, change: total - before)
     }

@@ -178,6 +178,57 @@ struct SharedTripEndToEndTests {
         #expect(try snapshot(ana) == snapshot(ben))
     }
 
+    /// Ana closes the trip while Ben, offline, edits a purchase, adds one and removes one. Ben's
+    /// sync sends none of them: each waits in `trip conflicts` with both versions, and Ben's
+    /// ledger shows what Ana's shows. `--keep mine` sends one anyway; `--keep theirs` drops one.
+    @Test func changesToATripClosedElsewhereWaitInConflicts() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben"), carla = world.device("carla")
+        try #require(ana.run("new", "Lisbon", "--currency", "EUR", "--home", "EUR").exitCode == 0)
+        try #require(ana.run("member", "add", "ana", "ben").exitCode == 0)
+        try #require(ana.run("add", "40", "dinner", "--paid-by", "ana").exitCode == 0)
+        try #require(ana.run("add", "12", "taxi", "--paid-by", "ben").exitCode == 0)
+        try #require(ana.run("share", "--with", "ben", "--with", "carla").exitCode == 0)
+        try #require(ben.run("join", "Lisbon").exitCode == 0)
+        #expect(try ben.run("edit", "1", "--amount", "45").exitCode == 0)
+        #expect(try ben.run("add", "9", "gelato", "--paid-by", "ben").exitCode == 0)
+        #expect(try ben.run("rm", "2").exitCode == 0)
+        #expect(try ana.run("close").exitCode == 0)
+        #expect(try ana.run("sync").exitCode == 0)
+        let sync = try ben.run("sync", "--format", "json")
+        #expect(sync.exitCode == 0, "\(sync.stderr)")
+        let result = (sync.json["trips"] as? [[String: Any]])?.first
+        #expect(result?["conflicts"] as? Int == 3, "\(sync.stdout)")
+        #expect(result?["pushed"] as? Int == 0, "\(sync.stdout)")
+        #expect(try ana.run("sync").exitCode == 0)
+        #expect(try carla.run("join", "Lisbon").exitCode == 0)
+        // Every device shows the trip as Ana closed it.
+        #expect(try notes(ben) == ["dinner", "taxi"])
+        #expect(try snapshot(ana) == snapshot(ben))
+        #expect(try snapshot(carla) == snapshot(ben))
+        let waiting = try #require(try ben.run("conflicts", "--format", "json").json["conflicts"] as? [[String: Any]])
+        #expect(waiting.count == 3)
+        #expect(waiting.allSatisfy { ($0["reason"] as? String)?.contains("closed on another device") == true && $0["theirs_by"] as? String == "ana" })
+        func conflict(_ note: String) -> [String: Any]? {
+            waiting.first { (($0["mine"] as? String) ?? ($0["theirs"] as? String) ?? "").contains("\"\(note)\"") }
+        }
+        let gelato = try #require(conflict("gelato")), dinner = try #require(conflict("dinner")), taxi = try #require(conflict("taxi"))
+        #expect(gelato["theirs"] is NSNull && (gelato["mine"] as? String)?.contains("\"price_minor\":900") == true)
+        #expect((dinner["mine"] as? String)?.contains("\"price_minor\":4500") == true)
+        #expect((dinner["theirs"] as? String)?.contains("\"price_minor\":4000") == true)
+        #expect(taxi["mine"] is NSNull && taxi["theirs"] is String)
+        // Ben sends the gelato anyway and drops his edit of the dinner.
+        let keep = try ben.run("resolve", String(gelato["id"] as? Int ?? 0), "--keep", "mine")
+        #expect(keep.exitCode == 0, "\(keep.stderr)")
+        #expect(try ben.run("resolve", String(dinner["id"] as? Int ?? 0), "--keep", "theirs").exitCode == 0)
+        for d in [ben, ana, carla] { #expect(try d.run("sync").exitCode == 0) }
+        #expect(try notes(ana) == ["dinner", "gelato", "taxi"])
+        #expect(try snapshot(ana) == snapshot(ben))
+        #expect(try snapshot(carla) == snapshot(ben))
+        let left = try ben.run("conflicts", "--format", "json").json["conflicts"] as? [[String: Any]] ?? []
+        #expect(left.count == 1)
+    }
+
     /// Members added under the same name on two devices are one member.
     @Test func aMemberAddedOnTwoDevicesIsOneMember() throws {
         let world = try SharedTripWorld()
