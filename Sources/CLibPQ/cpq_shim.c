@@ -32,6 +32,9 @@ static struct {
     int (*ssl_in_use)(PGconn *);
     int (*server_version)(const PGconn *);
     PQnoticeProcessor (*set_notice_processor)(PGconn *, PQnoticeProcessor, void *);
+    int (*put_copy_data)(PGconn *, const char *, int);
+    int (*put_copy_end)(PGconn *, const char *);
+    PGresult *(*get_result)(PGconn *);
 } api;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -86,6 +89,9 @@ static void load_library(void) {
     RESOLVE(ssl_in_use, "PQsslInUse");
     RESOLVE(server_version, "PQserverVersion");
     RESOLVE(set_notice_processor, "PQsetNoticeProcessor");
+    RESOLVE(put_copy_data, "PQputCopyData");
+    RESOLVE(put_copy_end, "PQputCopyEnd");
+    RESOLVE(get_result, "PQgetResult");
     load_status = 0;
 }
 
@@ -132,3 +138,6 @@ static void drop_notice(void *arg, const char *message) {
     (void)message;
 }
 void cpq_silence_notices(PGconn *conn) { api.set_notice_processor(conn, drop_notice, NULL); }
+int cpq_put_copy_data(PGconn *conn, const char *buffer, int nbytes) { return api.put_copy_data(conn, buffer, nbytes); }
+int cpq_put_copy_end(PGconn *conn, const char *errormsg) { return api.put_copy_end(conn, errormsg); }
+PGresult *cpq_get_result(PGconn *conn) { return api.get_result(conn); }

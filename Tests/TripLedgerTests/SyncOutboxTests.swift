@@ -59,3 +59,40 @@ struct SyncOutboxTests {
         #expect(ids.first!.prefix(8) <= ids.last!.prefix(8), "time-ordered")
     }
 }
+
+/// A payload read in Swift gives every column the value SQLite's `json_extract` gives it.
+@Suite("Shared trips: payloads read in Swift")
+struct FlatJSONTests {
+    @Test(arguments: [
+        #"{"a":1,"b":-42,"c":null,"d":"x","e":"tab\there \"quoted\" back\\slash \/ \u00e9\u4e2d","f":"\ud83c\udf63 sushi"}"#,
+        #"{ "note" : "café, 2 × ラーメン" , "n" : 0 , "t": true, "f": false }"#,
+        #"{}"#,
+        #"{"big":9223372036854775807,"neg":-9223372036854775808,"empty":""}"#,
+    ])
+    func valuesMatchSQLite(payload: String) throws {
+        let fields = try #require(FlatJSON.fields(payload))
+        let folder = TemporaryFolder("flat-json")
+        let db = try Database(path: folder.file("t.sqlite"))
+        let keys = try db.scalarText("SELECT group_concat(key, char(31)) FROM json_each(?)", [.text(payload)]) ?? ""
+        #expect(fields.map(\.0) == (keys.isEmpty ? [] : keys.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)))
+        for (key, value) in fields {
+            let type = try db.scalarText("SELECT json_type(?, '$.\"' || ? || '\"')", [.text(payload), .text(key)])
+            let text = try db.scalarText("SELECT CAST(json_extract(?, '$.\"' || ? || '\"') AS TEXT)", [.text(payload), .text(key)])
+            switch value {
+            case .null: #expect(type == "null", "\(key)")
+            case .integer(let n):
+                #expect(type == "integer" || type == "true" || type == "false", "\(key)")
+                #expect(text == String(n), "\(key)")
+            case .text(let s):
+                #expect(type == "text", "\(key)")
+                #expect(text == s, "\(key)")
+            }
+        }
+    }
+
+    /// What it does not read (a fraction, a nested value, broken JSON) is left to SQLite.
+    @Test(arguments: [#"{"r":1.5}"#, #"{"e":1e3}"#, #"{"o":{"x":1}}"#, #"{"a":[1]}"#, #"{"a":1"#, #"{"a":"\ud83c"}"#, #"{"a":1} x"#])
+    func declinesWhatItDoesNotRead(payload: String) {
+        #expect(FlatJSON.fields(payload) == nil)
+    }
+}

@@ -77,6 +77,12 @@ int cpq_server_version(const PGconn *conn);
 /// PQsetNoticeProcessor with a processor that drops notices: the server's NOTICE lines
 /// (`relation already exists, skipping`) are not for the traveller's terminal.
 void cpq_silence_notices(PGconn *conn);
+/// PQputCopyData: one chunk of a `COPY … FROM STDIN`; 1 sent, -1 failed.
+int cpq_put_copy_data(PGconn *conn, const char *buffer, int nbytes);
+/// PQputCopyEnd: ends the COPY (`errormsg` non-NULL aborts it); 1 sent, -1 failed.
+int cpq_put_copy_end(PGconn *conn, const char *errormsg);
+/// PQgetResult: the next result of the command in progress; NULL when it is done.
+PGresult *cpq_get_result(PGconn *conn);
 
 #ifdef __cplusplus
 }

@@ -21,23 +21,36 @@ struct RowCodec {
 
     /// The row `id` of `table` as a JSON object of every column, or `nil` when there is none.
     func read(_ table: Table, id: Int64) throws -> String? {
-        let key = "read|\(db.path)|\(table.rawValue)"
+        try read(table, id: id, without: [], adding: [])
+    }
+
+    /// The row `id` of `table` as a JSON object of its columns but `without`, then the `adding`
+    /// keys with their values; `nil` when there is no such row.
+    func read(_ table: Table, id: Int64, without: Set<String>, adding: [(String, SQLValue)]) throws -> String? {
+        let added = adding.map(\.0)
+        let key = "read|\(db.path)|\(table.rawValue)|\(without.sorted().joined(separator: ","))|\(added.joined(separator: ","))"
         let sql: String
         if let known = RowCodec.statements.withLock({ $0[key] }) {
             sql = known
         } else {
-            let pairs = try columns(table).map { "'\($0)', \"\($0)\"" }.joined(separator: ", ")
-            // sql-built: the table and column names come from the schema (pragma_table_info), not from input.
-            sql = "SELECT json_object(\(pairs)) FROM \"\(table.rawValue)\" WHERE id = ?"
+            let pairs =
+                try columns(table).filter { !without.contains($0) }.map { "'\($0)', \"\($0)\"" }
+                + added.indices.map { "'\(added[$0])', ?\($0 + 2)" }
+            // sql-built: the table and column names come from the schema (pragma_table_info) or are our own constants, not input.
+            sql = "SELECT json_object(\(pairs.joined(separator: ", "))) FROM \"\(table.rawValue)\" WHERE id = ?1"
             RowCodec.statements.withLock { $0[key] = sql }
         }
-        return try db.prepare(sql).first([.integer(id)]) { $0.text(0) }
+        return try db.prepare(sql).first([.integer(id)] + adding.map(\.1)) { $0.text(0) }
     }
 
     /// Writes `payload`'s columns (those this schema has, except `id` and `fixed`'s) and `fixed`'s
     /// values to row `id`: inserted, or updated in place when it exists (never deleted and
     /// re-inserted, so rows referring to it stay valid).
     func write(_ table: Table, id: Int64, payload: String, fixed: [(String, SQLValue)]) throws {
+        if let fields = FlatJSON.fields(payload) {
+            try write(table, id: id, fields: fields, fixed: fixed)
+            return
+        }
         // Every row of a pull has the same keys: the statement is built once per key list.
         let keys = try db.scalarText("SELECT group_concat(key, ',') FROM json_each(?)", [.text(payload)]) ?? ""
         let fixedNames = fixed.map(\.0)
@@ -50,18 +63,56 @@ struct RowCodec {
             let names = try columns(table).filter { $0 != "id" && present.contains($0) && !fixedNames.contains($0) }
             let all = ["id"] + fixedNames + names
             let values = ["?1"] + fixed.indices.map { "?\($0 + 3)" } + names.map { "json_extract(?2, '$.\"\($0)\"')" }
-            let updates = all.dropFirst().map { "\"\($0)\" = excluded.\"\($0)\"" }
-            let quoted = all.map { "\"\($0)\"" }.joined(separator: ", ")
-            let conflict = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + updates.joined(separator: ", ")
             // Column names are kept only when the payload names them too; every value is bound.
-            // sql-built: the table and column names come from the schema (pragma_table_info), not from input.
-            sql = """
-                INSERT INTO "\(table.rawValue)" (\(quoted)) VALUES (\(values.joined(separator: ", "))) ON CONFLICT (id) \(conflict)
-                """
+            sql = RowCodec.upsert(table, columns: all, values: values)
             RowCodec.statements.withLock { $0[memoKey] = sql }
         }
         try db.run(sql, [.integer(id), .text(payload)] + fixed.map(\.1))
     }
+
+    /// `write` with the payload already read: its values are bound, not extracted by SQLite.
+    private func write(_ table: Table, id: Int64, fields: [(String, SQLValue)], fixed: [(String, SQLValue)]) throws {
+        let fixedNames = fixed.map(\.0)
+        var keys = ""
+        for (name, _) in fields {
+            keys += name
+            keys += ","
+        }
+        let memoKey = "bound|\(db.path)|\(table.rawValue)|\(fixedNames.joined(separator: ","))|\(keys)"
+        var known = RowCodec.statements.withLock { $0[memoKey] }
+        var kept = RowCodec.keptFields.withLock { $0[memoKey] }
+        if known == nil || kept == nil {
+            let columns = Set(try self.columns(table))
+            let keep = fields.indices.filter { i in
+                let name = fields[i].0
+                return name != "id" && columns.contains(name) && !fixedNames.contains(name)
+            }
+            let all = ["id"] + fixedNames + keep.map { fields[$0].0 }
+            let sql = RowCodec.upsert(table, columns: all, values: all.indices.map { "?\($0 + 1)" })
+            RowCodec.statements.withLock { $0[memoKey] = sql }
+            RowCodec.keptFields.withLock { $0[memoKey] = keep }
+            known = sql
+            kept = keep
+        }
+        var values: [SQLValue] = [.integer(id)] + fixed.map(\.1)
+        for i in kept! { values.append(fields[i].1) }
+        try db.run(known!, values)
+    }
+
+    /// Inserts row `id` with `values` (SQL expressions of bound parameters) for `columns`, or
+    /// updates it in place when it exists.
+    private static func upsert(_ table: Table, columns: [String], values: [String]) -> String {
+        let updates = columns.dropFirst().map { "\"\($0)\" = excluded.\"\($0)\"" }
+        let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+        let conflict = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + updates.joined(separator: ", ")
+        // sql-built: the table and column names come from the schema (pragma_table_info), not from input.
+        return """
+            INSERT INTO "\(table.rawValue)" (\(quoted)) VALUES (\(values.joined(separator: ", "))) ON CONFLICT (id) \(conflict)
+            """
+    }
+
+    /// Which of a payload's fields each built statement binds, by position in the payload.
+    static let keptFields = Mutex<[String: [Int]]>([:])
 
     /// Built statements, per ledger file, table and key list (a schema does not change under a
     /// running command).

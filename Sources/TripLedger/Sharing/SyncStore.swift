@@ -204,6 +204,7 @@ extension Ledger {
         try db.transaction {
             let trip = SQLValue.integer(shared.trip.id)
             var sentThrough: String?
+            var rows: [JSONValue] = []
             for c in changes {
                 switch c.kind {
                 case "rate":
@@ -211,10 +212,13 @@ extension Ledger {
                     let fetched = String(c.changeID.split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false).last ?? "")
                     sentThrough = max(sentThrough ?? fetched, fetched)
                 case "provider": continue
-                default:
-                    try db.run("DELETE FROM sync_outbox WHERE trip_id = ? AND change_id = ?", [trip, .text(c.changeID)])
+                default: rows.append(.string(c.changeID))
                 }
             }
+            // One statement for a first share's tens of thousands of changes.
+            try db.run(
+                "DELETE FROM sync_outbox WHERE trip_id = ? AND change_id IN (SELECT value FROM json_each(?))",
+                [trip, .text(JSONValue.array(rows).serialized)])
             if let pulledThrough {
                 try db.run("UPDATE shared_trips SET pulled_seq = max(pulled_seq, ?) WHERE trip_id = ?", [.integer(pulledThrough), trip])
             }
@@ -366,6 +370,7 @@ extension Ledger {
     /// change (so it wins on every device at the next sync), and the conflict is closed.
     public func resolveConflict(_ idText: String, keepMine: Bool) throws -> SyncConflict {
         let id = try Ledger.parseID(idText)
+        MemberIDMemo.shared.clear()
         return try db.transaction {
             guard let c = try conflicts().first(where: { $0.id == id }) else {
                 throw TripError.badText(field: "id", reason: "no open conflict \(idText); `trip conflicts` lists them")
@@ -488,22 +493,27 @@ extension Ledger {
     /// to other rows by their global ids (a purchase's payers and split, a refund's purchase, a
     /// transfer's members).
     private func travellingPayload(kind: String, localID: Int64, table: RowCodec.Table, shared: SharedTrip) throws -> String? {
+        if kind == "purchase" {
+            // Two statements, not four: a first share reads every purchase of the trip. The keys
+            // come in the order they always had (the row's columns, then refund_of, payers, shares).
+            let references =
+                try db.prepare(
+                    """
+                    SELECT p.refund_of, s.payers, s.shares FROM purchases p
+                    LEFT JOIN purchase_splits s ON s.purchase_id = p.id AND s.trip_id = ?2 WHERE p.id = ?1
+                    """
+                ).first([.integer(localID), .integer(shared.trip.id)]) { ($0.optionalInt(0), $0.optionalText(1), $0.optionalText(2)) }
+            guard let (refundOf, payers, shares) = references else { return nil }
+            return try RowCodec(db: db).read(
+                table, id: localID, without: ["id", "trip_id", "import_key", "refund_of"],
+                adding: [
+                    ("refund_of", SQLValue(try refundOf.map { try globalID(kind: "purchase", localID: $0, shared: shared) })),
+                    ("payers", SQLValue(try payers.map { try memberList($0, toGlobal: true, shared: shared) })),
+                    ("shares", SQLValue(try shares.map { try memberList($0, toGlobal: true, shared: shared) })),
+                ])
+        }
         guard let row = try RowCodec(db: db).read(table, id: localID) else { return nil }
         switch kind {
-        case "purchase":
-            let refundOf = try db.scalarInt("SELECT refund_of FROM purchases WHERE id = ?", [.integer(localID)])
-            let splits = try db.prepare("SELECT payers, shares FROM purchase_splits WHERE purchase_id = ? AND trip_id = ?")
-                .first([.integer(localID), .integer(shared.trip.id)]) { ($0.text(0), $0.text(1)) }
-            return try db.scalarText(
-                """
-                SELECT json_set(json_remove(?1, '$.id', '$.trip_id', '$.import_key', '$.refund_of'),
-                                '$.refund_of', ?2, '$.payers', ?3, '$.shares', ?4)
-                """,
-                [
-                    .text(row), SQLValue(try refundOf.map { try globalID(kind: "purchase", localID: $0, shared: shared) }),
-                    SQLValue(try splits.map { try memberList($0.0, toGlobal: true, shared: shared) }),
-                    SQLValue(try splits.map { try memberList($0.1, toGlobal: true, shared: shared) }),
-                ])
         case "transfer":
             let ends =
                 try db.prepare("SELECT from_member, to_member FROM transfers WHERE id = ?")
@@ -528,7 +538,9 @@ extension Ledger {
     private func memberList(_ text: String, toGlobal: Bool, shared: SharedTrip) throws -> String {
         guard !text.isEmpty else { return text }
         let memo = MemberIDMemo.shared
-        return try text.split(separator: ",").map { item -> String in
+        // Most purchases of a trip name the same payers and split: a whole list is translated once.
+        if let known = memo.list(text, toGlobal: toGlobal) { return known }
+        let translated = try text.split(separator: ",").map { item -> String in
             guard let eq = item.lastIndex(of: "=") else { return String(item) }
             let who = String(item[..<eq]), weight = item[item.index(after: eq)...]
             if toGlobal {
@@ -546,6 +558,8 @@ extension Ledger {
             memo.set(key, String(local))
             return "\(local)=\(weight)"
         }.joined(separator: ",")
+        memo.setList(text, toGlobal: toGlobal, translated)
+        return translated
     }
 
     /// The local values of a travelling row's references: its trip, and per kind its members or
@@ -769,13 +783,24 @@ extension RowCodec.Table {
     }
 }
 
-/// Member ids already translated by the current `prepareOutgoing` or `applyIncoming` (cleared at
-/// the start of each).
+/// Member ids already translated by the current `prepareOutgoing`, `applyIncoming` or
+/// conflict step, which works on one trip (cleared at the start of each).
 final class MemberIDMemo: Sendable {
     static let shared = MemberIDMemo()
     private let map = Mutex<[String: String]>([:])
+    /// Whole `MEMBER=WEIGHT,…` lists, towards global ids and back.
+    private let lists = Mutex<(toGlobal: [String: String], toLocal: [String: String])>(([:], [:]))
 
     func get(_ key: String) -> String? { map.withLock { $0[key] } }
     func set(_ key: String, _ value: String) { map.withLock { $0[key] = value } }
-    func clear() { map.withLock { $0 = [:] } }
+    func list(_ text: String, toGlobal: Bool) -> String? { lists.withLock { toGlobal ? $0.toGlobal[text] : $0.toLocal[text] } }
+    func setList(_ text: String, toGlobal: Bool, _ value: String) {
+        lists.withLock {
+            if toGlobal { $0.toGlobal[text] = value } else { $0.toLocal[text] = value }
+        }
+    }
+    func clear() {
+        map.withLock { $0 = [:] }
+        lists.withLock { $0 = ([:], [:]) }
+    }
 }

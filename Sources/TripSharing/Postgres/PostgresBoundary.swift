@@ -40,6 +40,46 @@ final class PostgresConnection {
         _ = try rows(of: cpq_exec(handle, sql))
     }
 
+    /// Runs `COPY … FROM STDIN` (text format) with `data` as its rows: PostgreSQL's bulk path,
+    /// one round trip for any number of rows.
+    ///
+    /// The corresponding C functions are `PQexec`, `PQputCopyData`, `PQputCopyEnd` and `PQgetResult`.
+    func copyIn(_ sql: String, _ data: [UInt8]) throws(SharingError) {
+        guard let started = cpq_exec(handle, sql) else {
+            throw PostgresBoundary.connectionError(cpq_error_message(handle), server: displayName)
+        }
+        guard cpq_result_status(started) == PGRES_COPY_IN else {
+            _ = try rows(of: started)
+            return
+        }
+        cpq_clear(started)
+        let chunk = 1 << 20
+        var sent = true
+        data.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { bytes in
+                var offset = 0
+                while sent && offset < bytes.count {
+                    let n = min(chunk, bytes.count - offset)
+                    sent = cpq_put_copy_data(handle, bytes.baseAddress! + offset, Int32(n)) == 1
+                    offset += n
+                }
+            }
+        }
+        if !sent || cpq_put_copy_end(handle, nil) != 1 {
+            throw PostgresBoundary.connectionError(cpq_error_message(handle), server: displayName)
+        }
+        // The COPY's own result, then NULL; the first failure is the one reported.
+        var failure: SharingError?
+        while let result = cpq_get_result(handle) {
+            if failure == nil {
+                do throws(SharingError) { _ = try rows(of: result) } catch { failure = error }
+            } else {
+                cpq_clear(result)
+            }
+        }
+        if let failure { throw failure }
+    }
+
     private func rows(of result: OpaquePointer?) throws(SharingError) -> PostgresRows {
         guard let result else {
             throw PostgresBoundary.connectionError(cpq_error_message(handle), server: displayName)

@@ -19,7 +19,7 @@ struct ChangeLog {
     let connection: PostgresConnection
     let tripGID: String
 
-    /// How many changes one PostgreSQL transaction carries (and one pull batch reads).
+    /// How many changes one pull reads (and applies in one SQLite transaction).
     static let batchSize = 5_000
 
     /// Appends the changes the log does not hold yet, numbered after its last, in one
@@ -35,56 +35,60 @@ struct ChangeLog {
     /// lock, so a close pushed at the same moment is seen by one push or the other.
     func push(_ changes: [SyncChange], device: String, pulled: Int64) throws(SharingError) -> PushResult {
         var result = PushResult()
+        guard !changes.isEmpty else { return result }
         var changes = changes
-        var ownThrough: Int64? = pulled
-        var start = 0
-        var first = true
-        while start < changes.count {
-            try connection.query("BEGIN")
-            do throws(SharingError) {
-                let locked = try connection.query("SELECT last_seq FROM trip_ledger.trips WHERE gid = $1 FOR UPDATE", [tripGID])
-                guard let last = locked.rows.first?[0].flatMap({ Int64($0) }) else {
-                    throw SharingError.permission(
-                        server: connection.displayName,
-                        reason: "this role was not granted the trip (or it is no longer on the server)")
-                }
-                if first, let closer = try closedElsewhere(by: changes, device: device) {
-                    result.held = changes.filter { SyncChange.rowKinds.contains($0.kind) && !$0.pastClose }
-                    result.closedBy = closer
-                    result.serverVersions = try serverVersions(of: result.held.map(\.gid))
-                    let held = Set(result.held.map(\.changeID))
-                    changes.removeAll { held.contains($0.changeID) }
-                }
-                first = false
-                let batch = Array(changes[start..<min(start + ChangeLog.batchSize, changes.count)])
-                start += batch.count
-                let inserted = try connection.query(
-                    """
-                    WITH incoming AS (
-                      SELECT t.*, row_number() OVER (ORDER BY t.ord) AS n
-                      FROM ROWS FROM (jsonb_to_recordset($2::jsonb)
-                        AS (change_id text, kind text, gid text, op text, hlc bigint, base_hlc bigint, payload text)) WITH ORDINALITY
-                        AS t(change_id, kind, gid, op, hlc, base_hlc, payload, ord)
-                      WHERE NOT EXISTS (SELECT 1 FROM trip_ledger.changes c WHERE c.trip_gid = $1 AND c.change_id = t.change_id)),
-                    added AS (
-                      INSERT INTO trip_ledger.changes (trip_gid, seq, change_id, kind, gid, op, hlc, base_hlc, device, payload)
-                      SELECT $1, $3::bigint + n, change_id, kind, gid, op, hlc, base_hlc, $4, payload FROM incoming
-                      RETURNING seq)
-                    SELECT count(*) AS added FROM added
-                    """, [tripGID, ChangeLog.json(batch), String(last), device])
-                let n = Int(inserted.value(0, "added") ?? "0") ?? 0
-                ownThrough = ownThrough == last ? last + Int64(n) : nil
-                if n > 0 {
-                    try connection.query("UPDATE trip_ledger.trips SET last_seq = last_seq + $2::bigint WHERE gid = $1", [tripGID, String(n)])
-                }
-                try connection.query("COMMIT")
-                result.added += n
-            } catch {
-                _ = try? connection.query("ROLLBACK")
-                throw error
+        try connection.query("BEGIN")
+        do throws(SharingError) {
+            let locked = try connection.query("SELECT last_seq FROM trip_ledger.trips WHERE gid = $1 FOR UPDATE", [tripGID])
+            guard let last = locked.rows.first?[0].flatMap({ Int64($0) }) else {
+                throw SharingError.permission(
+                    server: connection.displayName, reason: "this role was not granted the trip (or it is no longer on the server)")
             }
+            if let closer = try closedElsewhere(by: changes, device: device) {
+                result.held = changes.filter { SyncChange.rowKinds.contains($0.kind) && !$0.pastClose }
+                result.closedBy = closer
+                result.serverVersions = try serverVersions(of: result.held.map(\.gid))
+                let held = Set(result.held.map(\.changeID))
+                changes.removeAll { held.contains($0.changeID) }
+            }
+            // The changes arrive by COPY, PostgreSQL's bulk path, into a table of this session;
+            // the insert then numbers those the log does not hold yet, in the order sent. The
+            // session's buffers for it are set before its first use (later, PostgreSQL refuses).
+            try connection.query("SET temp_buffers = '64MB'")
+            try connection.query(
+                """
+                CREATE TEMPORARY TABLE IF NOT EXISTS incoming (
+                  ord bigint, change_id text, kind text, gid text, op text, hlc bigint, base_hlc bigint, payload text
+                ) ON COMMIT DELETE ROWS
+                """)
+            try connection.copyIn(
+                "COPY pg_temp.incoming (ord, change_id, kind, gid, op, hlc, base_hlc, payload) FROM STDIN", ChangeLog.copyRows(changes))
+            try connection.query(
+                """
+                DELETE FROM pg_temp.incoming i USING trip_ledger.changes c WHERE c.trip_gid = $1 AND c.change_id = i.change_id
+                """, [tripGID])
+            // A first share numbers tens of thousands of rows: sorted in memory, not on disk.
+            try connection.query("SET LOCAL work_mem = '64MB'")
+            let inserted = try connection.query(
+                """
+                WITH added AS (
+                  INSERT INTO trip_ledger.changes (trip_gid, seq, change_id, kind, gid, op, hlc, base_hlc, device, payload)
+                  SELECT $1, $2::bigint + row_number() OVER (ORDER BY ord), change_id, kind, gid, op, hlc, base_hlc, $3, payload
+                  FROM pg_temp.incoming
+                  RETURNING seq)
+                SELECT count(*) AS added FROM added
+                """, [tripGID, String(last), device])
+            let n = Int(inserted.value(0, "added") ?? "0") ?? 0
+            if n > 0 {
+                try connection.query("UPDATE trip_ledger.trips SET last_seq = last_seq + $2::bigint WHERE gid = $1", [tripGID, String(n)])
+            }
+            try connection.query("COMMIT")
+            result.added = n
+            if last == pulled && n > 0 { result.ownThrough = last + Int64(n) }
+        } catch {
+            _ = try? connection.query("ROLLBACK")
+            throw error
         }
-        result.ownThrough = ownThrough == pulled ? nil : ownThrough
         return result
     }
 
@@ -153,15 +157,45 @@ struct ChangeLog {
         return rows.rows.first?[0].flatMap { Int64($0) } ?? 0
     }
 
-    /// The changes as one JSON array parameter (one round trip however many there are).
-    static func json(_ changes: [SyncChange]) -> String {
-        JSONValue.array(
-            changes.map { c in
-                .object([
-                    "change_id": .string(c.changeID), "kind": .string(c.kind), "gid": .string(c.gid), "op": .string(c.op),
-                    "hlc": .int(c.hlc), "base_hlc": .int(c.baseHLC), "payload": JSONValue(c.payload),
-                ])
+    /// The changes as the rows of a text-format COPY: tab-separated, one per line, `\N` for
+    /// NULL, and backslash, tab, newline and carriage return escaped in values.
+    static func copyRows(_ changes: [SyncChange]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(changes.reduce(0) { $0 + ($1.payload?.utf8.count ?? 0) + 160 })
+        func field(_ text: String?) {
+            guard let text else {
+                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "N")])
+                return
             }
-        ).serialized
+            // Most values have nothing to escape: copied whole.
+            var plain = true
+            for b in text.utf8 where b == UInt8(ascii: "\\") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") {
+                plain = false
+                break
+            }
+            if plain {
+                out.append(contentsOf: text.utf8)
+                return
+            }
+            for b in text.utf8 {
+                switch b {
+                case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                default: out.append(b)
+                }
+            }
+        }
+        for (i, c) in changes.enumerated() {
+            for (k, value) in [String(i), c.changeID, c.kind, c.gid, c.op, String(c.hlc), String(c.baseHLC)].enumerated() {
+                if k > 0 { out.append(UInt8(ascii: "\t")) }
+                field(value)
+            }
+            out.append(UInt8(ascii: "\t"))
+            field(c.payload)
+            out.append(UInt8(ascii: "\n"))
+        }
+        return out
     }
 }
