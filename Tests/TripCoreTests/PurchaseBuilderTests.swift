@@ -121,11 +121,16 @@ struct PurchaseBuilderTests {
     /// An export row's conversion is kept as recorded and its explicit fields are not recorded.
     @Test func aRecordedConversionIsKept() throws {
         let quote = RateQuote(rate: "0.7", date: CivilDate(year: 2026, month: 2, day: 1), source: .fallback, provisional: true)
+        var seen: Breakdown?
         let v = try PurchaseBuilder.build(
             PurchaseEntry(
-                amount: "10", discount: "", service: "", tax: "", taxIncluded: false, tip: "", preset: "none", rounding: "half-up",
-                recorded: RecordedConversion(quote: quote, charged: nil)),
-            in: context(singapore), lookUpRate: { _, _, _ in nil })
+                amount: "10", discount: "", service: "", tax: "", taxIncluded: false, tip: "", preset: "none", rounding: "half-up"),
+            in: context(singapore), lookUpRate: { _, _, _ in nil },
+            recorded: { b in
+                seen = b
+                return RecordedConversion(quote: quote, charged: nil)
+            })
+        #expect(seen?.total == 1000)
         #expect(v.conversion.quote == quote)
         #expect(v.conversion.home == 700)
         #expect(v.explicit == nil)

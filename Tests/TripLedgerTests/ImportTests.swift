@@ -199,6 +199,34 @@ struct ImportTests {
         #expect(try b.ledger.purchases(PurchaseFilter()).purchases.isEmpty)
     }
 
+    /// A row with two faults names the first in the order the import has always checked them:
+    /// the price and specs, the amounts they give, the home currency, the rate cells, home_total,
+    /// then the preset, note, labels and kind.
+    @Test(arguments: [
+        (("total", "1"), ("preset", "XX"), "total"),
+        (("total", "1"), ("rate", "x"), "total"),
+        (("discount", "1"), ("home_currency", "EUR"), "discount"),
+        (("home_currency", "EUR"), ("note", "a\u{7F}"), "home_currency"),
+        (("home_total", "0.01"), ("category", "a\u{1B}b"), "home_total"),
+        (("rate", "x"), ("kind", "gift"), "rate"),
+        (("preset", "XX"), ("kind", "gift"), "preset"),
+        (("tip_spec", "-5%"), ("total", "1"), "tip_spec"),
+    ])
+    func theFirstFaultOfARowIsTheOneNamed(_ first: (String, String), _ second: (String, String), column: String) throws {
+        let a = try sourceLedger()
+        let ramen = try #require(a.ledger.purchases(PurchaseFilter()).purchases.first { $0.note == "ramen" })
+        let header = PurchaseCSV.columns
+        var fields = PurchaseCSV.fields(ramen)
+        for (name, value) in [first, second] { fields[header.firstIndex(of: name)!] = value }
+        var importer = try ExportRowImporter(ledger: a.ledger, header: header, trip: nil)
+        #expect {
+            _ = try importer.row(fields, number: 1)
+        } throws: { error in
+            guard case .badRow(_, let named, _, _) = error as? TripError else { return false }
+            return named == column
+        }
+    }
+
     @Test func headerWithUnknownOrMissingColumnsIsRejected() throws {
         let b = try freshLedger()
         let unknown = b.folder.file("u.csv")

@@ -29,9 +29,15 @@ public enum PurchaseBuilder {
 
     /// Builds the purchase `entry` describes, on `context.trip`, inheriting from `prior` when it
     /// edits one. Throws the error of the first field at fault, passed through `naming`.
+    ///
+    /// `recorded`, for an export row: given the breakdown, the conversion the row recorded, which
+    /// is kept instead of being chosen (and the row then records no explicit fields); `nil` for
+    /// everything else. A closure so that the import checks the row's recorded amounts against the
+    /// breakdown before it reads the rate cells, as it always has.
     public static func build(
         _ entry: PurchaseEntry, editing prior: PriorPurchase? = nil, in context: PurchaseContext,
-        lookUpRate: RateLookup, naming: (Step, TripError) -> any Error = { $1 }
+        lookUpRate: RateLookup, recorded: (Breakdown) throws -> RecordedConversion? = { _ in nil },
+        naming: (Step, TripError) -> any Error = { $1 }
     ) throws -> PurchaseValues {
         func step<T>(_ s: Step, _ body: () throws -> T) throws -> T {
             do { return try body() } catch let e as TripError { throw naming(s, e) }
@@ -51,19 +57,25 @@ public enum PurchaseBuilder {
             return computed
         }
         let home = trip.homeCurrency
+        let rounding = settings.rounding.value
+        var kept: RecordedConversion?
         let conversion = try step(.conversion) {
-            try convert(
+            if let r = try recorded(b) {
+                kept = r
+                return try Conversion.make(breakdown: b, from: currency, to: home, quote: r.quote, charged: r.charged, rounding: rounding)
+            }
+            return try convert(
                 b, currency: currency, home: home, date: rest.date, purchaseRate: rest.purchaseRate, charged: rest.charged,
-                recorded: entry.recorded, rounding: settings.rounding.value, lookUpRate: lookUpRate)
+                rounding: rounding, lookUpRate: lookUpRate)
         }
         try step(.homeAmounts) { try PurchaseBound.check(conversion) }
         return PurchaseValues(
             tripID: trip.id, date: rest.date, note: rest.note, category: rest.category, paidWith: rest.paidWith,
             currency: currency, expression: adjusted.expression, inputs: adjusted.inputs, breakdown: b,
-            preset: adjusted.preset, purchaseRate: rest.purchaseRate, charged: entry.recorded.map(\.charged) ?? rest.charged,
+            preset: adjusted.preset, purchaseRate: rest.purchaseRate, charged: kept.map(\.charged) ?? rest.charged,
             conversion: conversion,
             // A recorded row keeps no explicit fields: an edit derives them from its specs and preset.
-            explicit: entry.recorded == nil ? adjusted.explicit : nil)
+            explicit: kept == nil ? adjusted.explicit : nil)
     }
 
     /// The currency, preset, adjustments and price, as given or inherited.
@@ -176,17 +188,12 @@ public enum PurchaseBuilder {
         return label.isEmpty ? nil : label
     }
 
-    /// Chooses and applies the rate: a recorded conversion is kept; otherwise the charged amount
-    /// wins, then `--rate`, then `lookUpRate`. Public for what converts like a purchase without
+    /// Chooses and applies the rate: the charged amount wins, then `--rate`, then `lookUpRate`. Public for what converts like a purchase without
     /// being built as one (a refund of a stored purchase, a transfer between members).
     public static func convert(
         _ b: Breakdown, currency: Currency, home: Currency, date: CivilDate, purchaseRate: String?, charged: Int64?,
-        recorded: RecordedConversion? = nil, rounding: RoundingMode, lookUpRate: RateLookup
+        rounding: RoundingMode, lookUpRate: RateLookup
     ) throws -> Conversion {
-        if let recorded {
-            return try Conversion.make(
-                breakdown: b, from: currency, to: home, quote: recorded.quote, charged: recorded.charged, rounding: rounding)
-        }
         if let charged {
             let q = RateQuote(
                 rate: try effectiveRate(charged: charged, total: b.total, from: currency, to: home), date: date, source: .charged,

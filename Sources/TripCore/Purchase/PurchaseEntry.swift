@@ -25,15 +25,12 @@ public struct PurchaseEntry: Sendable {
     public var rate: String?
     /// `--charged`: what the card charged, in the home currency.
     public var charged: String?
-    /// An export row's conversion: kept as the file recorded it instead of being chosen.
-    public var recorded: RecordedConversion?
 
     public init(
         amount: String? = nil, price: Int64? = nil, currency: String? = nil, note: String? = nil,
         date: String? = nil, category: String? = nil, paidWith: String? = nil, discount: String? = nil,
         service: String? = nil, tax: String? = nil, taxIncluded: Bool? = nil, tip: String? = nil,
-        preset: String? = nil, rounding: String? = nil, rate: String? = nil, charged: String? = nil,
-        recorded: RecordedConversion? = nil
+        preset: String? = nil, rounding: String? = nil, rate: String? = nil, charged: String? = nil
     ) {
         self.amount = amount
         self.price = price
@@ -51,7 +48,6 @@ public struct PurchaseEntry: Sendable {
         self.rounding = rounding
         self.rate = rate
         self.charged = charged
-        self.recorded = recorded
     }
 }
 

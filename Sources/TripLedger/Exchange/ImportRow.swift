@@ -135,31 +135,46 @@ struct ExportRowImporter: RowImporter {
         _ = try spec(.discountSpec)
         _ = try spec(.serviceSpec)
         _ = try spec(.tipSpec)
-
-        let home = trip.homeCurrency
-        guard cell(.homeCurrency) == home.code else {
-            throw bad(.homeCurrency, "is not the home currency \(home.code) of trip \(quoted(trip.name))")
+        // The cells read after the money: checked now, their first error thrown once the money
+        // has been checked, so a row's first error is the one it always was.
+        let described = Result { () throws -> (preset: String?, note: String, kind: PurchaseKind) in
+            let presetText = trimmed(cell(.preset))
+            let preset = presetText.isEmpty ? nil : try presetName(presetText)
+            let note = try field(.note) { try Ledger.checkText(cell(.note), field: "note") }
+            _ = try text(.category)
+            _ = try text(.paidWith)
+            let kindText = trimmed(cell(.kind))
+            guard let kind = kindText.isEmpty ? .purchase : PurchaseKind(rawValue: kindText) else {
+                throw bad(.kind, "is not one of \(PurchaseKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return (preset, note, kind)
         }
-        let recorded = try recordedConversion(currency: currency, home: home)
-        let presetText = trimmed(cell(.preset))
-        let preset = presetText.isEmpty ? nil : try presetName(presetText)
-        let note = try field(.note) { try Ledger.checkText(cell(.note), field: "note") }
-        _ = try text(.category)
-        _ = try text(.paidWith)
-        let kindText = trimmed(cell(.kind))
-        guard let kind = kindText.isEmpty ? .purchase : PurchaseKind(rawValue: kindText) else {
-            throw bad(.kind, "is not one of \(PurchaseKind.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
+        let valid = try? described.get()
 
-        // Every cell the builder reads is valid by now; what it computes must match what the row recorded.
+        // Every cell the builder reads is valid by now (a row whose text cells are not gets
+        // placeholders, and their error after the money's).
         let entry = PurchaseEntry(
-            amount: expression, price: price, currency: currency.code, note: note, date: dateText, category: cell(.category),
-            paidWith: cell(.paidWith), discount: cell(.discountSpec), service: cell(.serviceSpec), tax: cell(.taxSpec),
-            taxIncluded: taxIncluded, tip: cell(.tipSpec), preset: preset ?? "none", rounding: rowRounding.rawValue,
-            recorded: recorded)
+            amount: expression, price: price, currency: currency.code, note: valid?.note ?? "", date: dateText,
+            category: valid == nil ? nil : cell(.category), paidWith: valid == nil ? nil : cell(.paidWith),
+            discount: cell(.discountSpec), service: cell(.serviceSpec), tax: cell(.taxSpec), taxIncluded: taxIncluded,
+            tip: cell(.tipSpec), preset: valid?.preset ?? "none", rounding: rowRounding.rawValue)
+        let home = trip.homeCurrency
+        let (cells, at) = (fields, self.at)
         let built = try PurchaseBuilder.build(
             entry, in: PurchaseContext(trip: PurchaseTrip(trip), settings: ledger.settings, clock: ledger.clock),
             lookUpRate: { _, _, _ in nil },
+            recorded: { b in
+                // What the row recorded must be what its price and specs give.
+                try check(.discount, b.discount, currency, rowRounding)
+                try check(.service, b.service, currency, rowRounding)
+                try check(.tax, b.tax, currency, rowRounding)
+                try check(.tip, b.tip, currency, rowRounding)
+                try check(.total, b.total, currency, rowRounding)
+                guard cell(.homeCurrency) == home.code else {
+                    throw bad(.homeCurrency, "is not the home currency \(home.code) of trip \(quoted(trip.name))")
+                }
+                return try recordedConversion(currency: currency, home: home)
+            },
             naming: { step, e in
                 let column: ExportColumn =
                     switch step {
@@ -167,15 +182,11 @@ struct ExportRowImporter: RowImporter {
                     case .conversion: .rate
                     case .homeAmounts: .homeTotal
                     }
-                return e.inRow(number, column: column.name, cell: cell(column))
+                let i = at[column.rawValue]
+                return e.inRow(number, column: column.name, cell: i < 0 ? "" : cells[i])
             })
-        let b = built.breakdown
-        try check(.discount, b.discount, currency, rowRounding)
-        try check(.service, b.service, currency, rowRounding)
-        try check(.tax, b.tax, currency, rowRounding)
-        try check(.tip, b.tip, currency, rowRounding)
-        try check(.total, b.total, currency, rowRounding)
-        if recorded.quote != nil { try checkHomeTotal(built.conversion, home: home) }
+        if built.conversion.quote != nil { try checkHomeTotal(built.conversion, home: home) }
+        let (preset, note, kind) = try described.get()
         let inputs = built.inputs, category = built.category, paidWith = built.paidWith, charged = built.charged
         var row = PurchaseRow(built)
         // The file's ids are not this ledger's: a refund keeps its kind (and so its sign in every
