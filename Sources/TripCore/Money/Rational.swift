@@ -105,16 +105,16 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
         Rational.roundedQuotient(numerator, denominator, mode)!
     }
 
-    /// `self × v` rounded to an integer with `mode`: the value of `(self * Rational(v)).roundedToInt64(mode)`
+    /// `self × value` rounded to an integer with `mode`: the value of `(self * Rational(value)).roundedToInt64(mode)`
     /// without reducing the product, in 64-bit arithmetic when it fits, else 128-bit. `nil` when
     /// the product does not fit 128 bits or the result an `Int64` (the reducing product may still).
     @inlinable
-    public func timesRounded(_ v: Int64, _ mode: RoundingMode) -> Int64? {
+    public func timesRounded(_ value: Int64, _ mode: RoundingMode) -> Int64? {
         if let p = Int64(exactly: numerator), let q = Int64(exactly: denominator) {
-            let (n, overflow) = v.multipliedReportingOverflow(by: p)
+            let (n, overflow) = value.multipliedReportingOverflow(by: p)
             if !overflow { return Rational.roundedQuotient(n, q, mode) }
         }
-        let (n, overflow) = Int128(v).multipliedReportingOverflow(by: numerator)
+        let (n, overflow) = Int128(value).multipliedReportingOverflow(by: numerator)
         guard !overflow else { return nil }
         return Rational.roundedQuotient(n, denominator, mode).flatMap { Int64(exactly: $0) }
     }

@@ -1,8 +1,10 @@
 /// The rules that turn what was given for a purchase into its stored values: which spec each
 /// field gets, its breakdown, and how it converts to the home currency.
 ///
-/// `trip add`, `trip edit`, the card-statement import and the export-row import all build their
-/// purchases here, so these rules are written once. A field given now (by flag or cell), or
+/// `trip add`, `trip edit`, `trip refund`, the card-statement import and the export-row import all
+/// build their purchases here, so these rules are written once (the import's fast path computes the
+/// common export row itself, with the same `Breakdown`, bound and rounding, and `ImportFastPathTests`
+/// proves it equal). A field given now (by flag or cell), or
 /// explicitly before, keeps its value; a preset fills only the others. The rate: a charged amount
 /// wins, then `--rate`, then the rate looked up for the date.
 ///
@@ -183,17 +185,18 @@ public enum PurchaseBuilder {
     }
 
     /// A category or payment method checked, then stored as `TextField.label` has it; nil when empty.
-    public static func label(_ text: String, field: String) throws(TripError) -> String? {
+    private static func label(_ text: String, field: String) throws(TripError) -> String? {
         let label = TextField.label(try TextField.check(text, field: field, maxBytes: 100))
         return label.isEmpty ? nil : label
     }
 
-    /// Chooses and applies the rate: the charged amount wins, then `--rate`, then `lookUpRate`. Public for what converts like a purchase without
-    /// being built as one (a refund of a stored purchase, a transfer between members).
+    /// Chooses and applies the rate: the charged amount wins, then `--rate`, then `lookUpRate`.
+    /// Public for what converts like a purchase without being one (a transfer between members).
     public static func convert(
-        _ b: Breakdown, currency: Currency, home: Currency, date: CivilDate, purchaseRate: String?, charged: Int64?,
+        _ breakdown: Breakdown, currency: Currency, home: Currency, date: CivilDate, purchaseRate: String?, charged: Int64?,
         rounding: RoundingMode, lookUpRate: RateLookup
     ) throws -> Conversion {
+        let b = breakdown
         if let charged {
             let q = RateQuote(
                 rate: try effectiveRate(charged: charged, total: b.total, from: currency, to: home), date: date, source: .charged,

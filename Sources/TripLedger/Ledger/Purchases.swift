@@ -138,11 +138,12 @@ extension Ledger {
 
 extension PurchaseEntry {
     /// What a draft gives (its trip and kind are the ledger's to resolve).
-    init(draft d: PurchaseDraft) {
+    init(draft: PurchaseDraft) {
         self.init(
-            amount: d.amount, currency: d.currency, note: d.note, date: d.date, category: d.category, paidWith: d.paidWith,
-            discount: d.discount, service: d.service, tax: d.tax, taxIncluded: d.taxIncluded, tip: d.tip, preset: d.preset,
-            rounding: d.rounding, rate: d.rate, charged: d.charged)
+            amount: draft.amount, currency: draft.currency, note: draft.note, date: draft.date, category: draft.category,
+            paidWith: draft.paidWith, discount: draft.discount, service: draft.service, tax: draft.tax,
+            taxIncluded: draft.taxIncluded, tip: draft.tip, preset: draft.preset, rounding: draft.rounding, rate: draft.rate,
+            charged: draft.charged)
     }
 }
 
@@ -158,12 +159,13 @@ extension PurchaseTrip {
 }
 
 extension PurchaseRow {
-    /// The row of a purchase `PurchaseBuilder` built, as a purchase (not a refund or credit).
-    init(_ v: PurchaseValues) {
+    /// The row of what `PurchaseBuilder` built, of kind purchase (the caller sets a refund's or credit's).
+    init(_ built: PurchaseValues) {
         self.init(
-            tripID: v.tripID, date: v.date, note: v.note, category: v.category, paidWith: v.paidWith, currency: v.currency,
-            expression: v.expression, inputs: v.inputs, breakdown: v.breakdown, preset: v.preset,
-            purchaseRate: v.purchaseRate, charged: v.charged, conversion: v.conversion, explicit: v.explicit)
+            tripID: built.tripID, date: built.date, note: built.note, category: built.category, paidWith: built.paidWith,
+            currency: built.currency, expression: built.expression, inputs: built.inputs, breakdown: built.breakdown,
+            preset: built.preset, purchaseRate: built.purchaseRate, charged: built.charged, conversion: built.conversion,
+            explicit: built.explicit)
     }
 }
 
