@@ -18,6 +18,20 @@ struct RefundEndToEndTests {
         return trip
     }
 
+    /// A refund is held to the bound of every purchase (it is built like one): a charged amount
+    /// past it is refused with the usual line and exit 65, and nothing is written.
+    @Test func aRefundsChargedAmountPastTheBoundIsRefused() throws {
+        let folder = TemporaryFolder()
+        let trip = try Self.japan(folder)
+        let past = try trip.run("refund", "1", "--charged", "10000000000.00")
+        #expect(past.exitCode == 65)
+        #expect(past.stderr == "trip: home amount: \"10000000000.00\" is too large; one purchase holds at most USD 9,999,999,999.99\n")
+        #expect(try trip.run("list", "--format", "json").stdout.components(separatedBy: "\"refund\"").count == 1)
+        let atTheBound = try trip.run("refund", "1", "--charged", "9999999999.99", "--format", "json")
+        #expect(atTheBound.exitCode == 0, "\(atTheBound.stderr)")
+        #expect(atTheBound.json["home_amount"] as? String == "9999999999.99")
+    }
+
     @Test func aPartialRefundIsConvertedAtItsOwnDateAndNettedEverywhere() throws {
         let folder = TemporaryFolder()
         let trip = try Self.japan(folder)

@@ -24,6 +24,24 @@ struct RationalTests {
         #expect(r.rounded(.ceiling) == Int128(ceiling))
     }
 
+    /// `timesRounded` (the import's fast path and `Conversion.make`) gives what the reduced product
+    /// gives, for every rounding mode, signs, ties and products beyond 64 bits.
+    @Test(arguments: RoundingMode.allCases)
+    func timesRoundedMatchesTheReducedProduct(_ mode: RoundingMode) throws {
+        let factors: [(Int128, Int128)] = [
+            (625_649_263_722, 100_000_000_000_000), (1, 2), (3, 2), (5, 4), (2, 3), (67, 100),
+            (7, 1), (1, 1_000_000_007), (Int128(Int64.max), 3),
+        ]
+        let values: [Int64] = [1, 2, 3, 5, 7, 10, 25, 27_211, 123_456_789, -1, -3, -25, -27_211, Int64.max / 7, Int64.min / 9]
+        for (p, q) in factors {
+            let factor = try Rational(p, q)
+            for v in values {
+                let exact = try? (Rational(v) * factor).roundedToInt64(mode)
+                #expect(factor.timesRounded(v, mode) == exact, "\(v) × \(p)/\(q)")
+            }
+        }
+    }
+
     @Test("decimal text round-trips exactly", arguments: ["0.0067", "149.25", "1", "0.000000001", "186.75", "7.53450"])
     func decimalText(text: String) throws {
         let r = try #require(Rational(decimalText: text))

@@ -9,7 +9,10 @@ import Testing
 /// - a code this build does not know has 2 minor units: `Currency.stored`;
 /// - a derived rate is written exactly to 12 decimals, else to 12 significant digits:
 ///   `Rational.derivedRateText`;
-/// - values parsed from cell texts are memoised by `ByteMemo` (was also `TextCache`).
+/// - values parsed from cell texts are memoised by `ByteMemo` (was also `TextCache`);
+/// - a quotient is rounded by `Rational` (was also `roundedQuotient` in the import);
+/// - which spec a field gets and the charged amount's rate: `PurchaseBuilder` (was also in
+///   `Ledger.prepareRow`, beside the storage).
 @Suite("One home per rule")
 struct RuleHygieneTests {
     struct Rule: Sendable {
@@ -35,6 +38,13 @@ struct RuleHygieneTests {
         Rule(
             name: "cell-text memo (use ByteMemo)", home: "TripLedger/Exchange/ByteMemo.swift",
             patterns: [#"\b(struct|class)\s+\w*(Cache|Memo)\s*<"#]),
+        Rule(
+            name: "rounding a quotient (use Rational.rounded or timesRounded)", home: "TripCore/Money/Rational.swift",
+            patterns: [#"quotientAndRemainder\(dividingBy:"#]),
+        Rule(
+            name: "which spec a field gets, the charged amount's rate (use PurchaseBuilder)",
+            home: "TripCore/Purchase/PurchaseBuilder.swift",
+            patterns: [#"\bexplicit\.contains\("#, #"source:\s*\.charged\b"#]),
     ]
 
     /// `file:line: rule` for each line of `source` that spells out a rule outside its home.
@@ -82,6 +92,9 @@ struct RuleHygieneTests {
         "homeCurrency = CurrencyTable.shared.lookup(s.text(3)) ?? Currency(code: s.text(3), minorUnits: 2, name: s.text(3))",
         "return inv.exactDecimalText(maxFractionDigits: 12) ?? inv.significantDecimalText(12)",
         "struct TextCache<Value> {",
+        "let (q, r) = n.quotientAndRemainder(dividingBy: d)  // q truncated toward zero, r has n's sign",
+        "if let old, explicit.contains(.preset) || (old.currency == currency && old.tripID == trip.id) { return old.preset }",
+        "let q = RateQuote(rate: effective, date: date, source: .charged, provisional: false)",
     ])
     func theCheckerCatchesTheOldCopies(line: String) {
         #expect(Self.findings(in: "import TripCore\n" + line + "\n", file: "TripLedger/Somewhere.swift").count == 1)
@@ -97,6 +110,8 @@ struct RuleHygieneTests {
         ("public var home: Currency = Currency(code: \"USD\", minorUnits: 2, name: \"US Dollar\")", "TripLedger/Reports/TripReport.swift"),
         ("text = cross.derivedRateText", "TripLedger/Rates/RateResolver.swift"),
         ("struct DateMemo {", "TripLedger/Exchange/ExportRowFastPath.swift"),
+        ("func convert(_ v: Int64) -> Int64? { v == 0 ? 0 : factor.timesRounded(v, rounding) }", "TripLedger/Exchange/ImportRow.swift"),
+        ("if source == .charged && chargedText.isEmpty {", "TripLedger/Exchange/ImportRow.swift"),
     ])
     func theCheckerAllowsTheOneHome(line: String, file: String) {
         #expect(Self.findings(in: line + "\n", file: file).isEmpty)

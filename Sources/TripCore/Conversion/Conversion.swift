@@ -91,6 +91,8 @@ public struct Conversion: Sendable, Equatable {
             throw .badRate(field: "rate", value: quote.rate, reason: "is out of range")
         }
         func convert(_ v: Int64) throws(TripError) -> Int64 {
+            if let r = factor.timesRounded(v, rounding) { return r }
+            // The unreduced product overflowed: the reduced one may still fit.
             do { return try (Rational(v) * factor).roundedToInt64(rounding) } catch {
                 throw .badAmount(field: "home amount", value: String(v), reason: "is too large for 64-bit minor units once converted")
             }

@@ -100,21 +100,44 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
 
     /// Rounds to an integer with the given mode. Halves are ties; "half-up" moves a tie away from zero.
     public func rounded(_ mode: RoundingMode) -> Int128 {
-        let q = numerator / denominator  // truncates toward zero
-        let r = numerator % denominator  // same sign as numerator
+        // A reduced fraction with denominator ≥ 2 has |quotient| ≤ Int128.max / 2: one step away
+        // from zero cannot overflow.
+        Rational.roundedQuotient(numerator, denominator, mode)!
+    }
+
+    /// `self × value` rounded to an integer with `mode`: the value of `(self * Rational(value)).roundedToInt64(mode)`
+    /// without reducing the product, in 64-bit arithmetic when it fits, else 128-bit. `nil` when
+    /// the product does not fit 128 bits or the result an `Int64` (the reducing product may still).
+    @inlinable
+    public func timesRounded(_ value: Int64, _ mode: RoundingMode) -> Int64? {
+        if let p = Int64(exactly: numerator), let q = Int64(exactly: denominator) {
+            let (n, overflow) = value.multipliedReportingOverflow(by: p)
+            if !overflow { return Rational.roundedQuotient(n, q, mode) }
+        }
+        let (n, overflow) = Int128(value).multipliedReportingOverflow(by: numerator)
+        guard !overflow else { return nil }
+        return Rational.roundedQuotient(n, denominator, mode).flatMap { Int64(exactly: $0) }
+    }
+
+    /// `n / d` (`d > 0`) rounded with `mode`: the one rounding of a quotient in trip. Halves are
+    /// ties; "half-up" moves a tie away from zero. `nil` when rounding away from zero overflows.
+    @inlinable
+    static func roundedQuotient<T: FixedWidthInteger & SignedInteger>(_ n: T, _ d: T, _ mode: RoundingMode) -> T? {
+        let (q, r) = n.quotientAndRemainder(dividingBy: d)  // q truncated toward zero, r has n's sign
         if r == 0 { return q }
-        let positive = numerator > 0
+        let positive = n > 0
+        let away = positive ? q.addingReportingOverflow(1) : q.subtractingReportingOverflow(1)
+        if away.overflow { return nil }
         switch mode {
-        case .floor: return positive ? q : q - 1
-        case .ceiling: return positive ? q + 1 : q
+        case .floor: return positive ? q : away.partialValue
+        case .ceiling: return positive ? away.partialValue : q
         case .halfUp, .halfEven:
-            let twice = r.magnitude * 2
-            let d = denominator.magnitude
-            let away = positive ? q + 1 : q - 1
-            if twice > d { return away }
-            if twice < d { return q }
-            if mode == .halfUp { return away }
-            return q % 2 == 0 ? q : away
+            let twice = r.magnitude.multipliedReportingOverflow(by: 2)
+            let dm = d.magnitude
+            if twice.overflow || twice.partialValue > dm { return away.partialValue }
+            if twice.partialValue < dm { return q }
+            if mode == .halfUp { return away.partialValue }
+            return q % 2 == 0 ? q : away.partialValue
         }
     }
 

@@ -102,7 +102,7 @@ struct ExportRowImporter: RowImporter {
         let trip = try targetTrip()
 
         let dateText = cell(.date)
-        guard let date = isoDate(dateText) else { throw bad(.date, "is not a date; the export format writes YYYY-MM-DD") }
+        guard isoDate(dateText) != nil else { throw bad(.date, "is not a date; the export format writes YYYY-MM-DD") }
         let currency = try currency(cell(.currency))
         let roundingText = cell(.rounding)
         let rowRounding: RoundingMode
@@ -132,41 +132,63 @@ struct ExportRowImporter: RowImporter {
         let taxIncluded = try bool(.taxIncluded, default: false)
         let tax = try spec(.taxSpec)
         if taxIncluded && tax == nil { throw bad(.taxIncluded, "is true but tax_spec is empty; give the included rate, e.g. 10%") }
-        let inputs = AdjustmentInputs(
-            discount: try spec(.discountSpec), service: try spec(.serviceSpec), tax: tax,
-            taxIncluded: taxIncluded, tip: try spec(.tipSpec), rounding: rowRounding,
-            tipOnTaxed: tipOnTaxed)
-        let b = try field(.price) {
-            let b = try Breakdown.compute(price: price, currency: currency, inputs: inputs)
-            try PurchaseBound.check(b, currency: currency)
-            return b
+        _ = try spec(.discountSpec)
+        _ = try spec(.serviceSpec)
+        _ = try spec(.tipSpec)
+        // The cells read after the money: checked now, their first error thrown once the money
+        // has been checked, so a row's first error is the one it always was.
+        let described = Result { () throws -> (preset: String?, note: String, kind: PurchaseKind) in
+            let presetText = trimmed(cell(.preset))
+            let preset = presetText.isEmpty ? nil : try presetName(presetText)
+            let note = try field(.note) { try Ledger.checkText(cell(.note), field: "note") }
+            _ = try text(.category)
+            _ = try text(.paidWith)
+            let kindText = trimmed(cell(.kind))
+            guard let kind = kindText.isEmpty ? .purchase : PurchaseKind(rawValue: kindText) else {
+                throw bad(.kind, "is not one of \(PurchaseKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return (preset, note, kind)
         }
-        try check(.discount, b.discount, currency, rowRounding)
-        try check(.service, b.service, currency, rowRounding)
-        try check(.tax, b.tax, currency, rowRounding)
-        try check(.tip, b.tip, currency, rowRounding)
-        try check(.total, b.total, currency, rowRounding)
+        let valid = try? described.get()
 
+        // Every cell the builder reads is valid by now (a row whose text cells are not gets
+        // placeholders, and their error after the money's).
+        let entry = PurchaseEntry(
+            amount: expression, price: price, currency: currency.code, note: valid?.note ?? "", date: dateText,
+            category: valid == nil ? nil : cell(.category), paidWith: valid == nil ? nil : cell(.paidWith),
+            discount: cell(.discountSpec), service: cell(.serviceSpec), tax: cell(.taxSpec), taxIncluded: taxIncluded,
+            tip: cell(.tipSpec), preset: valid?.preset ?? "none", rounding: rowRounding.rawValue)
         let home = trip.homeCurrency
-        guard cell(.homeCurrency) == home.code else {
-            throw bad(.homeCurrency, "is not the home currency \(home.code) of trip \(quoted(trip.name))")
-        }
-        let conversion = try convert(b, currency: currency, home: home, date: date)
-
-        let presetText = trimmed(cell(.preset))
-        let preset = presetText.isEmpty ? nil : try presetName(presetText)
-        let note = try field(.note) { try Ledger.checkText(cell(.note), field: "note") }
-        let category = try text(.category)
-        let paidWith = try text(.paidWith)
-        let charged = conversion.source == .charged ? conversion.home : nil
-        let kindText = trimmed(cell(.kind))
-        guard let kind = kindText.isEmpty ? .purchase : PurchaseKind(rawValue: kindText) else {
-            throw bad(.kind, "is not one of \(PurchaseKind.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        var row = PurchaseRow(
-            tripID: trip.id, date: date, note: note, category: category, paidWith: paidWith, currency: currency,
-            expression: expression, inputs: inputs, breakdown: b, preset: preset, purchaseRate: nil,
-            charged: charged, conversion: conversion)
+        let (cells, at) = (fields, self.at)
+        let built = try PurchaseBuilder.build(
+            entry, in: PurchaseContext(trip: PurchaseTrip(trip), settings: ledger.settings, clock: ledger.clock),
+            lookUpRate: { _, _, _ in nil },
+            recorded: { b in
+                // What the row recorded must be what its price and specs give.
+                try check(.discount, b.discount, currency, rowRounding)
+                try check(.service, b.service, currency, rowRounding)
+                try check(.tax, b.tax, currency, rowRounding)
+                try check(.tip, b.tip, currency, rowRounding)
+                try check(.total, b.total, currency, rowRounding)
+                guard cell(.homeCurrency) == home.code else {
+                    throw bad(.homeCurrency, "is not the home currency \(home.code) of trip \(quoted(trip.name))")
+                }
+                return try recordedConversion(currency: currency, home: home)
+            },
+            naming: { step, e in
+                let column: ExportColumn =
+                    switch step {
+                    case .entry, .breakdown: .price
+                    case .conversion: .rate
+                    case .homeAmounts: .homeTotal
+                    }
+                let i = at[column.rawValue]
+                return e.inRow(number, column: column.name, cell: i < 0 ? "" : cells[i])
+            })
+        if built.conversion.quote != nil { try checkHomeTotal(built.conversion, home: home) }
+        let (preset, note, kind) = try described.get()
+        let inputs = built.inputs, category = built.category, paidWith = built.paidWith, charged = built.charged
+        var row = PurchaseRow(built)
         // The file's ids are not this ledger's: a refund keeps its kind (and so its sign in every
         // report) but not its link; `refund_of` is read only to be checked as an id.
         row.kind = kind
@@ -268,7 +290,15 @@ struct ExportRowImporter: RowImporter {
         guard cell(.homeCurrency) == home.code else {
             throw bad(.homeCurrency, "is not the home currency \(home.code) of trip \(quoted(trip.name))")
         }
-        let conversion = try convert(b, currency: currency, home: home, date: date)
+        let recorded = try recordedConversion(currency: currency, home: home)
+        let conversion = try field(.rate) {
+            try Conversion.make(
+                breakdown: b, from: currency, to: home, quote: recorded.quote, charged: recorded.charged, rounding: rounding)
+        }
+        if recorded.quote != nil {
+            try field(.homeTotal) { try PurchaseBound.check(conversion) }
+            try checkHomeTotal(conversion, home: home)
+        }
         let note = try field(.note) { try Ledger.checkText(cell(.note), field: "note") }
         let from = try field(.paidBy) { try Ledger.memberName(cell(.paidBy)) }
         let to = try field(.split) { try Ledger.memberName(cell(.split)) }
@@ -291,8 +321,9 @@ struct ExportRowImporter: RowImporter {
         }
     }
 
-    /// Checks the recorded conversion against the row's total and returns it, components included.
-    private mutating func convert(_ b: Breakdown, currency: Currency, home: Currency, date: CivilDate) throws -> Conversion {
+    /// The row's conversion as recorded: its quote (rate, date, source, provider, fetch time,
+    /// provisional flag) and charged amount, each cell checked on its own and against the others.
+    private mutating func recordedConversion(currency: Currency, home: Currency) throws -> RecordedConversion {
         guard let source = RateSource(rawValue: cell(.rateSource)) else {
             throw bad(.rateSource, "is not one of \(RateSource.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -301,7 +332,7 @@ struct ExportRowImporter: RowImporter {
             for column in [ExportColumn.rate, .homeTotal, .charged] where !cell(column).isEmpty {
                 throw bad(column, "is given but rate_source is none (unconverted)")
             }
-            return try Conversion.make(breakdown: b, from: currency, to: home, quote: nil, rounding: rounding)
+            return RecordedConversion(quote: nil, charged: nil)
         }
         if source == .charged && chargedText.isEmpty { throw bad(.charged, "is empty but rate_source is charged") }
         if source != .charged && !chargedText.isEmpty {
@@ -328,34 +359,16 @@ struct ExportRowImporter: RowImporter {
             fetchedAt: fetchedAt.isEmpty ? nil : fetchedAt,
             provisional: try bool(.provisional, default: source == .fallback))
         let charged = chargedText.isEmpty ? nil : try amount(.charged, minorUnits: home.minorUnits, rounding: rounding)
-        let c: Conversion
-        if charged == nil, let fast = quickConversion(b, currency: currency, home: home, quote: quote) {
-            c = fast
-        } else {
-            c = try field(.rate) {
-                try Conversion.make(breakdown: b, from: currency, to: home, quote: quote, charged: charged, rounding: rounding)
-            }
-        }
-        try field(.homeTotal) { try PurchaseBound.check(c) }
+        return RecordedConversion(quote: quote, charged: charged)
+    }
+
+    /// The recorded `home_total` must equal the conversion's.
+    private func checkHomeTotal(_ c: Conversion, home: Currency) throws {
         let recorded = try amount(.homeTotal, minorUnits: home.minorUnits, rounding: rounding)
         guard c.home == recorded else {
             let expected = c.home.map { Money(minorUnits: $0, currency: home).plainText } ?? "nothing"
             throw bad(.homeTotal, "does not match total × rate = \(expected) (\(rounding.rawValue))")
         }
-        return c
-    }
-
-    /// `Conversion.make` for a rate (no charged amount) with the rate's factor parsed once per file,
-    /// each amount rounded from the exact product v × p / q (`multipliedRounded`): the same value as
-    /// `(Rational(v) × factor).roundedToInt64(rounding)` without reducing fractions per row. `nil` when anything would throw: the caller then calls
-    /// `Conversion.make`, whose error names the problem.
-    private mutating func quickConversion(_ b: Breakdown, currency: Currency, home: Currency, quote: RateQuote) -> Conversion? {
-        guard let factor = conversionFactor(rate: quote.rate, exponent: home.minorUnits - currency.minorUnits),
-            let h = homeAmounts(b, factor: factor)
-        else { return nil }
-        return Conversion(
-            homeCurrency: home, home: h.total, homeDiscount: h.discount, homeService: h.service, homeTax: h.tax,
-            homeTip: h.tip, quote: quote)
     }
 
     /// The factor from a currency's minor units to the home currency's at `rate`: rate ×
@@ -370,11 +383,11 @@ struct ExportRowImporter: RowImporter {
     }
 
     /// `b`'s total and each adjustment at `factor`, each rounded on its own with the ledger's
-    /// rounding from the exact product (`multipliedRounded`), as `Conversion.make` rounds them;
-    /// `nil` when one does not fit.
+    /// rounding (`Rational.timesRounded`, as `Conversion.make` rounds them); `nil` when one does
+    /// not fit.
     func homeAmounts(_ b: Breakdown, factor: Rational) -> HomeAmounts? {
-        let p = factor.numerator, q = factor.denominator, rounding = rounding
-        func convert(_ v: Int64) -> Int64? { v == 0 ? 0 : multipliedRounded(v, by: p, over: q, rounding) }
+        let rounding = rounding
+        func convert(_ v: Int64) -> Int64? { v == 0 ? 0 : factor.timesRounded(v, rounding) }
         guard let total = convert(b.total), let discount = convert(b.discount), let service = convert(b.service),
             let tax = convert(b.tax), let tip = convert(b.tip),
             [total, discount, service, tax, tip].allSatisfy(PurchaseBound.contains)
@@ -504,40 +517,6 @@ struct HomeAmounts {
 struct FactorKey: Hashable {
     let rate: String
     let exponent: Int
-}
-
-/// `round(v × p / q)` with `mode`, exactly as `Rational.rounded` rounds (halves are ties; half-up
-/// moves a tie away from zero); `q > 0`. In 64-bit arithmetic when the product fits, else 128-bit.
-/// `nil` when the result does not fit an `Int64` (or the product not even 128 bits).
-func multipliedRounded(_ v: Int64, by p: Int128, over q: Int128, _ mode: RoundingMode) -> Int64? {
-    if let p64 = Int64(exactly: p), let q64 = Int64(exactly: q) {
-        let (n, overflow) = v.multipliedReportingOverflow(by: p64)
-        if !overflow { return roundedQuotient(n, q64, mode) }
-    }
-    let (n, overflow) = Int128(v).multipliedReportingOverflow(by: p)
-    guard !overflow else { return nil }
-    return roundedQuotient(n, q, mode).flatMap { Int64(exactly: $0) }
-}
-
-/// `n / d` (`d > 0`) rounded with `mode`; `nil` when rounding away from zero overflows.
-@inline(__always)
-func roundedQuotient<T: FixedWidthInteger & SignedInteger>(_ n: T, _ d: T, _ mode: RoundingMode) -> T? {
-    let (q, r) = n.quotientAndRemainder(dividingBy: d)  // q truncated toward zero, r has n's sign
-    if r == 0 { return q }
-    let positive = n > 0
-    let away = positive ? q.addingReportingOverflow(1) : q.subtractingReportingOverflow(1)
-    if away.overflow { return nil }
-    switch mode {
-    case .floor: return positive ? q : away.partialValue
-    case .ceiling: return positive ? away.partialValue : q
-    case .halfUp, .halfEven:
-        let twice = r.magnitude.multipliedReportingOverflow(by: 2)
-        let dm = d.magnitude
-        if twice.overflow || twice.partialValue > dm { return away.partialValue }
-        if twice.partialValue < dm { return q }
-        if mode == .halfUp { return away.partialValue }
-        return q % 2 == 0 ? q : away.partialValue
-    }
 }
 
 /// Strict `YYYY-MM-DD` (exactly `CivilDate.description`'s form) without an intermediate array.

@@ -84,139 +84,88 @@ extension Ledger {
         return id
     }
 
-    /// Validates a draft against its trip (and the purchase being edited) and computes the row.
-    func prepareRow(_ d: PurchaseDraft, amount: String, trip: Trip, existing old: Purchase?) throws -> PurchaseRow {
-        let table = CurrencyTable.shared
-        let currency =
-            try d.currency.map { c throws(TripError) in try table.currency(for: c) }
-            ?? old?.currency ?? trip.localCurrency ?? trip.homeCurrency
-        // A field given by flag now, or explicitly before, keeps its value; a preset fills only the others.
-        var explicit = ExplicitFields(draft: d)
-        if let old { explicit.formUnion(explicitFields(of: old)) }
-        let presetName: String? = try {
-            if let p = d.preset { return p.lowercased() == "none" ? nil : try settings.preset(named: p).name }
-            // Edited in place, a purchase keeps its preset; moved to another currency or trip, it takes that one's default.
-            if let old, explicit.contains(.preset) || (old.currency == currency && old.tripID == trip.id) { return old.preset }
-            return defaultPreset(of: trip, for: currency)
-        }()
-        let preset = try presetName.map { try settings.preset(named: $0) }
-        let rounding =
-            try d.rounding.map { r throws(TripError) in
-                guard let m = RoundingMode(userText: r) else {
-                    throw .badChoice(field: "rounding", value: r, allowed: RoundingMode.allCases.map(\.rawValue))
-                }
-                return m
-            } ?? (explicit.contains(.rounding) ? old?.inputs.rounding : nil) ?? preset?.rounding
-            ?? (old?.preset == presetName ? old?.inputs.rounding : nil) ?? settings.rounding.value
-
-        func spec(
-            _ flag: String?, _ field: ExplicitFields, _ name: String, stored: AdjustmentSpec?,
-            fromPreset: AdjustmentSpec?
-        ) throws -> AdjustmentSpec? {
-            if let flag { return flag.isEmpty || flag.lowercased() == "none" ? nil : try AdjustmentSpec.parse(flag, field: name) }
-            return explicit.contains(field) ? stored : fromPreset
-        }
-        let discount = try spec(d.discount, .discount, "discount", stored: old?.inputs.discount, fromPreset: nil)
-        let service = try spec(d.service, .service, "service", stored: old?.inputs.service, fromPreset: preset?.service)
-        let tax = try spec(d.tax, .tax, "tax", stored: old?.inputs.tax, fromPreset: preset?.tax)
-        let tip = try spec(d.tip, .tip, "tip", stored: old?.inputs.tip, fromPreset: preset?.tip)
-        let taxIncluded: Bool =
-            d.taxIncluded
-            ?? {
-                if d.tax != nil { return false }
-                if let old, explicit.contains(.taxIncluded) { return old.inputs.taxIncluded }
-                return preset?.taxIncluded ?? false
-            }()
-        if taxIncluded && tax == nil {
-            throw TripError.usage("tax-included: give the included rate with --tax, e.g. --tax 10% --tax-included")
-        }
-        let inputs = AdjustmentInputs(
-            discount: discount, service: service, tax: tax, taxIncluded: taxIncluded, tip: tip,
-            rounding: rounding, tipOnTaxed: settings.tipOnTaxed.value)
-        let price = try AmountExpression.evaluate(amount, field: "amount", minorUnits: currency.minorUnits, rounding: rounding)
-        let breakdown = try Breakdown.compute(price: price, currency: currency, inputs: inputs)
-
-        let date = try d.date.map { x throws(TripError) in try clock.date(x, field: "date") } ?? old?.date ?? clock.today
-        let note = try Ledger.checkText(d.note ?? old?.note ?? "", field: "note")
-        let category = try (d.category ?? old?.category).flatMap { c in try Ledger.checkLabel(c, field: "category") }
-        let paidWith = try (d.paidWith ?? old?.paidWith).flatMap { c in try Ledger.checkLabel(c, field: "paid-with") }
-        let home = trip.homeCurrency
-        let purchaseRate = try (d.rate ?? old?.purchaseRate).flatMap { r throws(TripError) in
-            r.isEmpty ? nil : try Ledger.validateRate(r, field: "rate")
-        }
-        let charged =
-            try
-            (d.charged.map { c throws(TripError) -> Int64? in
-                c.isEmpty ? nil : try AmountExpression.evaluate(c, field: "charged", minorUnits: home.minorUnits, rounding: rounding)
-            } ?? old?.chargedMinor)
-        try PurchaseBound.check(breakdown, currency: currency)
-        let conversion = try convert(breakdown, currency: currency, home: home, date: date, purchaseRate: purchaseRate, charged: charged)
-        try PurchaseBound.check(conversion)
-        return PurchaseRow(
-            tripID: trip.id, date: date, note: note, category: category, paidWith: paidWith, currency: currency,
-            expression: amount.trimmingSpaces, inputs: inputs, breakdown: breakdown, preset: presetName,
-            purchaseRate: purchaseRate, charged: charged, conversion: conversion, explicit: explicit)
+    /// The row `PurchaseBuilder` builds from a draft on `trip` (editing `old`): this gathers what
+    /// it needs from the ledger (the trips, the settings, the clock and the rate lookup).
+    func prepareRow(_ draft: PurchaseDraft, amount: String, trip: Trip, existing old: Purchase?) throws -> PurchaseRow {
+        var entry = PurchaseEntry(draft: draft)
+        entry.amount = amount
+        let prior = old.map(prior(of:))
+        let values = try PurchaseBuilder.build(
+            entry, editing: prior, in: PurchaseContext(trip: PurchaseTrip(trip), settings: settings, clock: clock),
+            lookUpRate: lookUpRate)
+        return PurchaseRow(values)
     }
 
-    /// The fields of `p` the user set by flag. A row that did not record them (from before m0005,
-    /// or imported) counts a field as explicit when its value differs from what its preset gives,
-    /// and its preset as explicit when it is not the trip's default for its currency.
-    func explicitFields(of p: Purchase) -> ExplicitFields {
-        if let recorded = p.explicitFields { return recorded }
-        let preset = p.preset.flatMap { try? settings.preset(named: $0) }
-        var e: ExplicitFields = []
-        if p.inputs.discount != nil { e.insert(.discount) }
-        if p.inputs.service != preset?.service { e.insert(.service) }
-        if p.inputs.tax != preset?.tax { e.insert(.tax) }
-        if p.inputs.taxIncluded != (preset?.taxIncluded ?? false) { e.insert(.taxIncluded) }
-        if p.inputs.tip != preset?.tip { e.insert(.tip) }
-        if let r = preset?.rounding, r != p.inputs.rounding { e.insert(.rounding) }
-        if let trip = try? trip(id: p.tripID), p.preset != defaultPreset(of: trip, for: p.currency) { e.insert(.preset) }
-        return e
+    /// What an edit of `p` inherits, with the trip it is on.
+    func prior(of p: Purchase) -> PriorPurchase {
+        // Only a row that did not record its explicit fields reads its trip's presets (to derive them).
+        let trip =
+            p.explicitFields == nil ? (try? self.trip(id: p.tripID)).flatMap { $0.map(PurchaseTrip.init) } : nil
+        return PriorPurchase(
+            trip: trip ?? PurchaseTrip(id: p.tripID, homeCurrency: p.conversion.homeCurrency, localCurrency: nil, presets: []),
+            currency: p.currency, expression: p.expression, inputs: p.inputs, preset: p.preset,
+            recordedExplicitFields: p.explicitFields, date: p.date, note: p.note, category: p.category, paidWith: p.paidWith,
+            purchaseRate: p.purchaseRate, charged: p.chargedMinor)
     }
 
-    /// The preset a purchase in `currency` gets from its trip when none is given.
-    /// The first of the trip's presets that `applies(to:)` the currency; none when the preset is
-    /// no longer configured.
+    /// The fields of `p` the user set by flag (`PriorPurchase.explicitFields(settings:)`).
+    func explicitFields(of p: Purchase) -> ExplicitFields { prior(of: p).explicitFields(settings: settings) }
+
+    /// The preset a purchase in `currency` gets from `trip` when none is given.
     func defaultPreset(of trip: Trip, for currency: Currency) -> String? {
-        trip.presets.first { name in
-            (try? settings.preset(named: name))?.applies(to: currency.code, local: trip.localCurrency?.code) ?? false
-        }
+        PurchaseTrip(trip).defaultPreset(for: currency, settings: settings)
     }
 
-    /// Chooses and applies the rate: `--charged` wins, then `--rate`, then `RateResolver`.
+    /// `PurchaseBuilder.convert` with the ledger's rounding and rates.
     func convert(
-        _ b: Breakdown, currency: Currency, home: Currency, date: CivilDate,
-        purchaseRate: String?, charged: Int64?
+        _ b: Breakdown, currency: Currency, home: Currency, date: CivilDate, purchaseRate: String?, charged: Int64?
     ) throws -> Conversion {
-        let rounding = settings.rounding.value
-        if let charged {
-            let effective: String
-            if b.total == 0 {
-                effective = "0"
-            } else {
-                let r = try Rational(Int128(charged), Int128(b.total)).scaled(byPowerOfTen: currency.minorUnits - home.minorUnits)
-                effective = r.derivedRateText
-            }
-            let q = RateQuote(rate: effective, date: date, source: .charged, provisional: false)
-            return try Conversion.make(breakdown: b, from: currency, to: home, quote: q, charged: charged, rounding: rounding)
-        }
-        if let purchaseRate {
-            let q = RateQuote(rate: purchaseRate, date: date, source: .manual, provisional: false)
-            return try Conversion.make(breakdown: b, from: currency, to: home, quote: q, rounding: rounding)
-        }
-        let q = try RateResolver(ledger: self).quote(from: currency, to: home, on: date)
-        return try Conversion.make(breakdown: b, from: currency, to: home, quote: q, rounding: rounding)
+        try PurchaseBuilder.convert(
+            b, currency: currency, home: home, date: date, purchaseRate: purchaseRate, charged: charged,
+            rounding: settings.rounding.value, lookUpRate: lookUpRate)
     }
 
-    /// A rate as typed: a positive plain decimal (`0.0067`, `149.25`), at most 30 digits.
+    /// The rate `RateResolver` chooses from this ledger's manual rates, cache and fallback table.
+    func lookUpRate(from: Currency, to: Currency, on date: CivilDate) throws -> RateQuote? {
+        try RateResolver(ledger: self).quote(from: from, to: to, on: date)
+    }
+
+    /// A rate as typed (`RateQuote.checkedRate`).
     static func validateRate(_ text: String, field: String) throws(TripError) -> String {
-        let t = text.trimmingSpaces
-        guard let r = Rational(decimalText: t), t.first != "-" else {
-            throw .badRate(field: field, value: text, reason: "is not a rate; write a positive decimal such as 0.0067")
-        }
-        guard r > .zero else { throw .badRate(field: field, value: text, reason: "must be greater than zero") }
-        return t.first == "." ? "0" + t : t
+        try RateQuote.checkedRate(text, field: field)
+    }
+}
+
+extension PurchaseEntry {
+    /// What a draft gives (its trip and kind are the ledger's to resolve).
+    init(draft: PurchaseDraft) {
+        self.init(
+            amount: draft.amount, currency: draft.currency, note: draft.note, date: draft.date, category: draft.category,
+            paidWith: draft.paidWith, discount: draft.discount, service: draft.service, tax: draft.tax,
+            taxIncluded: draft.taxIncluded, tip: draft.tip, preset: draft.preset, rounding: draft.rounding, rate: draft.rate,
+            charged: draft.charged)
+    }
+}
+
+extension ExplicitFields {
+    /// The fields a draft gives.
+    init(draft: PurchaseDraft) { self.init(given: PurchaseEntry(draft: draft)) }
+}
+
+extension PurchaseTrip {
+    init(_ trip: Trip) {
+        self.init(id: trip.id, homeCurrency: trip.homeCurrency, localCurrency: trip.localCurrency, presets: trip.presets)
+    }
+}
+
+extension PurchaseRow {
+    /// The row of what `PurchaseBuilder` built, of kind purchase (the caller sets a refund's or credit's).
+    init(_ built: PurchaseValues) {
+        self.init(
+            tripID: built.tripID, date: built.date, note: built.note, category: built.category, paidWith: built.paidWith,
+            currency: built.currency, expression: built.expression, inputs: built.inputs, breakdown: built.breakdown,
+            preset: built.preset, purchaseRate: built.purchaseRate, charged: built.charged, conversion: built.conversion,
+            explicit: built.explicit)
     }
 }
 

@@ -48,19 +48,17 @@ extension Ledger {
                 guard v > 0 else { throw TripError.badAmount(field: "charged", value: c, reason: "must be greater than zero") }
                 return v
             }
-            let breakdown = Breakdown(
-                price: minor, discount: 0, subtotal: minor, service: 0, tax: 0, taxIncluded: false,
-                tip: 0, total: minor)
-            let conversion = try convert(
-                breakdown, currency: p.currency, home: home, date: day, purchaseRate: nil,
-                charged: chargedMinor)
-            var row = PurchaseRow(
-                tripID: trip.id, date: day, note: p.note, category: p.category, paidWith: p.paidWith,
-                currency: p.currency,
-                expression: amount?.trimmingSpaces
-                    ?? Money(minorUnits: minor, currency: p.currency).plainText,
-                inputs: AdjustmentInputs(rounding: rounding), breakdown: breakdown, preset: nil,
-                purchaseRate: nil, charged: chargedMinor, conversion: conversion)
+            // A refund is a purchase of its amount alone: the purchase's currency, rounding and
+            // texts, no adjustment or preset, converted at its own date (or its charged amount).
+            let values = try PurchaseBuilder.build(
+                PurchaseEntry(
+                    amount: amount ?? Money(minorUnits: minor, currency: p.currency).plainText, price: minor,
+                    date: day.description, discount: "", service: "", tax: "", taxIncluded: false, tip: "", preset: "none",
+                    rounding: rounding.rawValue, rate: "", charged: chargedMinor == nil ? "" : charged),
+                editing: prior(of: p), in: PurchaseContext(trip: PurchaseTrip(trip), settings: settings, clock: clock),
+                lookUpRate: lookUpRate)
+            var row = PurchaseRow(values)
+            row.explicit = nil
             row.kind = .refund
             row.refundOf = id
             // The id explicitly: never one a removed purchase had (m0006).

@@ -69,12 +69,6 @@ extension Ledger {
         try TextField.check(text, field: field, maxBytes: maxBytes, allowEmpty: allowEmpty, allowsLayout: field == "note")
     }
 
-    /// A category or payment method checked, then stored as `TextField.label` has it; nil when empty.
-    static func checkLabel(_ text: String, field: String) throws(TripError) -> String? {
-        let label = TextField.label(try checkText(text, field: field, maxBytes: 100))
-        return label.isEmpty ? nil : label
-    }
-
     /// A trip name checked, then tidied (`TextField.tidy`); case and width stay as typed.
     static func checkTripName(_ text: String, field: String) throws(TripError) -> String {
         TextField.tidy(try checkText(text, field: field, maxBytes: 200, allowEmpty: false))

@@ -1,9 +1,8 @@
-import TripCore
-
 /// The adjustment fields of a purchase that the user set by flag, which no preset may overwrite.
 ///
 /// Stored in `purchases.explicit_fields` as the fields' names, comma-separated in `all`'s order;
-/// `''` when none was given, NULL when the row did not record it (see `Ledger.explicitFields(of:)`).
+/// `''` when none was given, NULL when the row did not record it (see
+/// `PriorPurchase.explicitFields(settings:)`).
 public struct ExplicitFields: OptionSet, Sendable, Hashable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -21,25 +20,25 @@ public struct ExplicitFields: OptionSet, Sendable, Hashable {
         (.tip, "tip"), (.rounding, "rounding"), (.preset, "preset"),
     ]
 
-    /// The fields a draft gives. `--tax` alone also sets tax-included (to false: the tax is added).
-    init(draft d: PurchaseDraft) {
+    /// The fields an entry gives. `--tax` alone also sets tax-included (to false: the tax is added).
+    public init(given entry: PurchaseEntry) {
         self = []
-        if d.discount != nil { insert(.discount) }
-        if d.service != nil { insert(.service) }
-        if d.tax != nil { formUnion([.tax, .taxIncluded]) }
-        if d.taxIncluded != nil { insert(.taxIncluded) }
-        if d.tip != nil { insert(.tip) }
-        if d.rounding != nil { insert(.rounding) }
-        if d.preset != nil { insert(.preset) }
+        if entry.discount != nil { insert(.discount) }
+        if entry.service != nil { insert(.service) }
+        if entry.tax != nil { formUnion([.tax, .taxIncluded]) }
+        if entry.taxIncluded != nil { insert(.taxIncluded) }
+        if entry.tip != nil { insert(.tip) }
+        if entry.rounding != nil { insert(.rounding) }
+        if entry.preset != nil { insert(.preset) }
     }
 
     /// The stored text; unknown names (from a newer build) are ignored.
-    init(stored text: String) {
+    public init(stored text: String) {
         let names = Set(text.split(separator: ",").map(String.init))
         self = []
         for (field, name) in Self.all where names.contains(name) { insert(field) }
     }
 
     public var names: [String] { Self.all.filter { contains($0.0) }.map(\.1) }
-    var stored: String { names.joined(separator: ",") }
+    public var stored: String { names.joined(separator: ",") }
 }
