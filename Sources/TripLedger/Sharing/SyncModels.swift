@@ -100,3 +100,47 @@ public struct SyncConflict: Sendable, Equatable {
     public let createdAt: String
     public let resolvedAt: String?
 }
+
+extension SyncConflict {
+    /// The fields whose values differ between the two versions, in the row's order, as text for a
+    /// reader (members by name); bookkeeping columns are left out. Empty when either version is
+    /// missing or unreadable.
+    public var differences: [(field: String, mine: String, theirs: String)] {
+        guard let mine = mine.flatMap(FlatJSON.fields), let theirs = theirs.flatMap(FlatJSON.fields) else { return [] }
+        let theirsByName = Dictionary(theirs.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
+        return mine.compactMap { name, value in
+            guard !SyncConflict.bookkeeping.contains(name), let other = theirsByName[name], other != value else { return nil }
+            return (name, SyncConflict.readable(value), SyncConflict.readable(other))
+        }
+    }
+
+    /// One version in a line: date, amount as typed, currency and note (a purchase or transfer),
+    /// or name (a member); `nil` when the version is a removal.
+    public static func summary(_ payload: String?) -> String? {
+        guard let payload else { return nil }
+        guard let fields = FlatJSON.fields(payload) else { return payload }
+        let byName = Dictionary(fields.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
+        let shown = ["date", "currency", "expression", "amount_minor", "note", "name", "payers", "shares"]
+        return shown.compactMap { name in
+            guard let value = byName[name], value != .null else { return nil }
+            return "\(name) \(readable(value))"
+        }.joined(separator: ", ")
+    }
+
+    /// Columns every edit changes, or that only this software reads.
+    static let bookkeeping: Set<String> = ["created_at", "updated_at", "explicit_fields", "rate_fetched_at"]
+
+    /// A value as text, with global member ids (`member:TRIP:NAME`) shown by name.
+    static func readable(_ value: SQLValue) -> String {
+        switch value {
+        case .null: return "none"
+        case .integer(let n): return String(n)
+        case .text(let text):
+            guard text.contains("member:") else { return text }
+            return text.split(separator: ",", omittingEmptySubsequences: false).map { item in
+                guard item.hasPrefix("member:"), let nameStart = item.dropFirst("member:".count).firstIndex(of: ":") else { return String(item) }
+                return String(item[item.index(after: nameStart)...])
+            }.joined(separator: ",")
+        }
+    }
+}

@@ -81,7 +81,20 @@ public enum SharingFormat {
         return conflicts.map { c in
             let what = "\(c.kind) #\(c.localID)"
             let state = c.resolvedAt.map { "resolved \($0)" } ?? "kept: \(c.winner == "mine" ? "mine" : "theirs (\(c.theirsBy))")"
-            return "\(c.id)  \(c.trip)  \(what): \(c.reason); \(state)\n    mine:   \(c.mine ?? "(removed)")\n    theirs: \(c.theirs ?? "(removed)")"
+            var lines = ["\(c.id)  \(c.trip)  \(what): \(c.reason); \(state)"]
+            let differences = c.differences
+            if differences.isEmpty {
+                lines.append("    mine:   \(SyncConflict.summary(c.mine) ?? "(removed)")")
+                lines.append("    theirs: \(SyncConflict.summary(c.theirs) ?? "(removed)")")
+            } else {
+                // Only what differs; `--format json` has both versions whole.
+                let width = differences.map(\.field.count).max() ?? 0
+                for d in differences {
+                    let pad = String(repeating: " ", count: width - d.field.count)
+                    lines.append("    \(d.field)\(pad)  mine: \(d.mine)  theirs: \(d.theirs)")
+                }
+            }
+            return lines.joined(separator: "\n")
         }.joined(separator: "\n")
     }
 

@@ -212,6 +212,11 @@ struct SharedTripEndToEndTests {
         func conflict(_ note: String) -> [String: Any]? {
             waiting.first { (($0["mine"] as? String) ?? ($0["theirs"] as? String) ?? "").contains("\"\(note)\"") }
         }
+        // As text: what differs, field by field, and a one-line summary of a version alone.
+        let text = try ben.run("conflicts")
+        #expect(text.stdout.contains("expression   mine: 45  theirs: 40"), "\(text.stdout)")
+        #expect(text.stdout.contains("mine:   date 2026-03-08, currency EUR, expression 9, note gelato, payers ben=900"), "\(text.stdout)")
+        #expect(text.stdout.contains("    mine:   (removed)"), "\(text.stdout)")
         let gelato = try #require(conflict("gelato")), dinner = try #require(conflict("dinner")), taxi = try #require(conflict("taxi"))
         #expect(gelato["theirs"] is NSNull && (gelato["mine"] as? String)?.contains("\"price_minor\":900") == true)
         #expect((dinner["mine"] as? String)?.contains("\"price_minor\":4500") == true)
