@@ -118,7 +118,8 @@ extension Ledger {
                 """
             ).forEach([trip]) { pending.append(($0.int(0), $0.text(1), $0.int(2), $0.int(3))) }
             let me = try deviceID()
-            for p in pending {
+            try preparePurchases(shared, device: me)
+            for p in pending where p.kind != "purchase" {
                 guard let change = try prepare(kind: p.kind, localID: p.localID, hlc: p.hlc, shared: shared, device: me) else {
                     try db.run("DELETE FROM sync_outbox WHERE id = ?", [.integer(p.id)])
                     continue
@@ -145,6 +146,77 @@ extension Ledger {
                 out.append(change)
             }
             return out + (try outgoingRates(shared, device: me))
+        }
+    }
+
+    /// `prepare` for every waiting purchase change of the trip at once: a first share prepares
+    /// every purchase, so global ids, clocks and references are read and written by a few
+    /// statements for them all, and each purchase costs one read of its row and one outbox update.
+    private func preparePurchases(_ shared: SharedTrip, device: String) throws {
+        let trip = SQLValue.integer(shared.trip.id)
+        // Global ids for the purchases (and the purchases they refund) that have none yet.
+        var missing: [JSONValue] = []
+        try db.prepare(
+            """
+            SELECT x.id FROM (
+              SELECT o.local_id AS id FROM sync_outbox o WHERE o.trip_id = ?1 AND o.change_id IS NULL AND o.kind = 'purchase'
+              UNION SELECT p.refund_of FROM sync_outbox o JOIN purchases p ON p.id = o.local_id
+              WHERE o.trip_id = ?1 AND o.change_id IS NULL AND o.kind = 'purchase' AND p.refund_of IS NOT NULL) x
+            WHERE NOT EXISTS (SELECT 1 FROM sync_rows r WHERE r.kind = 'purchase' AND r.local_id = x.id)
+            """
+        ).forEach([trip]) { missing.append(.array([.int($0.int(0)), .string(GlobalID.make())])) }
+        if !missing.isEmpty {
+            try db.run(
+                """
+                INSERT INTO sync_rows (kind, local_id, gid, trip_id)
+                SELECT 'purchase', json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?2 FROM json_each(?1)
+                """, [.text(JSONValue.array(missing).serialized), trip])
+        }
+        var waiting:
+            [(
+                outbox: Int64, localID: Int64, hlc: Int64, gid: String, base: Int64, deleted: Int64, restored: Int64,
+                alive: Bool, refundOf: String?, payers: String?, shares: String?
+            )] = []
+        try db.prepare(
+            """
+            SELECT o.id, o.local_id, o.hlc, r.gid, r.hlc, r.deleted_hlc, r.restored_hlc, p.id IS NOT NULL, rg.gid, s.payers, s.shares
+            FROM sync_outbox o
+            JOIN sync_rows r ON r.kind = 'purchase' AND r.local_id = o.local_id
+            LEFT JOIN purchases p ON p.id = o.local_id
+            LEFT JOIN sync_rows rg ON rg.kind = 'purchase' AND rg.local_id = p.refund_of
+            LEFT JOIN purchase_splits s ON s.purchase_id = p.id AND s.trip_id = ?1
+            WHERE o.trip_id = ?1 AND o.change_id IS NULL AND o.kind = 'purchase' ORDER BY o.id
+            """
+        ).forEach([trip]) { r in
+            waiting.append(
+                (
+                    r.int(0), r.int(1), r.int(2), r.text(3), r.int(4), r.int(5), r.int(6), r.int(7) == 1, r.optionalText(8),
+                    r.optionalText(9), r.optionalText(10)
+                ))
+        }
+        for w in waiting {
+            let payload =
+                w.alive
+                ? try RowCodec(db: db).read(
+                    .purchases, id: w.localID, without: ["id", "trip_id", "import_key", "refund_of"],
+                    adding: [
+                        ("refund_of", SQLValue(w.refundOf)),
+                        ("payers", SQLValue(try w.payers.map { try memberList($0, toGlobal: true, shared: shared) })),
+                        ("shares", SQLValue(try w.shares.map { try memberList($0, toGlobal: true, shared: shared) })),
+                    ]) : nil
+            let op = payload == nil ? "delete" : w.deleted > w.restored ? "restore" : "put"
+            // The version the row now has here: this change's clock, built on the one before.
+            try db.run(
+                """
+                UPDATE sync_rows SET
+                  deleted_hlc = CASE WHEN ?3 = 'delete' THEN max(deleted_hlc, ?2) ELSE deleted_hlc END,
+                  restored_hlc = CASE WHEN ?3 = 'restore' THEN max(restored_hlc, ?2) ELSE restored_hlc END,
+                  hlc = ?2, device = ?4, base_hlc = hlc
+                WHERE kind = 'purchase' AND local_id = ?1
+                """, [.integer(w.localID), .integer(w.hlc), .text(op), .text(device)])
+            try db.run(
+                "UPDATE sync_outbox SET change_id = ?, gid = ?, op = ?, base_hlc = ?, payload = ? WHERE id = ?",
+                [.text(GlobalID.make()), .text(w.gid), .text(op), .integer(w.base), SQLValue(payload), .integer(w.outbox)])
         }
     }
 
