@@ -66,7 +66,7 @@ extension Ledger {
     public func purchaseRows(_ filter: PurchaseFilter, _ body: (Purchase) throws -> Void) throws -> Trip {
         let q = try PurchaseQuery(filter, trip: try resolveTrip(filter.trip), clock: clock)
         try db.preferStreaming()
-        try q.statement(db, columns: Purchase.columns, from: Purchase.from).forEach(q.values) { try body(Purchase(row: $0)) }
+        try q.statement(db, columns: Purchase.columns, from: Purchase.from).forEach(q.values) { try body(Purchase(row: $0.row())) }
         return q.trip
     }
 

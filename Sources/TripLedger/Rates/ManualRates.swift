@@ -11,27 +11,62 @@ public struct ManualRate: Sendable, Equatable {
     public var inverse: String { RateResolver.inverse(rate) }
 }
 
-/// The part of a purchase that re-rating reads.
+/// The part of a purchase that re-rating (and re-expressing a report) reads.
 struct RerateRow {
     let id: Int64
     let currency: Currency
     let date: CivilDate
     let breakdown: Breakdown
     let conversion: Conversion
+    let kind: PurchaseKind
 
-    static let columns = """
-        p.id, p.currency, p.date, p.price_minor, p.discount_minor, p.service_minor, p.tax_minor, p.tax_included, \
-        p.tip_minor, p.total_minor, \(Conversion.storedColumns)
-        """
+    static let columns = Column.sqlList
 
-    init(row s: Statement) {
-        id = s.int(0)
-        currency = .stored(s.text(1))
-        date = CivilDate(iso: s.text(2)) ?? CivilDate(year: 1970, month: 1, day: 1)!
+    /// The result columns of `columns`, in order.
+    enum Column: Int32, ColumnList, ConversionColumns {
+        case id, currency, date, price, discount, service, tax, taxIncluded, tip, total
+        case homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider
+        case rateFetchedAt, provisional, kind
+
+        var sql: StaticString {
+            switch self {
+            case .id: "p.id"
+            case .currency: "p.currency"
+            case .date: "p.date"
+            case .price: "p.price_minor"
+            case .discount: "p.discount_minor"
+            case .service: "p.service_minor"
+            case .tax: "p.tax_minor"
+            case .taxIncluded: "p.tax_included"
+            case .tip: "p.tip_minor"
+            case .total: "p.total_minor"
+            case .homeCurrency: "p.home_currency"
+            case .home: "p.home_minor"
+            case .homeDiscount: "p.home_discount_minor"
+            case .homeService: "p.home_service_minor"
+            case .homeTax: "p.home_tax_minor"
+            case .homeTip: "p.home_tip_minor"
+            case .rate: "p.rate"
+            case .rateDate: "p.rate_date"
+            case .rateSource: "p.rate_source"
+            case .rateProvider: "p.rate_provider"
+            case .rateFetchedAt: "p.rate_fetched_at"
+            case .provisional: "p.provisional"
+            case .kind: "p.kind"
+            }
+        }
+    }
+
+    init(row: ResultRow<Column>) {
+        id = row.int(.id)
+        currency = .stored(row.text(.currency))
+        date = CivilDate(iso: row.text(.date)) ?? CivilDate(year: 1970, month: 1, day: 1)!
+        let price = row.int(.price), discount = row.int(.discount)
         breakdown = Breakdown(
-            price: s.int(3), discount: s.int(4), subtotal: s.int(3) - s.int(4), service: s.int(5),
-            tax: s.int(6), taxIncluded: s.int(7) == 1, tip: s.int(8), total: s.int(9))
-        conversion = Conversion(stored: s, at: 10)
+            price: price, discount: discount, subtotal: price - discount, service: row.int(.service),
+            tax: row.int(.tax), taxIncluded: row.int(.taxIncluded) == 1, tip: row.int(.tip), total: row.int(.total))
+        conversion = Conversion(stored: row)
+        kind = PurchaseKind(rawValue: row.text(.kind)) ?? .purchase
     }
 }
 
@@ -103,7 +138,7 @@ extension Ledger {
         // Only the columns a conversion needs: this runs over every provisional purchase.
         // Refunds and credits are re-rated like purchases; their kind only signs the reported delta.
         var sql = """
-            SELECT \(RerateRow.columns), p.kind
+            SELECT \(RerateRow.columns)
             FROM purchases p JOIN trips t ON t.id = p.trip_id
             WHERE t.closed_at IS NULL AND p.purchase_rate IS NULL AND p.charged_minor IS NULL
               AND (p.provisional = 1 OR p.rate_source IN ('none', 'manual', 'fallback'))
@@ -111,11 +146,7 @@ extension Ledger {
         var values: [SQLValue] = []
         if let tripID { sql += " AND p.trip_id = ?"; values.append(.integer(tripID)) }
         var rows: [RerateRow] = []
-        var signs: [Int64] = []
-        try db.prepare(sql).forEach(values) {
-            rows.append(RerateRow(row: $0))
-            signs.append((PurchaseKind(rawValue: $0.text(22)) ?? .purchase).sign)
-        }
+        try db.prepare(sql).forEach(values) { rows.append(RerateRow(row: $0.row())) }
         let resolver = RateResolver(ledger: self)
         var cache: [String: RateQuote?] = [:]
         let update = try db.prepare(
@@ -124,7 +155,8 @@ extension Ledger {
               home_tip_minor = ?, rate = ?, rate_date = ?, rate_source = ?, rate_provider = ?, rate_fetched_at = ?,
               provisional = ?, updated_at = ? WHERE id = ?
             """)
-        for (p, sign) in zip(rows, signs) {
+        for p in rows {
+            let sign = p.kind.sign
             if let currencies, !currencies.contains(p.currency.code) && !currencies.contains(p.conversion.homeCurrency.code) { continue }
             let key = "\(p.currency.code)>\(p.conversion.homeCurrency.code)@\(p.date)"
             let quote: RateQuote?

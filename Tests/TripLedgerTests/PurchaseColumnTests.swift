@@ -1,0 +1,93 @@
+import Foundation
+import TestSupport
+import Testing
+import TripCore
+
+@testable import TripLedger
+
+/// The column lists a purchase is read and written through (`Purchase.Column`,
+/// `PurchaseRow.Column`) against the `purchases` table the migrations make: a migration that adds
+/// a column fails here until the column is mapped, or named below as one that is deliberately not.
+@Suite("Purchase columns: every column of purchases mapped or named")
+struct PurchaseColumnTests {
+    /// Columns of `purchases` a `Purchase` does not read, and why.
+    static let notRead: Set<String> = [
+        "created_at", "updated_at",  // bookkeeping, shown nowhere
+        "import_key",  // read by the importer and edit only, by its own queries
+    ]
+    /// Columns of `purchases` an insert of a `PurchaseRow` does not set, and why.
+    static let notInserted: Set<String> = [
+        "id",  // bound before the row's values: drawn from `id_high_water`
+        "import_key",  // set by the importer's batch insert and kept by edit, by their own statements
+    ]
+
+    static func tableColumns() throws -> [String] {
+        let t = try TestLedger()
+        var names: [String] = []
+        try t.ledger.db.prepare("SELECT name FROM pragma_table_info('purchases') ORDER BY cid").forEach { names.append($0.text(0)) }
+        return names
+    }
+
+    /// `p.note` → `note`; `nil` for a column of another table (`t.name`).
+    static func purchaseColumn(_ sql: StaticString) -> String? {
+        let text = sql.description
+        return text.hasPrefix("p.") ? String(text.dropFirst(2)) : nil
+    }
+
+    @Test func everyColumnIsReadOrNamedAsNotRead() throws {
+        let table = try Self.tableColumns()
+        #expect(table.count > 30, "read \(table.count) columns of purchases")
+        let read = Purchase.Column.allCases.compactMap { Self.purchaseColumn($0.sql) }
+        #expect(Set(read).count == read.count, "a column is read twice: \(read)")
+        let unmapped = Set(table).subtracting(read).subtracting(Self.notRead)
+        #expect(unmapped.isEmpty, "columns of purchases neither in Purchase.Column nor in notRead: \(unmapped.sorted())")
+        let unknown = Set(read).subtracting(table)
+        #expect(unknown.isEmpty, "Purchase.Column reads columns purchases does not have: \(unknown.sorted())")
+        #expect(Set(read).isDisjoint(with: Self.notRead), "named as not read, but read")
+    }
+
+    @Test func everyColumnIsInsertedOrNamedAsNotInserted() throws {
+        let table = try Self.tableColumns()
+        let inserted = PurchaseRow.Column.allCases.map { $0.sql.description }
+        #expect(Set(inserted).count == inserted.count, "a column is inserted twice: \(inserted)")
+        let unmapped = Set(table).subtracting(inserted).subtracting(Self.notInserted)
+        #expect(unmapped.isEmpty, "columns of purchases neither in PurchaseRow.Column nor in notInserted: \(unmapped.sorted())")
+        #expect(Set(inserted).subtracting(table).isEmpty)
+        #expect(Set(inserted).isDisjoint(with: Self.notInserted), "named as not inserted, but inserted")
+        #expect(PurchaseRow.columnCount == inserted.count)
+    }
+
+    /// The lists that read a stored conversion name the same columns for it.
+    @Test func conversionColumnsAgree() {
+        func sql<C: ConversionColumns>(_: C.Type) -> [String] {
+            [
+                C.homeCurrency, C.home, C.homeDiscount, C.homeService, C.homeTax, C.homeTip, C.rate, C.rateDate,
+                C.rateSource, C.rateProvider, C.rateFetchedAt, C.provisional,
+            ].map { $0.sql.description }
+        }
+        #expect(sql(Purchase.Column.self) == sql(RerateRow.Column.self))
+        #expect(sql(Purchase.Column.self).first == "p.home_currency")
+    }
+
+    /// A read names its column whatever the order: a purchase read back through the declared list
+    /// has every field it was stored with (a read at a shifted index would mix them up).
+    @Test func aStoredPurchaseReadsBackFieldByField() throws {
+        let t = try TestLedger()
+        try t.ledger.createTrip(NewTrip(name: "kyoto", localCurrency: "JPY", homeCurrency: "EUR"))
+        let added = try t.ledger.addPurchase(
+            PurchaseDraft(
+                amount: "1200", currency: "JPY", note: "ramen", category: "food", paidWith: "card", discount: "10%",
+                service: "5%", tax: "8%", taxIncluded: false, tip: "100", rate: "0.0062", charged: "7.90"))
+        let p = try t.ledger.purchase(id: added.id)
+        #expect(p == added)
+        #expect(p.tripName == "kyoto")
+        #expect(p.note == "ramen" && p.category == "food" && p.paidWith == "card")
+        #expect(p.expression == "1200" && p.currency.code == "JPY")
+        #expect(p.breakdown.price == 1200 && p.breakdown.discount == 120 && p.breakdown.tip == 100)
+        #expect(p.inputs.discount?.description == "10%" && p.inputs.service?.description == "5%")
+        #expect(p.inputs.tax?.description == "8%" && p.inputs.tip?.description == "100")
+        #expect(p.purchaseRate == "0.0062" && p.chargedMinor == 790)
+        #expect(p.conversion.homeCurrency.code == "EUR" && p.conversion.home == 790)
+        #expect(p.kind == .purchase && p.refundOf == nil)
+    }
+}
