@@ -90,4 +90,27 @@ struct PurchaseColumnTests {
         #expect(p.conversion.homeCurrency.code == "EUR" && p.conversion.home == 790)
         #expect(p.kind == .purchase && p.refundOf == nil)
     }
+
+    /// `insertGenerated` (how `TripBench` fills its ledgers) writes through `PurchaseRow` too: the
+    /// row reads back as the purchase it describes.
+    @Test func aGeneratedPurchaseReadsBack() throws {
+        let t = try TestLedger()
+        let trip = try t.ledger.createTrip(NewTrip(name: "kyoto", localCurrency: "JPY", homeCurrency: "USD"))
+        let jpy = try CurrencyTable.shared.currency(for: "JPY"), usd = try CurrencyTable.shared.currency(for: "USD")
+        let inputs = AdjustmentInputs(tax: .percent(try Rational(1, 10), text: "10%"), taxIncluded: false)
+        let b = try Breakdown.compute(price: 1200, currency: jpy, inputs: inputs)
+        let quote = RateQuote(rate: "0.0067", date: nil, source: .fallback, provisional: true)
+        let c = try Conversion.make(breakdown: b, from: jpy, to: usd, quote: quote, rounding: .halfUp)
+        try t.ledger.inOneTransaction {
+            try t.ledger.insertGenerated(
+                GeneratedPurchase(
+                    tripID: trip.id, date: CivilDate(iso: "2026-03-01")!, note: "ramen", category: "food", paidWith: "cash",
+                    currency: jpy, expression: "1200", inputs: inputs, breakdown: b, conversion: c))
+        }
+        let p = try #require(try t.ledger.purchases(PurchaseFilter(trip: "kyoto")).purchases.first)
+        #expect(p.breakdown.total == 1320 && p.breakdown.tax == 120)
+        #expect(p.inputs.tax?.description == "10%" && p.note == "ramen" && p.category == "food" && p.paidWith == "cash")
+        // 1,320 JPY at 0.0067: 8.844 USD, 8.84 half-up.
+        #expect(p.conversion.home == 884 && p.conversion.source == .fallback && p.conversion.provisional)
+    }
 }
