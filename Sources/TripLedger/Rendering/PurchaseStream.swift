@@ -26,18 +26,6 @@ final class PurchaseStream {
 
     typealias Column = Purchase.Column
 
-    /// The columns `columns` selects after `Purchase.columns`.
-    enum SplitColumn: Int32, ColumnList {
-        case payers, shares
-
-        var sql: StaticString {
-            switch self {
-            case .payers: "s.payers"
-            case .shares: "s.shares"
-            }
-        }
-    }
-
     /// Where `SplitColumn`'s columns start.
     private static let splitBase = Column.count
 
