@@ -9,6 +9,20 @@ public struct ManualRate: Sendable, Equatable {
     /// 1 `quote` = `inverse` `base`, to 12 significant digits (shown because people enter rates
     /// the wrong way round).
     public var inverse: String { RateResolver.inverse(rate) }
+
+    /// The columns of `manual_rates` a manual rate is read from.
+    enum Column: Int32, ColumnList {
+        case base, quote, date, rate
+
+        var sql: StaticString {
+            switch self {
+            case .base: "base"
+            case .quote: "quote"
+            case .date: "date"
+            case .rate: "rate"
+            }
+        }
+    }
 }
 
 /// The part of a purchase that re-rating (and re-expressing a report) reads.
@@ -114,11 +128,12 @@ extension Ledger {
     /// `trip rates show`: every manual rate, by pair then date.
     public func manualRates() throws -> [ManualRate] {
         var out: [ManualRate] = []
-        try db.prepare("SELECT base, quote, date, rate FROM manual_rates ORDER BY base, quote, date").forEach { s in
-            guard let b = CurrencyTable.shared.lookup(s.text(0)), let q = CurrencyTable.shared.lookup(s.text(1)),
-                let d = CivilDate(iso: s.text(2))
+        try db.prepare("SELECT \(ManualRate.Column.sqlList) FROM manual_rates ORDER BY base, quote, date").forEach { statement in
+            let s = ResultRow<ManualRate.Column>(statement)
+            guard let b = CurrencyTable.shared.lookup(s.text(.base)), let q = CurrencyTable.shared.lookup(s.text(.quote)),
+                let d = CivilDate(iso: s.text(.date))
             else { return }
-            out.append(ManualRate(base: b, quote: q, date: d, rate: s.text(3)))
+            out.append(ManualRate(base: b, quote: q, date: d, rate: s.text(.rate)))
         }
         return out
     }

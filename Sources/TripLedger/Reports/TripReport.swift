@@ -212,6 +212,50 @@ enum ReportGroupColumn: Int32, ColumnList {
     }
 }
 
+/// The columns of a report line grouped in SQL: its key, how many purchases, their signed home
+/// total and how many have no home amount.
+protocol LineColumns: ColumnList {
+    static var key: Self { get }
+    static var rows: Self { get }
+    static var home: Self { get }
+    static var unconverted: Self { get }
+}
+
+/// `LineColumns` of the per-day lines.
+enum DayLineColumn: Int32, LineColumns {
+    case key, rows, home, unconverted
+
+    var sql: StaticString {
+        switch self {
+        case .key: "date"
+        case .rows: "count(*)"
+        case .home: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0)"
+        case .unconverted: "sum(home_minor IS NULL)"
+        }
+    }
+}
+
+/// `LineColumns` of the per-payment lines.
+enum PaymentLineColumn: Int32, LineColumns {
+    case key, rows, home, unconverted
+
+    var sql: StaticString {
+        switch self {
+        case .key: "coalesce(paid_with, 'unspecified')"
+        case .rows: "count(*)"
+        case .home: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0)"
+        case .unconverted: "sum(home_minor IS NULL)"
+        }
+    }
+}
+
+extension TripReport.Line {
+    init<C: LineColumns>(row: ResultRow<C>) {
+        self.init(key: row.text(.key), count: Int(row.int(.rows)), home: row.int(.home), original: nil)
+        unconverted = Int(row.int(.unconverted))
+    }
+}
+
 /// The columns a re-expressed report selects after `RerateRow.columns`.
 enum ReexpressColumn: Int32, ColumnList {
     case category, paidWith
@@ -344,14 +388,10 @@ extension Ledger {
         var out: [TripReport.Line] = []
         try db.prepare(
             """
-            SELECT date, count(*), coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0), sum(home_minor IS NULL)
+            SELECT \(DayLineColumn.sqlList)
             FROM purchases INDEXED BY purchases_by_trip_date WHERE trip_id = ? AND date BETWEEN ? AND ? GROUP BY date ORDER BY date
             """
-        ).forEach([.integer(trip.id)] + range) { s in
-            var line = TripReport.Line(key: s.text(0), count: Int(s.int(1)), home: s.int(2), original: nil)
-            line.unconverted = Int(s.int(3))
-            out.append(line)
-        }
+        ).forEach([.integer(trip.id)] + range) { s in out.append(TripReport.Line(row: s.row(DayLineColumn.self))) }
         return out
     }
 
@@ -359,16 +399,10 @@ extension Ledger {
         var out: [TripReport.Line] = []
         try db.prepare(
             """
-            SELECT coalesce(paid_with, 'unspecified'), count(*),
-                   coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0),
-                   sum(home_minor IS NULL)
+            SELECT \(PaymentLineColumn.sqlList)
             FROM purchases WHERE trip_id = ? AND date BETWEEN ? AND ? GROUP BY 1
             """
-        ).forEach([.integer(trip.id)] + range) { s in
-            var line = TripReport.Line(key: s.text(0), count: Int(s.int(1)), home: s.int(2), original: nil)
-            line.unconverted = Int(s.int(3))
-            out.append(line)
-        }
+        ).forEach([.integer(trip.id)] + range) { s in out.append(TripReport.Line(row: s.row(PaymentLineColumn.self))) }
         return out.sorted { ($0.home, $1.key) > ($1.home, $0.key) }
     }
 
