@@ -67,6 +67,10 @@ struct PurchaseColumnTests {
         }
         #expect(sql(Purchase.Column.self) == sql(RerateRow.Column.self))
         #expect(sql(Purchase.Column.self).first == "p.home_currency")
+        // Re-rating rewrites all of it but the home currency, which a new rate does not change.
+        let rewritten = RerateUpdateColumn.allCases.map { $0.sql.description }
+        let stored = sql(Purchase.Column.self).dropFirst().map { String($0.dropFirst(2)) }
+        #expect(rewritten == stored + ["updated_at"])
     }
 
     /// A read names its column whatever the order: a purchase read back through the declared list

@@ -86,9 +86,9 @@ enum SQLChecker {
 
     /// Constant SQL fragments that literals may interpolate. Each must be declared as a plain literal
     /// (checked below), or, for `placeholders`, as a run of `?` markers, or as a `ColumnList`'s
-    /// `sqlList` / `placeholders`: those are joined from the list's `StaticString`s, which only a
+    /// `sqlList` / `placeholders` / `assignments`: those are joined from the list's `StaticString`s, which only a
     /// literal can make, and are defined in `ColumnList.swift` alone (checked below).
-    static let fragments: Set<String> = ["columns", "from", "insertColumns", "placeholders", "sqlList"]
+    static let fragments: Set<String> = ["columns", "from", "insertColumns", "placeholders", "sqlList", "assignments"]
 
     static let sqlStart = try! NSRegularExpression(
         pattern:
@@ -130,9 +130,9 @@ enum SQLChecker {
             }
         }
         if !file.hasSuffix("ColumnList.swift"),
-            source.range(of: #"\b(let|var|func)\s+sqlList\b"#, options: .regularExpression) != nil
+            source.range(of: #"\b(let|var|func)\s+(sqlList|assignments)\b"#, options: .regularExpression) != nil
         {
-            report.findings.append("\(file): `sqlList` is defined outside ColumnList.swift")
+            report.findings.append("\(file): `sqlList` or `assignments` is defined outside ColumnList.swift")
         }
         for literal in literals(in: source) {
             let isSQL = matches(sqlStart, literal.body) || matches(sqlInside, literal.body)

@@ -84,6 +84,30 @@ struct RerateRow {
     }
 }
 
+/// The columns of `purchases` that re-rating rewrites: the stored conversion but its home currency
+/// (which a new rate does not change), and the update time.
+enum RerateUpdateColumn: Int32, ColumnList {
+    case home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider, rateFetchedAt
+    case provisional, updatedAt
+
+    var sql: StaticString {
+        switch self {
+        case .home: "home_minor"
+        case .homeDiscount: "home_discount_minor"
+        case .homeService: "home_service_minor"
+        case .homeTax: "home_tax_minor"
+        case .homeTip: "home_tip_minor"
+        case .rate: "rate"
+        case .rateDate: "rate_date"
+        case .rateSource: "rate_source"
+        case .rateProvider: "rate_provider"
+        case .rateFetchedAt: "rate_fetched_at"
+        case .provisional: "provisional"
+        case .updatedAt: "updated_at"
+        }
+    }
+}
+
 /// What a re-rating changed.
 public struct RerateSummary: Sendable, Equatable {
     /// Purchases whose conversion changed.
@@ -164,12 +188,7 @@ extension Ledger {
         try db.prepare(sql).forEach(values) { rows.append(RerateRow(row: $0.row())) }
         let resolver = RateResolver(ledger: self)
         var cache: [String: RateQuote?] = [:]
-        let update = try db.prepare(
-            """
-            UPDATE purchases SET home_minor = ?, home_discount_minor = ?, home_service_minor = ?, home_tax_minor = ?,
-              home_tip_minor = ?, rate = ?, rate_date = ?, rate_source = ?, rate_provider = ?, rate_fetched_at = ?,
-              provisional = ?, updated_at = ? WHERE id = ?
-            """)
+        let update = try db.prepare("UPDATE purchases SET \(RerateUpdateColumn.assignments) WHERE id = ?")
         for p in rows {
             let sign = p.kind.sign
             if let currencies, !currencies.contains(p.currency.code) && !currencies.contains(p.conversion.homeCurrency.code) { continue }
@@ -195,11 +214,23 @@ extension Ledger {
             summary.changed += 1
             summary.delta[c.homeCurrency.code, default: 0] += sign * ((c.home ?? 0) - (p.conversion.home ?? 0))
             let q = c.quote
-            try update.run([
-                SQLValue(c.home), SQLValue(c.homeDiscount), SQLValue(c.homeService), SQLValue(c.homeTax),
-                SQLValue(c.homeTip), SQLValue(q?.rate), SQLValue(q?.date?.description), .text(c.source.rawValue),
-                SQLValue(q?.provider), SQLValue(q?.fetchedAt), SQLValue(c.provisional), .text(clock.now), .integer(p.id),
-            ])
+            try update.run(
+                RerateUpdateColumn.allCases.map { column -> SQLValue in
+                    switch column {
+                    case .home: SQLValue(c.home)
+                    case .homeDiscount: SQLValue(c.homeDiscount)
+                    case .homeService: SQLValue(c.homeService)
+                    case .homeTax: SQLValue(c.homeTax)
+                    case .homeTip: SQLValue(c.homeTip)
+                    case .rate: SQLValue(q?.rate)
+                    case .rateDate: SQLValue(q?.date?.description)
+                    case .rateSource: .text(c.source.rawValue)
+                    case .rateProvider: SQLValue(q?.provider)
+                    case .rateFetchedAt: SQLValue(q?.fetchedAt)
+                    case .provisional: SQLValue(c.provisional)
+                    case .updatedAt: .text(clock.now)
+                    }
+                } + [.integer(p.id)])
         }
         try rerateTransfers(currencies: currencies, tripID: tripID)
         return summary

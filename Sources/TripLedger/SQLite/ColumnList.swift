@@ -17,11 +17,14 @@ extension ColumnList {
     static var sqlList: String { allCases.map { $0.sql.description }.joined(separator: ", ") }
     /// One `?` per column, comma-separated: an INSERT's VALUES.
     static var placeholders: String { Array(repeating: "?", count: allCases.count).joined(separator: ", ") }
+    /// `column = ?` per column, comma-separated: an UPDATE's SET.
+    static var assignments: String { allCases.map { "\($0.sql) = ?" }.joined(separator: ", ") }
     /// The number of columns.
     static var count: Int32 { Int32(allCases.count) }
 }
 
-/// The statement's current row, read by the names of `C`, whose columns start at column `base`.
+/// The statement's current row, read by the names of `C`, whose columns start at column `base`
+/// (the statement's own columns before them, a constant such as `Purchase.Column.count`).
 ///
 /// Valid until the statement steps again, like the statement's own accessors.
 struct ResultRow<C: ColumnList> {
@@ -42,10 +45,6 @@ struct ResultRow<C: ColumnList> {
     func withBytes<T>(_ c: C, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
         try statement.withBytes(base + c.rawValue, body)
     }
-
-    /// The columns the statement selects after `C`'s, declared by `Next`. (`C.count` builds the
-    /// case list: take this once per statement, not once per row.)
-    func then<Next: ColumnList>(_: Next.Type) -> ResultRow<Next> { ResultRow<Next>(statement, base: base + C.count) }
 }
 
 extension Statement {
