@@ -5,9 +5,9 @@ import TripCore
 
 @testable import TripLedger
 
-/// The column lists a purchase is read and written through (`Purchase.Column`,
-/// `PurchaseRow.Column`) against the `purchases` table the migrations make: a migration that adds
-/// a column fails here until the column is mapped, or named below as one that is deliberately not.
+/// The column lists a purchase is read and written through (`Purchase.Column`, `PurchaseRow.Column`;
+/// and a trip's, `Trip.Column`) against the tables the migrations make: a migration that adds a column
+/// fails here until the column is mapped, or named below as one that is deliberately not.
 @Suite("Purchase columns: every column of purchases mapped or named")
 struct PurchaseColumnTests {
     /// Columns of `purchases` a `Purchase` does not read, and why.
@@ -26,6 +26,15 @@ struct PurchaseColumnTests {
         var names: [String] = []
         try t.ledger.db.prepare("SELECT name FROM pragma_table_info('purchases') ORDER BY cid").forEach { names.append($0.text(0)) }
         return names
+    }
+
+    /// A trip is read and inserted through one list, `Trip.Column`: it must name every column.
+    @Test func everyTripColumnIsReadAndInserted() throws {
+        let t = try TestLedger()
+        var table: [String] = []
+        try t.ledger.db.prepare("SELECT name FROM pragma_table_info('trips') ORDER BY cid").forEach { table.append($0.text(0)) }
+        #expect(table.count >= 10)
+        #expect(Set(table) == Set(Trip.Column.allCases.map { $0.sql.description }))
     }
 
     /// `p.note` → `note`; `nil` for a column of another table (`t.name`).

@@ -128,15 +128,23 @@ extension Ledger {
             try requireNewTripName(name)
             // The id explicitly: never one a deleted trip had (m0006).
             let id = try nextID(.trips)
+            // Every column `Trip` reads, so a new one needs its value here too.
             try db.run(
-                """
-                INSERT INTO trips (id, name, local_currency, home_currency, start_date, end_date, preset, budget_minor, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    .integer(id), .text(name), SQLValue(local?.code), .text(home.code), SQLValue(start?.description),
-                    SQLValue(end?.description), SQLValue(presets), SQLValue(budget), .text(clock.now),
-                ])
+                "INSERT INTO trips (\(Trip.columns)) VALUES (\(Trip.Column.placeholders))",
+                Trip.Column.allCases.map { column -> SQLValue in
+                    switch column {
+                    case .id: .integer(id)
+                    case .name: .text(name)
+                    case .localCurrency: SQLValue(local?.code)
+                    case .homeCurrency: .text(home.code)
+                    case .start: SQLValue(start?.description)
+                    case .end: SQLValue(end?.description)
+                    case .presets: SQLValue(presets)
+                    case .budget: SQLValue(budget)
+                    case .createdAt: .text(clock.now)
+                    case .closedAt: .null
+                    }
+                })
             try setLedgerSetting("current_trip", String(id))
             return try trip(id: id)!
         }
