@@ -104,7 +104,7 @@ public struct RateSync<Client: HTTPFetching> {
             throw TripError.unavailable("rates sync: \(first.provider): \(cause)\(more); nothing was changed")
         }
         progress?("rates: re-rating")
-        try ledger.db.transaction {
+        try ledger.inOneTransaction {
             for n in needs {
                 outcome.trips.append((n.trip, try ledger.rerate(tripID: n.trip.id)))
             }

@@ -20,7 +20,7 @@ extension TripBench {
             for suffix in ["", "-wal", "-shm"] { unlink(partial + suffix) }
             let ledger = try Ledger(path: partial, settings: try Settings.defaults(), clock: Clock(today: today, now: "x"))
             var rng = Random(state: seed)
-            try ledger.db.transaction {
+            try ledger.inOneTransaction {
                 try ledger.createTrip(NewTrip(name: "Group", localCurrency: "JPY", homeCurrency: "EUR"))
                 _ = try ledger.addMembers(names, trip: "Group")
                 for i in 0..<20_000 {
@@ -43,7 +43,7 @@ extension TripBench {
                             rate: "0.0061"), split: split)
                 }
             }
-            try ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try ledger.checkpoint()
             for suffix in ["-wal", "-shm"] { unlink(partial + suffix) }
             guard rename(partial, template) == 0 else { fatalError("cannot rename \(partial)") }
             print("generated a 20,000-purchase group trip of 12 members in \(format(now() - started))")

@@ -181,7 +181,7 @@ struct TripBench {
         if access(template, F_OK) != 0 {
             let ledger = try Ledger(path: template, settings: try Settings.defaults(), clock: Clock(today: today, now: "x"))
             var rng = Random(state: seed)
-            try ledger.db.transaction {
+            try ledger.inOneTransaction {
                 try ledger.createTrip(NewTrip(name: "Long trip", localCurrency: "JPY", homeCurrency: "GBP"))
                 for _ in 0..<100_000 {
                     _ = try ledger.addPurchase(
@@ -369,25 +369,15 @@ struct TripBench {
         var rng = Random(state: seed)
         let locals = ["JPY", "EUR", "GBP", "SGD", "KRW", "THB", "USD", "TWD", "CHF", "MXN"]
         let categories = ["food", "transport", "lodging", "shopping", "museums", "gifts", nil]
-        let insert = try ledger.db.prepare(
-            """
-            INSERT INTO purchases (trip_id, date, note, category, paid_with, currency, expression, price_minor, discount_spec,
-              discount_minor, service_spec, service_minor, tax_spec, tax_included, tax_minor, tip_spec, tip_minor, total_minor,
-              rounding, preset, purchase_rate, charged_minor, home_currency, home_minor, home_discount_minor, home_service_minor,
-              home_tax_minor, home_tip_minor, rate, rate_date, rate_source, rate_provider, rate_fetched_at, provisional,
-              created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, NULL, 0, ?, ?, ?, ?, ?, ?, 'half-up', NULL, NULL, NULL, 'USD', ?, 0, 0, ?, ?, ?, NULL,
-              'fallback', NULL, NULL, 1, '2026-03-10T00:00:00Z', '2026-03-10T00:00:00Z')
-            """)
         let usd = try CurrencyTable.shared.currency(for: "USD")
-        try ledger.db.transaction {
+        try ledger.inOneTransaction {
             for t in 1...trips {
                 let local = try CurrencyTable.shared.currency(for: locals[(t - 1) % locals.count])
-                try ledger.createTrip(
+                let tripID = try ledger.createTrip(
                     NewTrip(
                         name: "Trip \(t)", localCurrency: local.code, homeCurrency: "USD",
-                        start: "2025-01-01", end: "2026-03-10"))
-                let tripID = ledger.db.lastInsertRowID
+                        start: "2025-01-01", end: "2026-03-10")
+                ).id
                 let quote = settings.fallback.rate(from: local.code, to: "USD").map {
                     RateQuote(rate: $0.rate, date: nil, source: .fallback, provisional: true)
                 }
@@ -402,18 +392,16 @@ struct TripBench {
                         tip: tip ? .percent(try Rational(3, 20), text: "15%") : nil)
                     let b = try Breakdown.compute(price: price, currency: local, inputs: inputs)
                     let c = try Conversion.make(breakdown: b, from: local, to: usd, quote: quote, rounding: .halfUp)
-                    try insert.run([
-                        .integer(tripID), .text(day.description), .text("purchase \(i)"), SQLValue(categories[rng.below(categories.count)]),
-                        .text(rng.below(2) == 0 ? "card" : "cash"), .text(local.code),
-                        .text(Money(minorUnits: price, currency: local).plainText), .integer(price),
-                        .text("10%"), SQLValue(included), .integer(b.tax), SQLValue(tip ? "15%" : nil), .integer(b.tip),
-                        .integer(b.total), SQLValue(c.home), SQLValue(c.homeTax), SQLValue(c.homeTip), SQLValue(quote?.rate),
-                    ])
+                    try ledger.insertGenerated(
+                        GeneratedPurchase(
+                            tripID: tripID, date: day, note: "purchase \(i)", category: categories[rng.below(categories.count)],
+                            paidWith: rng.below(2) == 0 ? "card" : "cash", currency: local,
+                            expression: Money(minorUnits: price, currency: local).plainText, inputs: inputs, breakdown: b,
+                            conversion: c))
                 }
             }
         }
-        try ledger.db.execute("ANALYZE")
-        try ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try ledger.checkpoint(analyze: true)
     }
 
     static func pow10(_ n: Int) -> Int { n == 0 ? 1 : 10 * pow10(n - 1) }

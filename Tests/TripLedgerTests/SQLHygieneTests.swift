@@ -51,6 +51,9 @@ struct SQLHygieneTests {
         "let s = \"\"\"\n    UPDATE purchases SET note = '\\(note)'\n    \"\"\"",
         #"sqlite3_exec(handle, text, nil, nil, nil)"#,
         #"static let columns = names.joined(separator: ", ")"#,
+        #"static let columns = names.sqlList"#,
+        #"static var sqlList: String { input }"#,
+        #"db.run("DELETE FROM trips WHERE name = '\(trip.name.sqlList)'")"#,
         #"db.run("INSERT INTO trips (name) VALUES ('\(trip.name)')")"#,
         #"let s = "PRAGMA user_version = \(input)""#,
     ])
@@ -60,6 +63,8 @@ struct SQLHygieneTests {
 
     @Test(arguments: [
         #"db.prepare("SELECT \(Purchase.columns) \(Purchase.from) WHERE p.id = ?")"#,
+        #"static let columns = Column.sqlList"#,
+        #"db.prepare("SELECT \(RerateRow.Column.sqlList) FROM purchases p WHERE p.id = ?")"#,
         #"var sql = "SELECT id FROM trips WHERE 1"; sql += " AND name = ?""#,
         #"try db.execute("BEGIN IMMEDIATE")"#,
         #"let message = "could not open \(path)""#,
@@ -80,8 +85,10 @@ enum SQLChecker {
     }
 
     /// Constant SQL fragments that literals may interpolate. Each must be declared as a plain literal
-    /// (checked below), or, for `placeholders`, as a run of `?` markers.
-    static let fragments: Set<String> = ["columns", "from", "insertColumns", "placeholders"]
+    /// (checked below), or, for `placeholders`, as a run of `?` markers, or as a `ColumnList`'s
+    /// `sqlList` / `placeholders` / `assignments`: those are joined from the list's `StaticString`s, which only a
+    /// literal can make, and are defined in `ColumnList.swift` alone (checked below).
+    static let fragments: Set<String> = ["columns", "from", "insertColumns", "placeholders", "sqlList", "assignments"]
 
     static let sqlStart = try! NSRegularExpression(
         pattern:
@@ -114,12 +121,18 @@ enum SQLChecker {
                 let rest = code[m.upperBound...].trimmingCharacters(in: .whitespaces)
                 let ok =
                     rest.hasPrefix("\"")
+                    || rest.range(of: #"^([A-Z]\w*\.)+(sqlList|placeholders)$"#, options: .regularExpression) != nil
                     || (name == "placeholders"
                         && rest.hasPrefix(#"Array(repeating: "?", count: "#) && rest.hasSuffix(#".joined(separator: ", ")"#))
                 if fragments.contains(String(name)) && !ok && !rest.hasPrefix("[") {
                     report.findings.append("\(file):\(i + 1): SQL fragment `\(name)` is not a constant literal")
                 }
             }
+        }
+        if !file.hasSuffix("ColumnList.swift"),
+            source.range(of: #"\b(let|var|func)\s+(sqlList|assignments)\b"#, options: .regularExpression) != nil
+        {
+            report.findings.append("\(file): `sqlList` or `assignments` is defined outside ColumnList.swift")
         }
         for literal in literals(in: source) {
             let isSQL = matches(sqlStart, literal.body) || matches(sqlInside, literal.body)
@@ -130,7 +143,8 @@ enum SQLChecker {
             var problems: [String] = []
             for expr in literal.interpolations {
                 let parts = expr.split(separator: ".")
-                if !(parts.count == 2 && parts[0].first?.isUppercase == true && fragments.contains(String(parts[1]))) {
+                let typePath = parts.dropLast().allSatisfy { $0.first?.isUppercase == true }
+                if !(parts.count >= 2 && typePath && fragments.contains(String(parts.last!))) {
                     problems.append("interpolates `\(expr)`")
                 }
             }

@@ -21,6 +21,23 @@ struct ExportScope {
     }
 }
 
+/// The result columns of `exportScope`'s query: one row per kind of posting (its first five
+/// columns are the GROUP BY), and its first date.
+enum ExportScopeColumn: Int32, ColumnList {
+    case currency, homeCurrency, category, paidWith, unconverted, firstDate
+
+    var sql: StaticString {
+        switch self {
+        case .currency: "p.currency"
+        case .homeCurrency: "p.home_currency"
+        case .category: "p.category"
+        case .paidWith: "p.paid_with"
+        case .unconverted: "p.home_minor IS NULL"
+        case .firstDate: "min(p.date)"
+        }
+    }
+}
+
 extension Ledger {
     func exportScope(trips: [Trip], all: Bool) throws -> ExportScope {
         let values: [SQLValue] = all ? [] : trips.map { .integer($0.id) }
@@ -29,17 +46,18 @@ extension Ledger {
         var accounts: [String: CivilDate] = [:]
         var first: CivilDate?
         // One row per kind of posting; account names are derived here, as in the journals.
-        var sql = "SELECT p.currency, p.home_currency, p.category, p.paid_with, p.home_minor IS NULL, min(p.date) FROM purchases p"
+        var sql = "SELECT \(ExportScopeColumn.sqlList) FROM purchases p"
         if !all { sql += " WHERE p.trip_id = ?" }
         sql += " GROUP BY p.currency, p.home_currency, p.category, p.paid_with, p.home_minor IS NULL"
-        try db.prepare(sql).forEach(values) { s in
-            let currency = Currency.stored(s.text(0)), home = Currency.stored(s.text(1))
+        try db.prepare(sql).forEach(values) { statement in
+            let s = ResultRow<ExportScopeColumn>(statement)
+            let currency = Currency.stored(s.text(.currency)), home = Currency.stored(s.text(.homeCurrency))
             currencies[currency.code] = currency
             homes[home.code] = home
             currencies[home.code] = home
-            let date = CivilDate(iso: s.text(5)) ?? CivilDate(year: 1970, month: 1, day: 1)!
-            let expense = JournalText.expenseAccount(category: s.optionalText(2), converted: s.int(4) == 0)
-            let funding = JournalText.fundingAccount(paidWith: s.optionalText(3))
+            let date = CivilDate(iso: s.text(.firstDate)) ?? CivilDate(year: 1970, month: 1, day: 1)!
+            let expense = JournalText.expenseAccount(category: s.optionalText(.category), converted: s.int(.unconverted) == 0)
+            let funding = JournalText.fundingAccount(paidWith: s.optionalText(.paidWith))
             for account in [expense, funding] where accounts[account].map({ date < $0 }) ?? true {
                 accounts[account] = date
             }

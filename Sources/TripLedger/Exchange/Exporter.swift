@@ -40,7 +40,7 @@ extension Ledger {
             }
             try write(PurchaseCSV.record(PurchaseCSV.columns))
             try db.prepare(sql).forEach(values) { row in
-                let p = Purchase(row: row)
+                let p = Purchase(row: row.row())
                 summary.add(p)
                 let cells = try group.cells(of: p)
                 try write(PurchaseCSV.record(PurchaseCSV.fields(p, paidBy: cells.paidBy, split: cells.split, members: members(p.tripID))))
@@ -62,7 +62,7 @@ extension Ledger {
                 bytes.append(contentsOf: (summary.purchases == 0 ? "\n" : ",\n").utf8)
                 try stream.writeJSON(row, to: &bytes)
                 try write(String(decoding: bytes, as: UTF8.self))
-                summary.add(Purchase(row: row))
+                summary.add(Purchase(row: row.row()))
             }
             try write("\n]}\n")
         case .ledger, .beancount:
@@ -75,7 +75,7 @@ extension Ledger {
             }
             try write(journal.header(scope))
             try db.prepare(sql).forEach(values) { row in
-                let p = Purchase(row: row)
+                let p = Purchase(row: row.row())
                 summary.add(p)
                 try write(journal.entry(p, members: try group.postings(of: p)))
             }

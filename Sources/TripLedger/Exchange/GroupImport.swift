@@ -73,8 +73,11 @@ extension Ledger {
 
         if !group.splits.isEmpty {
             var ids: [UInt64: Int64] = [:]
-            try db.prepare("SELECT id, import_key FROM purchases WHERE id > ? AND import_key IS NOT NULL")
-                .forEach([.integer(lastID)]) { ids[UInt64(bitPattern: $0.int(1))] = $0.int(0) }
+            try db.prepare("SELECT \(ImportedPurchaseColumn.sqlList) FROM purchases WHERE id > ? AND import_key IS NOT NULL")
+                .forEach([.integer(lastID)]) {
+                    let s = ResultRow<ImportedPurchaseColumn>($0)
+                    ids[UInt64(bitPattern: s.int(.importKey))] = s.int(.id)
+                }
             let insert = try db.prepare("INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)")
             for (key, s) in group.splits {
                 guard let id = ids[key] else { continue }
@@ -121,5 +124,17 @@ extension Ledger {
             added += 1
         }
         return (added, skipped)
+    }
+}
+
+/// A purchase this import added, by the key that recognises its CSV row.
+enum ImportedPurchaseColumn: Int32, ColumnList {
+    case id, importKey
+
+    var sql: StaticString {
+        switch self {
+        case .id: "id"
+        case .importKey: "import_key"
+        }
     }
 }

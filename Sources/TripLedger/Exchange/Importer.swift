@@ -396,8 +396,12 @@ struct BulkIndexes {
         try db.prepare("SELECT import_key FROM purchases WHERE import_key IS NOT NULL").forEach {
             _ = b.known.insert(UInt64(bitPattern: $0.int(0)))
         }
-        try db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'purchases' AND sql IS NOT NULL")
-            .forEach { b.indexes.append(($0.text(0), $0.text(1))) }
+        try db.prepare(
+            "SELECT \(IndexColumn.sqlList) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'purchases' AND sql IS NOT NULL"
+        ).forEach {
+            let s = ResultRow<IndexColumn>($0)
+            b.indexes.append((s.text(.name), s.text(.definition)))
+        }
         for index in b.indexes {
             // sql-built: an index name read back from sqlite_master, quoted; not input.
             try db.execute("DROP INDEX \"\(index.name.replacingDoubleQuotes)\"")
@@ -526,6 +530,18 @@ extension TripError {
             return self
         default:
             return .badRow(row: row, column: column, value: cell, reason: "is rejected: \(description)")
+        }
+    }
+}
+
+/// An index of `purchases` as `sqlite_master` records it.
+enum IndexColumn: Int32, ColumnList {
+    case name, definition
+
+    var sql: StaticString {
+        switch self {
+        case .name: "name"
+        case .definition: "sql"
         }
     }
 }

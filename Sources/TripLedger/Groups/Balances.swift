@@ -93,15 +93,16 @@ extension Ledger {
         result.unsplit = unsplit + broken
         try db.prepare(
             """
-            SELECT from_member, to_member, currency, amount_minor, home_minor FROM transfers
+            SELECT \(BalanceTransferColumn.sqlList) FROM transfers
             WHERE trip_id = ?1 AND (?2 IS NULL OR currency = ?2) ORDER BY id
             """
-        ).forEach([.integer(trip.id), SQLValue(inCurrency?.code)]) { s in
-            guard let from = index[s.int(0)], let to = index[s.int(1)] else { return }
-            guard let value = inCurrency == nil ? s.optionalInt(4) : s.int(3) else {
-                let code = s.text(2)
+        ).forEach([.integer(trip.id), SQLValue(inCurrency?.code)]) { statement in
+            let s = ResultRow<BalanceTransferColumn>(statement)
+            guard let from = index[s.int(.from)], let to = index[s.int(.to)] else { return }
+            guard let value = inCurrency == nil ? s.optionalInt(.home) : s.int(.amount) else {
+                let code = s.text(.currency)
                 unconverted[code, default: .init(currency: .stored(code))].transfers += 1
-                unconverted[code]!.amount += s.int(3)
+                unconverted[code]!.amount += s.int(.amount)
                 return
             }
             result.rows[from].sent += value
@@ -109,5 +110,20 @@ extension Ledger {
         }
         result.unconverted = unconverted.keys.sorted().map { unconverted[$0]! }
         return result
+    }
+}
+
+/// The columns of `transfers` a balance reads.
+enum BalanceTransferColumn: Int32, ColumnList {
+    case from, to, currency, amount, home
+
+    var sql: StaticString {
+        switch self {
+        case .from: "from_member"
+        case .to: "to_member"
+        case .currency: "currency"
+        case .amount: "amount_minor"
+        case .home: "home_minor"
+        }
     }
 }

@@ -43,7 +43,7 @@ final class GroupExport {
         splits =
             members.isEmpty
             ? nil
-            : try ledger.db.prepare("SELECT payers, shares FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?")
+            : try ledger.db.prepare("SELECT \(SplitColumn.sqlList) FROM purchase_splits s WHERE s.trip_id = ? AND s.purchase_id = ?")
     }
 
     var isEmpty: Bool { members.isEmpty }
@@ -53,10 +53,11 @@ final class GroupExport {
         guard let splits, let index = positions[p.tripID] else { return nil }
         var cache = self.cache
         defer { self.cache = cache }
-        return try splits.first([.integer(p.tripID), .integer(p.id)]) { s in
+        return try splits.first([.integer(p.tripID), .integer(p.id)]) { statement in
+            let s = ResultRow<SplitColumn>(statement)
             var payers: [(index: Int, weight: Rational)] = [], sharers: [(index: Int, weight: Rational)] = []
-            s.withBytes(0) { SplitWeights.decode($0, index: index, into: &payers, cache: &cache) }
-            s.withBytes(1) { SplitWeights.decode($0, index: index, into: &sharers, cache: &cache) }
+            s.withBytes(.payers) { SplitWeights.decode($0, index: index, into: &payers, cache: &cache) }
+            s.withBytes(.shares) { SplitWeights.decode($0, index: index, into: &sharers, cache: &cache) }
             return (payers, sharers)
         }
     }
@@ -94,26 +95,52 @@ final class GroupExport {
         var out: [ExportTransfer] = []
         try ledger.db.prepare(
             """
-            SELECT id, trip_id, from_member, to_member, date, currency, amount_minor, home_currency, home_minor, rate,
-                   rate_date, rate_source, rate_provider, provisional, note
+            SELECT \(ExportTransferColumn.sqlList)
             FROM transfers ORDER BY trip_id, date, id
             """
-        ).forEach { s in
-            guard let trip = names[s.int(1)], let from = byID[s.int(2)], let to = byID[s.int(3)] else { return }
-            let source = RateSource(rawValue: s.text(11)) ?? .none
-            let quote = s.optionalText(9).map {
+        ).forEach { statement in
+            let s = ResultRow<ExportTransferColumn>(statement)
+            guard let trip = names[s.int(.tripID)], let from = byID[s.int(.from)], let to = byID[s.int(.to)] else { return }
+            let source = RateSource(rawValue: s.text(.rateSource)) ?? .none
+            let quote = s.optionalText(.rate).map {
                 RateQuote(
-                    rate: $0, date: s.optionalText(10).flatMap { CivilDate(iso: $0) }, source: source,
-                    provider: s.optionalText(12), fetchedAt: nil, provisional: s.int(13) == 1)
+                    rate: $0, date: s.optionalText(.rateDate).flatMap { CivilDate(iso: $0) }, source: source,
+                    provider: s.optionalText(.rateProvider), fetchedAt: nil, provisional: s.int(.provisional) == 1)
             }
             out.append(
                 ExportTransfer(
-                    id: s.int(0), tripID: s.int(1), tripName: trip, from: from, to: to,
-                    date: CivilDate(iso: s.text(4)) ?? CivilDate(year: 1970, month: 1, day: 1)!,
-                    amount: Money(minorUnits: s.int(6), currency: .stored(s.text(5))), homeCurrency: .stored(s.text(7)),
-                    home: s.optionalInt(8), quote: quote, note: s.text(14)))
+                    id: s.int(.id), tripID: s.int(.tripID), tripName: trip, from: from, to: to,
+                    date: CivilDate(iso: s.text(.date)) ?? CivilDate(year: 1970, month: 1, day: 1)!,
+                    amount: Money(minorUnits: s.int(.amount), currency: .stored(s.text(.currency))), homeCurrency: .stored(s.text(.homeCurrency)),
+                    home: s.optionalInt(.home), quote: quote, note: s.text(.note)))
         }
         return out
+    }
+}
+
+/// The columns of `transfers` the exports read.
+enum ExportTransferColumn: Int32, ColumnList {
+    case id, tripID, from, to, date, currency, amount, homeCurrency, home, rate, rateDate, rateSource, rateProvider
+    case provisional, note
+
+    var sql: StaticString {
+        switch self {
+        case .id: "id"
+        case .tripID: "trip_id"
+        case .from: "from_member"
+        case .to: "to_member"
+        case .date: "date"
+        case .currency: "currency"
+        case .amount: "amount_minor"
+        case .homeCurrency: "home_currency"
+        case .home: "home_minor"
+        case .rate: "rate"
+        case .rateDate: "rate_date"
+        case .rateSource: "rate_source"
+        case .rateProvider: "rate_provider"
+        case .provisional: "provisional"
+        case .note: "note"
+        }
     }
 }
 

@@ -9,13 +9,42 @@ public struct Member: Sendable, Equatable {
     public let name: String
     public let joinedAt: String
 
-    static let columns = "id, trip_id, name, joined_at"
+    static let columns = Column.sqlList
 
-    init(row s: Statement) {
-        id = s.int(0)
-        tripID = s.int(1)
-        name = s.text(2)
-        joinedAt = s.text(3)
+    /// The result columns of `columns`, in order.
+    enum Column: Int32, ColumnList {
+        case id, tripID, name, joinedAt
+
+        var sql: StaticString {
+            switch self {
+            case .id: "id"
+            case .tripID: "trip_id"
+            case .name: "name"
+            case .joinedAt: "joined_at"
+            }
+        }
+    }
+
+    init(row: ResultRow<Column>) {
+        id = row.int(.id)
+        tripID = row.int(.tripID)
+        name = row.text(.name)
+        joinedAt = row.text(.joinedAt)
+    }
+}
+
+/// The splits that may name a member (`removeMember`): the purchase, its split, and whether the
+/// purchase is in the trash (its split stays, for a restore).
+enum SplitUseColumn: Int32, ColumnList {
+    case purchaseID, payers, shares, removed
+
+    var sql: StaticString {
+        switch self {
+        case .purchaseID: "s.purchase_id"
+        case .payers: "s.payers"
+        case .shares: "s.shares"
+        case .removed: "p.id IS NULL"
+        }
     }
 }
 
@@ -27,7 +56,7 @@ extension Ledger {
     func members(ofTripID id: Int64) throws -> [Member] {
         var out: [Member] = []
         try db.prepare("SELECT \(Member.columns) FROM members WHERE trip_id = ? ORDER BY joined_at, id").forEach([.integer(id)]) {
-            out.append(Member(row: $0))
+            out.append(Member(row: $0.row()))
         }
         return out
     }
@@ -91,12 +120,13 @@ extension Ledger {
             var purchases: [String] = []
             try db.prepare(
                 """
-                SELECT s.purchase_id, s.payers, s.shares, p.id IS NULL FROM purchase_splits s
+                SELECT \(SplitUseColumn.sqlList) FROM purchase_splits s
                 LEFT JOIN purchases p ON p.id = s.purchase_id WHERE s.trip_id = ? ORDER BY s.purchase_id
                 """
-            ).forEach([.integer(trip.id)]) { s in
-                if (SplitWeights.memberIDs(s.text(1)) + SplitWeights.memberIDs(s.text(2))).contains(m.id) {
-                    purchases.append("#\(s.int(0))" + (s.int(3) == 1 ? " (removed)" : ""))
+            ).forEach([.integer(trip.id)]) { statement in
+                let s = ResultRow<SplitUseColumn>(statement)
+                if (SplitWeights.memberIDs(s.text(.payers)) + SplitWeights.memberIDs(s.text(.shares))).contains(m.id) {
+                    purchases.append("#\(s.int(.purchaseID))" + (s.int(.removed) == 1 ? " (removed)" : ""))
                 }
             }
             let transfers =

@@ -48,6 +48,19 @@ public struct SplitDraft: Sendable {
 }
 
 /// The `purchase_splits` table's SQL: the only code that reads or writes it.
+/// A purchase's split as `purchase_splits s` stores it: the member ids and weights of its payers
+/// and of its sharers (`SplitWeights`).
+enum SplitColumn: Int32, ColumnList {
+    case payers, shares
+
+    var sql: StaticString {
+        switch self {
+        case .payers: "s.payers"
+        case .shares: "s.shares"
+        }
+    }
+}
+
 extension Ledger {
     /// Stores who paid and who shares a purchase just written or edited. On a trip
     /// without members a split is refused; on add, the defaults are the ledger's own member
@@ -97,8 +110,11 @@ extension Ledger {
             let me = try whoami(set: nil).flatMap { SplitSpec.memberIndex($0, in: names) } ?? 0
             payerWeights = names.indices.map { $0 == me ? .one : .zero }
         }
-        let stored = try db.prepare("SELECT payers, shares FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?")
-            .first([.integer(p.tripID), .integer(p.id)]) { ($0.text(0), $0.text(1)) }
+        let stored = try db.prepare("SELECT \(SplitColumn.sqlList) FROM purchase_splits s WHERE s.trip_id = ? AND s.purchase_id = ?")
+            .first([.integer(p.tripID), .integer(p.id)]) { s in
+                let row = ResultRow<SplitColumn>(s)
+                return (row.text(.payers), row.text(.shares))
+            }
         func text(_ weights: [Rational]?, _ kept: String?) throws -> String? {
             guard let weights else { return kept }
             return try SplitWeights.encode(weights.indices.filter { !weights[$0].isZero }.map { (members[$0].id, weights[$0]) })
@@ -127,11 +143,12 @@ extension Ledger {
         if members.isEmpty { return nil }
         let index = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.id, $0) })
         var cache: [Int64: Rational] = [:]
-        return try db.prepare("SELECT payers, shares FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?")
+        return try db.prepare("SELECT \(SplitColumn.sqlList) FROM purchase_splits s WHERE s.trip_id = ? AND s.purchase_id = ?")
             .first([.integer(purchase.tripID), .integer(purchase.id)]) { s in
+                let row = ResultRow<SplitColumn>(s)
                 var payers: [(index: Int, weight: Rational)] = [], shares: [(index: Int, weight: Rational)] = []
-                s.withBytes(0) { SplitWeights.decode($0, index: index, into: &payers, cache: &cache) }
-                s.withBytes(1) { SplitWeights.decode($0, index: index, into: &shares, cache: &cache) }
+                row.withBytes(.payers) { SplitWeights.decode($0, index: index, into: &payers, cache: &cache) }
+                row.withBytes(.shares) { SplitWeights.decode($0, index: index, into: &shares, cache: &cache) }
                 return PurchaseSplit(
                     payers: payers.map { .init(member: members[$0.index], weight: $0.weight) },
                     shares: shares.map { .init(member: members[$0.index], weight: $0.weight) })

@@ -54,6 +54,36 @@ struct SplitRow {
     }
 }
 
+/// The result columns of `scanSplits`' query. `note` and `kind` are read only with `details` (?5).
+enum SplitScanColumn: Int32, ColumnList {
+    case purchaseID, payers, shares, total, home, currency, category, rateSource, provisional, taxIncluded
+    case homeDiscount, homeService, homeTax, homeTip, date, paidWith, isPurchase, note, kind
+
+    var sql: StaticString {
+        switch self {
+        case .purchaseID: "s.purchase_id"
+        case .payers: "s.payers"
+        case .shares: "s.shares"
+        case .total: "p.total_minor"
+        case .home: "p.home_minor"
+        case .currency: "p.currency"
+        case .category: "p.category"
+        case .rateSource: "p.rate_source"
+        case .provisional: "p.provisional"
+        case .taxIncluded: "p.tax_included"
+        case .homeDiscount: "p.home_discount_minor"
+        case .homeService: "p.home_service_minor"
+        case .homeTax: "p.home_tax_minor"
+        case .homeTip: "p.home_tip_minor"
+        case .date: "p.date"
+        case .paidWith: "p.paid_with"
+        case .isPurchase: "p.kind = 'purchase'"
+        case .note: "CASE WHEN ?5 THEN p.note END"
+        case .kind: "CASE WHEN ?5 THEN p.kind END"
+        }
+    }
+}
+
 extension Ledger {
     /// Calls `body` with each purchase of `trip` that has a split, dated within `from…to` (and in
     /// `currency`, if given), in id order, with its payers and sharers; returns how many purchases
@@ -72,40 +102,38 @@ extension Ledger {
         // ?5 (`details`): the note and kind only for a member's lines; balances read neither.
         try db.prepare(
             """
-            SELECT s.purchase_id, s.payers, s.shares, p.total_minor, p.home_minor, p.currency, p.category, p.rate_source,
-                   p.provisional, p.tax_included, p.home_discount_minor, p.home_service_minor, p.home_tax_minor,
-                   p.home_tip_minor, p.date, p.paid_with, p.kind = 'purchase',
-                   CASE WHEN ?5 THEN p.note END, CASE WHEN ?5 THEN p.kind END
+            SELECT \(SplitScanColumn.sqlList)
             FROM purchase_splits s JOIN purchases p ON p.id = s.purchase_id
             WHERE s.trip_id = ?1 AND p.date BETWEEN ?2 AND ?3 AND (?4 IS NULL OR p.currency = ?4)
             ORDER BY s.purchase_id
             """
-        ).forEach([.integer(trip.id), .text(from), .text(to), SQLValue(currency), .integer(details ? 1 : 0)]) { s in
+        ).forEach([.integer(trip.id), .text(from), .text(to), SQLValue(currency), .integer(details ? 1 : 0)]) { statement in
+            let s = ResultRow<SplitScanColumn>(statement)
             split += 1
-            row.id = s.int(0)
+            row.id = s.int(.purchaseID)
             row.payers.removeAll(keepingCapacity: true)
             row.sharers.removeAll(keepingCapacity: true)
-            s.withBytes(1) { SplitWeights.decode($0, index: index, into: &row.payers, cache: &cache) }
-            s.withBytes(2) { SplitWeights.decode($0, index: index, into: &row.sharers, cache: &cache) }
+            s.withBytes(.payers) { SplitWeights.decode($0, index: index, into: &row.payers, cache: &cache) }
+            s.withBytes(.shares) { SplitWeights.decode($0, index: index, into: &row.sharers, cache: &cache) }
             // Money back (a refund, a credit) counts negative, and is divided like a purchase.
-            let sign: Int64 = s.int(16) == 1 ? 1 : -1
+            let sign: Int64 = s.int(.isPurchase) == 1 ? 1 : -1
             row.moneyBack = sign < 0
-            row.total = sign * s.int(3)
-            row.home = s.optionalInt(4).map { sign * $0 }
-            if row.home == nil || currency != nil || details { row.currency = s.text(5) }
+            row.total = sign * s.int(.total)
+            row.home = s.optionalInt(.home).map { sign * $0 }
+            if row.home == nil || currency != nil || details { row.currency = s.text(.currency) }
             if details {
-                row.category = s.optionalText(6)
-                row.source = RateSource(rawValue: s.text(7)) ?? .none
-                row.provisional = s.int(8) == 1
-                row.taxIncluded = s.int(9) == 1
-                row.homeDiscount = sign * s.int(10)
-                row.homeService = sign * s.int(11)
-                row.homeTax = sign * s.int(12)
-                row.homeTip = sign * s.int(13)
-                row.date = s.text(14)
-                row.paidWith = s.optionalText(15)
-                row.note = s.text(17)
-                row.kind = PurchaseKind(rawValue: s.text(18)) ?? .purchase
+                row.category = s.optionalText(.category)
+                row.source = RateSource(rawValue: s.text(.rateSource)) ?? .none
+                row.provisional = s.int(.provisional) == 1
+                row.taxIncluded = s.int(.taxIncluded) == 1
+                row.homeDiscount = sign * s.int(.homeDiscount)
+                row.homeService = sign * s.int(.homeService)
+                row.homeTax = sign * s.int(.homeTax)
+                row.homeTip = sign * s.int(.homeTip)
+                row.date = s.text(.date)
+                row.paidWith = s.optionalText(.paidWith)
+                row.note = s.text(.note)
+                row.kind = PurchaseKind(rawValue: s.text(.kind)) ?? .purchase
             }
             try body(row)
         }

@@ -89,13 +89,17 @@ extension Ledger {
         var rows: [Row] = []
         try db.prepare(
             """
-            SELECT x.id, x.currency, x.home_currency, x.date, x.amount_minor FROM transfers x JOIN trips t ON t.id = x.trip_id
+            SELECT \(RerateTransferColumn.sqlList) FROM transfers x JOIN trips t ON t.id = x.trip_id
             WHERE t.closed_at IS NULL AND (?1 IS NULL OR x.trip_id = ?1)
               AND (x.provisional = 1 OR x.rate_source IN ('none', 'manual', 'fallback'))
             """
-        ).forEach([SQLValue(tripID)]) { s in
-            guard let date = CivilDate(iso: s.text(3)) else { return }
-            rows.append(Row(id: s.int(0), currency: .stored(s.text(1)), home: .stored(s.text(2)), date: date, amount: s.int(4)))
+        ).forEach([SQLValue(tripID)]) { statement in
+            let s = ResultRow<RerateTransferColumn>(statement)
+            guard let date = CivilDate(iso: s.text(.date)) else { return }
+            rows.append(
+                Row(
+                    id: s.int(.id), currency: .stored(s.text(.currency)), home: .stored(s.text(.homeCurrency)), date: date,
+                    amount: s.int(.amount)))
         }
         for r in rows {
             if let currencies, !currencies.contains(r.currency.code) && !currencies.contains(r.home.code) { continue }
@@ -113,6 +117,21 @@ extension Ledger {
                     SQLValue(c.home), SQLValue(q?.rate), SQLValue(q?.date?.description), .text(c.source.rawValue),
                     SQLValue(q?.provider), SQLValue(c.provisional), .integer(r.id),
                 ])
+        }
+    }
+}
+
+/// The columns of `transfers x` that re-rating a transfer reads.
+enum RerateTransferColumn: Int32, ColumnList {
+    case id, currency, homeCurrency, date, amount
+
+    var sql: StaticString {
+        switch self {
+        case .id: "x.id"
+        case .currency: "x.currency"
+        case .homeCurrency: "x.home_currency"
+        case .date: "x.date"
+        case .amount: "x.amount_minor"
         }
     }
 }

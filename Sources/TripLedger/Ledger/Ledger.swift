@@ -11,7 +11,9 @@ import Darwin
 /// Every command opens one, calls one operation (each operation's writes are one transaction) and
 /// renders the result.
 public final class Ledger {
-    public let db: Database
+    /// Only the ledger's own stores see the database: everything outside this module goes through
+    /// named operations.
+    let db: Database
     public let settings: Settings
     public let clock: Clock
 
@@ -50,6 +52,23 @@ public final class Ledger {
         }
         try db.enableWAL()
         try Migrator.migrate(db, now: clock.now)
+    }
+
+    /// The ledger file's path, as opened.
+    public var path: String { db.path }
+
+    /// Runs `body`'s ledger operations as one transaction: all of their writes, or none, committed
+    /// once. Each operation is already atomic on its own; this is for a caller that makes many
+    /// (re-rating every trip after a rates sync, generating a benchmark ledger).
+    public func inOneTransaction<T>(_ body: () throws -> T) throws -> T {
+        try db.transaction(body)
+    }
+
+    /// Folds the WAL into the ledger file and empties it, as a command does at exit; with
+    /// `analyze`, first refreshes the query planner's statistics (after a bulk load).
+    public func checkpoint(analyze: Bool = false) throws {
+        if analyze { try db.execute("ANALYZE") }
+        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     /// The plain cause of a storage error on the ledger file itself (read-only, not SQLite, an I/O

@@ -33,41 +33,92 @@ public struct Purchase: Sendable, Equatable {
     /// `conversion.home` with its sign: negative for a refund or credit.
     public var signedHome: Int64? { conversion.home.map { kind.sign * $0 } }
 
-    static let columns = """
-        p.id, p.trip_id, t.name, p.date, p.note, p.category, p.paid_with, p.currency, p.expression, \
-        p.price_minor, p.discount_spec, p.discount_minor, p.service_spec, p.service_minor, p.tax_spec, \
-        p.tax_included, p.tax_minor, p.tip_spec, p.tip_minor, p.total_minor, p.rounding, p.preset, \
-        p.purchase_rate, p.charged_minor, \(Conversion.storedColumns), p.explicit_fields, p.kind, p.refund_of
-        """
+    /// The columns `init(row:)` reads, `Column`'s list.
+    static let columns = Column.sqlList
     static let from = "FROM purchases p JOIN trips t ON t.id = p.trip_id"
 
-    init(row s: Statement) {
-        func spec(_ i: Int32) -> AdjustmentSpec? {
-            s.optionalText(i).flatMap { try? AdjustmentSpec.parse($0, field: "stored") }
+    /// The result columns of `columns`, in order. `PurchaseColumnTests` checks that every column of
+    /// `purchases` is here or named as one a purchase does not read.
+    enum Column: Int32, ColumnList, ConversionColumns {
+        case id, tripID, tripName, date, note, category, paidWith, currency, expression, price, discountSpec, discount
+        case serviceSpec, service, taxSpec, taxIncluded, tax, tipSpec, tip, total, rounding, preset, purchaseRate, charged
+        case homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider
+        case rateFetchedAt, provisional, explicitFields, kind, refundOf
+
+        var sql: StaticString {
+            switch self {
+            case .id: "p.id"
+            case .tripID: "p.trip_id"
+            case .tripName: "t.name"
+            case .date: "p.date"
+            case .note: "p.note"
+            case .category: "p.category"
+            case .paidWith: "p.paid_with"
+            case .currency: "p.currency"
+            case .expression: "p.expression"
+            case .price: "p.price_minor"
+            case .discountSpec: "p.discount_spec"
+            case .discount: "p.discount_minor"
+            case .serviceSpec: "p.service_spec"
+            case .service: "p.service_minor"
+            case .taxSpec: "p.tax_spec"
+            case .taxIncluded: "p.tax_included"
+            case .tax: "p.tax_minor"
+            case .tipSpec: "p.tip_spec"
+            case .tip: "p.tip_minor"
+            case .total: "p.total_minor"
+            case .rounding: "p.rounding"
+            case .preset: "p.preset"
+            case .purchaseRate: "p.purchase_rate"
+            case .charged: "p.charged_minor"
+            case .homeCurrency: "p.home_currency"
+            case .home: "p.home_minor"
+            case .homeDiscount: "p.home_discount_minor"
+            case .homeService: "p.home_service_minor"
+            case .homeTax: "p.home_tax_minor"
+            case .homeTip: "p.home_tip_minor"
+            case .rate: "p.rate"
+            case .rateDate: "p.rate_date"
+            case .rateSource: "p.rate_source"
+            case .rateProvider: "p.rate_provider"
+            case .rateFetchedAt: "p.rate_fetched_at"
+            case .provisional: "p.provisional"
+            case .explicitFields: "p.explicit_fields"
+            case .kind: "p.kind"
+            case .refundOf: "p.refund_of"
+            }
         }
-        id = s.int(0)
-        tripID = s.int(1)
-        tripName = s.text(2)
-        date = CivilDate(iso: s.text(3)) ?? CivilDate(year: 1970, month: 1, day: 1)!
-        note = s.text(4)
-        category = s.optionalText(5)
-        paidWith = s.optionalText(6)
-        currency = .stored(s.text(7))
-        expression = s.text(8)
-        let rounding = RoundingMode(rawValue: s.text(20)) ?? .halfUp
+    }
+
+    init(row: ResultRow<Column>) {
+        func spec(_ c: Column) -> AdjustmentSpec? {
+            row.optionalText(c).flatMap { try? AdjustmentSpec.parse($0, field: "stored") }
+        }
+        id = row.int(.id)
+        tripID = row.int(.tripID)
+        tripName = row.text(.tripName)
+        date = CivilDate(iso: row.text(.date)) ?? CivilDate(year: 1970, month: 1, day: 1)!
+        note = row.text(.note)
+        category = row.optionalText(.category)
+        paidWith = row.optionalText(.paidWith)
+        currency = .stored(row.text(.currency))
+        expression = row.text(.expression)
+        let rounding = RoundingMode(rawValue: row.text(.rounding)) ?? .halfUp
+        let taxIncluded = row.int(.taxIncluded) == 1
         inputs = AdjustmentInputs(
-            discount: spec(10), service: spec(12), tax: spec(14), taxIncluded: s.int(15) == 1,
-            tip: spec(17), rounding: rounding)
+            discount: spec(.discountSpec), service: spec(.serviceSpec), tax: spec(.taxSpec), taxIncluded: taxIncluded,
+            tip: spec(.tipSpec), rounding: rounding)
+        let price = row.int(.price), discount = row.int(.discount)
         breakdown = Breakdown(
-            price: s.int(9), discount: s.int(11), subtotal: s.int(9) - s.int(11), service: s.int(13),
-            tax: s.int(16), taxIncluded: s.int(15) == 1, tip: s.int(18), total: s.int(19))
-        preset = s.optionalText(21)
-        purchaseRate = s.optionalText(22)
-        chargedMinor = s.optionalInt(23)
-        conversion = Conversion(stored: s, at: 24)
-        explicitFields = s.optionalText(36).map(ExplicitFields.init(stored:))
-        kind = PurchaseKind(rawValue: s.text(37)) ?? .purchase
-        refundOf = s.optionalInt(38)
+            price: price, discount: discount, subtotal: price - discount, service: row.int(.service),
+            tax: row.int(.tax), taxIncluded: taxIncluded, tip: row.int(.tip), total: row.int(.total))
+        preset = row.optionalText(.preset)
+        purchaseRate = row.optionalText(.purchaseRate)
+        chargedMinor = row.optionalInt(.charged)
+        conversion = Conversion(stored: row)
+        explicitFields = row.optionalText(.explicitFields).map(ExplicitFields.init(stored:))
+        kind = PurchaseKind(rawValue: row.text(.kind)) ?? .purchase
+        refundOf = row.optionalInt(.refundOf)
     }
 }
 

@@ -58,6 +58,27 @@ public struct ListLayout: Sendable {
     public var anyProvisional: Bool
 }
 
+/// The result columns of `listLayout`'s aggregate, per purchase currency. Every column here is in
+/// the covering index `purchases_report`.
+enum ListLayoutColumn: Int32, ColumnList {
+    case currency, rows, maxID, minTotal, maxTotal, minHome, maxHome, rateWidth, anyProvisional
+
+    var sql: StaticString {
+        switch self {
+        case .currency: "p.currency"
+        case .rows: "count(*)"
+        case .maxID: "max(p.id)"
+        case .minTotal: "min(p.total_minor)"
+        case .maxTotal: "max(p.total_minor)"
+        case .minHome: "min(p.home_minor)"
+        case .maxHome: "max(p.home_minor)"
+        // The rate flag's width: `none`, or the source and `*` when provisional.
+        case .rateWidth: "max(CASE WHEN p.home_minor IS NULL THEN 4 ELSE length(p.rate_source) + p.provisional END)"
+        case .anyProvisional: "max(p.provisional AND p.home_minor IS NOT NULL)"
+        }
+    }
+}
+
 extension Ledger {
     /// The trip's purchases as `filter` selects them, each passed to `body` as it is read, so
     /// memory does not grow with the trip. Order: date, then id (`reverse`: newest first).
@@ -66,7 +87,7 @@ extension Ledger {
     public func purchaseRows(_ filter: PurchaseFilter, _ body: (Purchase) throws -> Void) throws -> Trip {
         let q = try PurchaseQuery(filter, trip: try resolveTrip(filter.trip), clock: clock)
         try db.preferStreaming()
-        try q.statement(db, columns: Purchase.columns, from: Purchase.from).forEach(q.values) { try body(Purchase(row: $0)) }
+        try q.statement(db, columns: Purchase.columns, from: Purchase.from).forEach(q.values) { try body(Purchase(row: $0.row())) }
         return q.trip
     }
 
@@ -122,25 +143,24 @@ extension Ledger {
         try db.prepare(
             // sql-built: `condition` comes from `PurchaseQuery`'s constant clauses; every value is bound.
             """
-            SELECT p.currency, count(*), max(p.id), min(p.total_minor), max(p.total_minor), min(p.home_minor), max(p.home_minor),
-                   max(CASE WHEN p.home_minor IS NULL THEN 4 ELSE length(p.rate_source) + p.provisional END),
-                   max(p.provisional AND p.home_minor IS NOT NULL)
+            SELECT \(ListLayoutColumn.sqlList)
             FROM purchases p WHERE \(q.condition) GROUP BY p.currency
             """
-        ).forEach(q.values) { s in
+        ).forEach(q.values) { statement in
+            let s = ResultRow<ListLayoutColumn>(statement)
             let home = q.trip.homeCurrency
-            guard let currency = CurrencyTable.shared.lookup(s.text(0)) else { return }
-            layout.count += Int(s.int(1))
-            layout.idWidth = max(layout.idWidth, 1 + String(s.int(2)).count)
-            for v in [s.int(3), s.int(4)] {
+            guard let currency = CurrencyTable.shared.lookup(s.text(.currency)) else { return }
+            layout.count += Int(s.int(.rows))
+            layout.idWidth = max(layout.idWidth, 1 + String(s.int(.maxID)).count)
+            for v in [s.int(.minTotal), s.int(.maxTotal)] {
                 layout.amountWidth = max(layout.amountWidth, TextFormat.money(v, currency).count)
             }
-            for v in [s.optionalInt(5), s.optionalInt(6)] {
+            for v in [s.optionalInt(.minHome), s.optionalInt(.maxHome)] {
                 let text = v.map { Money.group(Money(minorUnits: $0, currency: home).plainText) } ?? "—"
                 layout.homeWidth = max(layout.homeWidth, text.count)
             }
-            layout.rateWidth = max(layout.rateWidth, Int(s.int(7)))
-            layout.anyProvisional = layout.anyProvisional || s.int(8) != 0
+            layout.rateWidth = max(layout.rateWidth, Int(s.int(.rateWidth)))
+            layout.anyProvisional = layout.anyProvisional || s.int(.anyProvisional) != 0
         }
         return (q.trip, layout)
     }

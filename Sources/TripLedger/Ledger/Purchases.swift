@@ -66,7 +66,7 @@ extension Ledger {
     public func purchase(id: Int64) throws -> Purchase {
         guard
             let p = try db.prepare("SELECT \(Purchase.columns) \(Purchase.from) WHERE p.id = ?")
-                .first([.integer(id)], Purchase.init(row:))
+                .first([.integer(id)], { Purchase(row: $0.row()) })
         else { throw TripError.purchaseNotFound(String(id)) }
         return p
     }
@@ -189,30 +189,117 @@ struct PurchaseRow {
     var kind: PurchaseKind = .purchase
     var refundOf: Int64? = nil
 
-    static let insertColumns = """
-        trip_id, date, note, category, paid_with, currency, expression, price_minor, discount_spec, discount_minor, \
-        service_spec, service_minor, tax_spec, tax_included, tax_minor, tip_spec, tip_minor, total_minor, rounding, \
-        preset, purchase_rate, charged_minor, home_currency, home_minor, home_discount_minor, home_service_minor, \
-        home_tax_minor, home_tip_minor, rate, rate_date, rate_source, rate_provider, rate_fetched_at, provisional, \
-        created_at, updated_at, explicit_fields, kind, refund_of
-        """
+    /// The columns `values` fills, `Column`'s list (the id is bound before them).
+    static let insertColumns = Column.sqlList
+    static let placeholders = Column.placeholders
     /// The number of `insertColumns`.
-    static let columnCount = 39
-    static let placeholders = Array(repeating: "?", count: columnCount).joined(separator: ", ")
+    static let columnCount = Int(Column.count)
 
+    /// The columns of `purchases` that an inserted purchase sets, in order. `PurchaseColumnTests`
+    /// checks that every column of the table is here or named as one an insert leaves alone.
+    enum Column: Int32, ColumnList {
+        case tripID, date, note, category, paidWith, currency, expression, price, discountSpec, discount, serviceSpec
+        case service, taxSpec, taxIncluded, tax, tipSpec, tip, total, rounding, preset, purchaseRate, charged
+        case homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider
+        case rateFetchedAt, provisional, createdAt, updatedAt, explicitFields, kind, refundOf
+
+        var sql: StaticString {
+            switch self {
+            case .tripID: "trip_id"
+            case .date: "date"
+            case .note: "note"
+            case .category: "category"
+            case .paidWith: "paid_with"
+            case .currency: "currency"
+            case .expression: "expression"
+            case .price: "price_minor"
+            case .discountSpec: "discount_spec"
+            case .discount: "discount_minor"
+            case .serviceSpec: "service_spec"
+            case .service: "service_minor"
+            case .taxSpec: "tax_spec"
+            case .taxIncluded: "tax_included"
+            case .tax: "tax_minor"
+            case .tipSpec: "tip_spec"
+            case .tip: "tip_minor"
+            case .total: "total_minor"
+            case .rounding: "rounding"
+            case .preset: "preset"
+            case .purchaseRate: "purchase_rate"
+            case .charged: "charged_minor"
+            case .homeCurrency: "home_currency"
+            case .home: "home_minor"
+            case .homeDiscount: "home_discount_minor"
+            case .homeService: "home_service_minor"
+            case .homeTax: "home_tax_minor"
+            case .homeTip: "home_tip_minor"
+            case .rate: "rate"
+            case .rateDate: "rate_date"
+            case .rateSource: "rate_source"
+            case .rateProvider: "rate_provider"
+            case .rateFetchedAt: "rate_fetched_at"
+            case .provisional: "provisional"
+            case .createdAt: "created_at"
+            case .updatedAt: "updated_at"
+            case .explicitFields: "explicit_fields"
+            case .kind: "kind"
+            case .refundOf: "refund_of"
+            }
+        }
+    }
+
+    private static let allColumns = Column.allCases
+
+    /// The values of `insertColumns`, in their order.
     func values(now: String, createdAt: String) -> [SQLValue] {
+        var out: [SQLValue] = []
+        out.reserveCapacity(Self.columnCount)
+        for column in Self.allColumns { out.append(value(column, now: now, createdAt: createdAt)) }
+        return out
+    }
+
+    func value(_ column: Column, now: String, createdAt: String) -> SQLValue {
         let b = breakdown, c = conversion, q = conversion.quote
-        return [
-            .integer(tripID), .text(date.description), .text(note), SQLValue(category), SQLValue(paidWith),
-            .text(currency.code), .text(expression), .integer(b.price), SQLValue(inputs.discount?.description),
-            .integer(b.discount), SQLValue(inputs.service?.description), .integer(b.service),
-            SQLValue(inputs.tax?.description), SQLValue(inputs.taxIncluded), .integer(b.tax),
-            SQLValue(inputs.tip?.description), .integer(b.tip), .integer(b.total), .text(inputs.rounding.rawValue),
-            SQLValue(preset), SQLValue(purchaseRate), SQLValue(charged), .text(c.homeCurrency.code), SQLValue(c.home),
-            SQLValue(c.homeDiscount), SQLValue(c.homeService), SQLValue(c.homeTax), SQLValue(c.homeTip),
-            SQLValue(q?.rate), SQLValue(q?.date?.description), .text(c.source.rawValue), SQLValue(q?.provider),
-            SQLValue(q?.fetchedAt), SQLValue(c.provisional), .text(createdAt), .text(now), SQLValue(explicit?.stored),
-            .text(kind.rawValue), SQLValue(refundOf),
-        ]
+        switch column {
+        case .tripID: return .integer(tripID)
+        case .date: return .text(date.description)
+        case .note: return .text(note)
+        case .category: return SQLValue(category)
+        case .paidWith: return SQLValue(paidWith)
+        case .currency: return .text(currency.code)
+        case .expression: return .text(expression)
+        case .price: return .integer(b.price)
+        case .discountSpec: return SQLValue(inputs.discount?.description)
+        case .discount: return .integer(b.discount)
+        case .serviceSpec: return SQLValue(inputs.service?.description)
+        case .service: return .integer(b.service)
+        case .taxSpec: return SQLValue(inputs.tax?.description)
+        case .taxIncluded: return SQLValue(inputs.taxIncluded)
+        case .tax: return .integer(b.tax)
+        case .tipSpec: return SQLValue(inputs.tip?.description)
+        case .tip: return .integer(b.tip)
+        case .total: return .integer(b.total)
+        case .rounding: return .text(inputs.rounding.rawValue)
+        case .preset: return SQLValue(preset)
+        case .purchaseRate: return SQLValue(purchaseRate)
+        case .charged: return SQLValue(charged)
+        case .homeCurrency: return .text(c.homeCurrency.code)
+        case .home: return SQLValue(c.home)
+        case .homeDiscount: return SQLValue(c.homeDiscount)
+        case .homeService: return SQLValue(c.homeService)
+        case .homeTax: return SQLValue(c.homeTax)
+        case .homeTip: return SQLValue(c.homeTip)
+        case .rate: return SQLValue(q?.rate)
+        case .rateDate: return SQLValue(q?.date?.description)
+        case .rateSource: return .text(c.source.rawValue)
+        case .rateProvider: return SQLValue(q?.provider)
+        case .rateFetchedAt: return SQLValue(q?.fetchedAt)
+        case .provisional: return SQLValue(c.provisional)
+        case .createdAt: return .text(createdAt)
+        case .updatedAt: return .text(now)
+        case .explicitFields: return SQLValue(explicit?.stored)
+        case .kind: return .text(kind.rawValue)
+        case .refundOf: return SQLValue(refundOf)
+        }
     }
 }

@@ -1,25 +1,37 @@
 import TripCore
 
-extension Conversion {
-    /// Reads the 12 conversion columns of `purchases` starting at column `i`, in this order:
-    /// home_currency, home_minor, home_discount_minor, home_service_minor, home_tax_minor,
-    /// home_tip_minor, rate, rate_date, rate_source, rate_provider, rate_fetched_at, provisional.
-    static let storedColumns = """
-        p.home_currency, p.home_minor, p.home_discount_minor, p.home_service_minor, p.home_tax_minor, \
-        p.home_tip_minor, p.rate, p.rate_date, p.rate_source, p.rate_provider, p.rate_fetched_at, p.provisional
-        """
+/// A statement's columns that include a purchase's stored conversion (`purchases.home_currency` …
+/// `purchases.provisional`), so that `Conversion(stored:)` reads them by name whatever else the
+/// statement selects. Each conforming list declares these cases (an enum case is the static member).
+protocol ConversionColumns: ColumnList {
+    static var homeCurrency: Self { get }
+    static var home: Self { get }
+    static var homeDiscount: Self { get }
+    static var homeService: Self { get }
+    static var homeTax: Self { get }
+    static var homeTip: Self { get }
+    static var rate: Self { get }
+    static var rateDate: Self { get }
+    static var rateSource: Self { get }
+    static var rateProvider: Self { get }
+    static var rateFetchedAt: Self { get }
+    static var provisional: Self { get }
+}
 
-    init(stored s: Statement, at i: Int32) {
-        let source = RateSource(rawValue: s.text(i + 8)) ?? .none
+extension Conversion {
+    /// The conversion stored in the row's purchase columns.
+    init<C: ConversionColumns>(stored row: ResultRow<C>) {
+        let source = RateSource(rawValue: row.text(.rateSource)) ?? .none
         let quote =
             source == .none
             ? nil
             : RateQuote(
-                rate: s.optionalText(i + 6) ?? "", date: s.optionalText(i + 7).flatMap { CivilDate(iso: $0) }, source: source,
-                provider: s.optionalText(i + 9), fetchedAt: s.optionalText(i + 10), provisional: s.int(i + 11) == 1)
+                rate: row.optionalText(.rate) ?? "", date: row.optionalText(.rateDate).flatMap { CivilDate(iso: $0) },
+                source: source, provider: row.optionalText(.rateProvider), fetchedAt: row.optionalText(.rateFetchedAt),
+                provisional: row.int(.provisional) == 1)
         self.init(
-            homeCurrency: .stored(s.text(i)), home: s.optionalInt(i + 1), homeDiscount: s.optionalInt(i + 2),
-            homeService: s.optionalInt(i + 3), homeTax: s.optionalInt(i + 4), homeTip: s.optionalInt(i + 5),
-            quote: quote)
+            homeCurrency: .stored(row.text(.homeCurrency)), home: row.optionalInt(.home),
+            homeDiscount: row.optionalInt(.homeDiscount), homeService: row.optionalInt(.homeService),
+            homeTax: row.optionalInt(.homeTax), homeTip: row.optionalInt(.homeTip), quote: quote)
     }
 }

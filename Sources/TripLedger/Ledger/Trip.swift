@@ -18,19 +18,39 @@ public struct Trip: Sendable, Equatable {
     public let createdAt: String
     public let closedAt: String?
 
-    static let columns = "id, name, local_currency, home_currency, start_date, end_date, preset, budget_minor, created_at, closed_at"
+    static let columns = Column.sqlList
 
-    init(row s: Statement) {
-        id = s.int(0)
-        name = s.text(1)
-        localCurrency = s.optionalText(2).flatMap { CurrencyTable.shared.lookup($0) }
-        homeCurrency = .stored(s.text(3))
-        start = s.optionalText(4).flatMap { CivilDate(iso: $0) }
-        end = s.optionalText(5).flatMap { CivilDate(iso: $0) }
-        presets = (s.optionalText(6) ?? "").split(separator: ",").map(String.init)
-        budgetMinor = s.optionalInt(7)
-        createdAt = s.text(8)
-        closedAt = s.optionalText(9)
+    /// The result columns of `columns`, in order.
+    enum Column: Int32, ColumnList {
+        case id, name, localCurrency, homeCurrency, start, end, presets, budget, createdAt, closedAt
+
+        var sql: StaticString {
+            switch self {
+            case .id: "id"
+            case .name: "name"
+            case .localCurrency: "local_currency"
+            case .homeCurrency: "home_currency"
+            case .start: "start_date"
+            case .end: "end_date"
+            case .presets: "preset"
+            case .budget: "budget_minor"
+            case .createdAt: "created_at"
+            case .closedAt: "closed_at"
+            }
+        }
+    }
+
+    init(row: ResultRow<Column>) {
+        id = row.int(.id)
+        name = row.text(.name)
+        localCurrency = row.optionalText(.localCurrency).flatMap { CurrencyTable.shared.lookup($0) }
+        homeCurrency = .stored(row.text(.homeCurrency))
+        start = row.optionalText(.start).flatMap { CivilDate(iso: $0) }
+        end = row.optionalText(.end).flatMap { CivilDate(iso: $0) }
+        presets = (row.optionalText(.presets) ?? "").split(separator: ",").map(String.init)
+        budgetMinor = row.optionalInt(.budget)
+        createdAt = row.text(.createdAt)
+        closedAt = row.optionalText(.closedAt)
     }
 }
 
@@ -102,27 +122,35 @@ extension Ledger {
             try requireNewTripName(name)
             // The id explicitly: never one a deleted trip had (m0006).
             let id = try nextID(.trips)
+            // Every column `Trip` reads, so a new one needs its value here too.
             try db.run(
-                """
-                INSERT INTO trips (id, name, local_currency, home_currency, start_date, end_date, preset, budget_minor, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    .integer(id), .text(name), SQLValue(local?.code), .text(home.code), SQLValue(start?.description),
-                    SQLValue(end?.description), SQLValue(presets), SQLValue(budget), .text(clock.now),
-                ])
+                "INSERT INTO trips (\(Trip.columns)) VALUES (\(Trip.Column.placeholders))",
+                Trip.Column.allCases.map { column -> SQLValue in
+                    switch column {
+                    case .id: .integer(id)
+                    case .name: .text(name)
+                    case .localCurrency: SQLValue(local?.code)
+                    case .homeCurrency: .text(home.code)
+                    case .start: SQLValue(start?.description)
+                    case .end: SQLValue(end?.description)
+                    case .presets: SQLValue(presets)
+                    case .budget: SQLValue(budget)
+                    case .createdAt: .text(clock.now)
+                    case .closedAt: .null
+                    }
+                })
             try setLedgerSetting("current_trip", String(id))
             return try trip(id: id)!
         }
     }
 
     func trip(id: Int64) throws -> Trip? {
-        try db.prepare("SELECT \(Trip.columns) FROM trips WHERE id = ?").first([.integer(id)], Trip.init(row:))
+        try db.prepare("SELECT \(Trip.columns) FROM trips WHERE id = ?").first([.integer(id)], { Trip(row: $0.row()) })
     }
 
     /// The trip of that name; else the one trip whose name differs only in case, width or spacing.
     public func trip(named name: String) throws -> Trip {
-        if let t = try db.prepare("SELECT \(Trip.columns) FROM trips WHERE name = ?").first([.text(name)], Trip.init(row:)) {
+        if let t = try db.prepare("SELECT \(Trip.columns) FROM trips WHERE name = ?").first([.text(name)], { Trip(row: $0.row()) }) {
             return t
         }
         let key = TextField.matchKey(name)
@@ -134,7 +162,7 @@ extension Ledger {
     /// All trips, oldest first.
     public func trips() throws -> [Trip] {
         var out: [Trip] = []
-        try db.prepare("SELECT \(Trip.columns) FROM trips ORDER BY id").forEach { out.append(Trip(row: $0)) }
+        try db.prepare("SELECT \(Trip.columns) FROM trips ORDER BY id").forEach { out.append(Trip(row: $0.row())) }
         return out
     }
 

@@ -9,29 +9,102 @@ public struct ManualRate: Sendable, Equatable {
     /// 1 `quote` = `inverse` `base`, to 12 significant digits (shown because people enter rates
     /// the wrong way round).
     public var inverse: String { RateResolver.inverse(rate) }
+
+    /// The columns of `manual_rates` a manual rate is read from.
+    enum Column: Int32, ColumnList {
+        case base, quote, date, rate
+
+        var sql: StaticString {
+            switch self {
+            case .base: "base"
+            case .quote: "quote"
+            case .date: "date"
+            case .rate: "rate"
+            }
+        }
+    }
 }
 
-/// The part of a purchase that re-rating reads.
+/// The part of a purchase that re-rating (and re-expressing a report) reads.
 struct RerateRow {
     let id: Int64
     let currency: Currency
     let date: CivilDate
     let breakdown: Breakdown
     let conversion: Conversion
+    let kind: PurchaseKind
 
-    static let columns = """
-        p.id, p.currency, p.date, p.price_minor, p.discount_minor, p.service_minor, p.tax_minor, p.tax_included, \
-        p.tip_minor, p.total_minor, \(Conversion.storedColumns)
-        """
+    static let columns = Column.sqlList
 
-    init(row s: Statement) {
-        id = s.int(0)
-        currency = .stored(s.text(1))
-        date = CivilDate(iso: s.text(2)) ?? CivilDate(year: 1970, month: 1, day: 1)!
+    /// The result columns of `columns`, in order.
+    enum Column: Int32, ColumnList, ConversionColumns {
+        case id, currency, date, price, discount, service, tax, taxIncluded, tip, total
+        case homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider
+        case rateFetchedAt, provisional, kind
+
+        var sql: StaticString {
+            switch self {
+            case .id: "p.id"
+            case .currency: "p.currency"
+            case .date: "p.date"
+            case .price: "p.price_minor"
+            case .discount: "p.discount_minor"
+            case .service: "p.service_minor"
+            case .tax: "p.tax_minor"
+            case .taxIncluded: "p.tax_included"
+            case .tip: "p.tip_minor"
+            case .total: "p.total_minor"
+            case .homeCurrency: "p.home_currency"
+            case .home: "p.home_minor"
+            case .homeDiscount: "p.home_discount_minor"
+            case .homeService: "p.home_service_minor"
+            case .homeTax: "p.home_tax_minor"
+            case .homeTip: "p.home_tip_minor"
+            case .rate: "p.rate"
+            case .rateDate: "p.rate_date"
+            case .rateSource: "p.rate_source"
+            case .rateProvider: "p.rate_provider"
+            case .rateFetchedAt: "p.rate_fetched_at"
+            case .provisional: "p.provisional"
+            case .kind: "p.kind"
+            }
+        }
+    }
+
+    init(row: ResultRow<Column>) {
+        id = row.int(.id)
+        currency = .stored(row.text(.currency))
+        date = CivilDate(iso: row.text(.date)) ?? CivilDate(year: 1970, month: 1, day: 1)!
+        let price = row.int(.price), discount = row.int(.discount)
         breakdown = Breakdown(
-            price: s.int(3), discount: s.int(4), subtotal: s.int(3) - s.int(4), service: s.int(5),
-            tax: s.int(6), taxIncluded: s.int(7) == 1, tip: s.int(8), total: s.int(9))
-        conversion = Conversion(stored: s, at: 10)
+            price: price, discount: discount, subtotal: price - discount, service: row.int(.service),
+            tax: row.int(.tax), taxIncluded: row.int(.taxIncluded) == 1, tip: row.int(.tip), total: row.int(.total))
+        conversion = Conversion(stored: row)
+        kind = PurchaseKind(rawValue: row.text(.kind)) ?? .purchase
+    }
+}
+
+/// The columns of `purchases` that re-rating rewrites: the stored conversion but its home currency
+/// (which a new rate does not change), and the update time.
+enum RerateUpdateColumn: Int32, ColumnList {
+    case home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider, rateFetchedAt
+    case provisional, updatedAt
+
+    var sql: StaticString {
+        switch self {
+        case .home: "home_minor"
+        case .homeDiscount: "home_discount_minor"
+        case .homeService: "home_service_minor"
+        case .homeTax: "home_tax_minor"
+        case .homeTip: "home_tip_minor"
+        case .rate: "rate"
+        case .rateDate: "rate_date"
+        case .rateSource: "rate_source"
+        case .rateProvider: "rate_provider"
+        case .rateFetchedAt: "rate_fetched_at"
+        case .provisional: "provisional"
+        case .updatedAt: "updated_at"
+        }
     }
 }
 
@@ -79,11 +152,12 @@ extension Ledger {
     /// `trip rates show`: every manual rate, by pair then date.
     public func manualRates() throws -> [ManualRate] {
         var out: [ManualRate] = []
-        try db.prepare("SELECT base, quote, date, rate FROM manual_rates ORDER BY base, quote, date").forEach { s in
-            guard let b = CurrencyTable.shared.lookup(s.text(0)), let q = CurrencyTable.shared.lookup(s.text(1)),
-                let d = CivilDate(iso: s.text(2))
+        try db.prepare("SELECT \(ManualRate.Column.sqlList) FROM manual_rates ORDER BY base, quote, date").forEach { statement in
+            let s = ResultRow<ManualRate.Column>(statement)
+            guard let b = CurrencyTable.shared.lookup(s.text(.base)), let q = CurrencyTable.shared.lookup(s.text(.quote)),
+                let d = CivilDate(iso: s.text(.date))
             else { return }
-            out.append(ManualRate(base: b, quote: q, date: d, rate: s.text(3)))
+            out.append(ManualRate(base: b, quote: q, date: d, rate: s.text(.rate)))
         }
         return out
     }
@@ -103,7 +177,7 @@ extension Ledger {
         // Only the columns a conversion needs: this runs over every provisional purchase.
         // Refunds and credits are re-rated like purchases; their kind only signs the reported delta.
         var sql = """
-            SELECT \(RerateRow.columns), p.kind
+            SELECT \(RerateRow.columns)
             FROM purchases p JOIN trips t ON t.id = p.trip_id
             WHERE t.closed_at IS NULL AND p.purchase_rate IS NULL AND p.charged_minor IS NULL
               AND (p.provisional = 1 OR p.rate_source IN ('none', 'manual', 'fallback'))
@@ -111,20 +185,12 @@ extension Ledger {
         var values: [SQLValue] = []
         if let tripID { sql += " AND p.trip_id = ?"; values.append(.integer(tripID)) }
         var rows: [RerateRow] = []
-        var signs: [Int64] = []
-        try db.prepare(sql).forEach(values) {
-            rows.append(RerateRow(row: $0))
-            signs.append((PurchaseKind(rawValue: $0.text(22)) ?? .purchase).sign)
-        }
+        try db.prepare(sql).forEach(values) { rows.append(RerateRow(row: $0.row())) }
         let resolver = RateResolver(ledger: self)
         var cache: [String: RateQuote?] = [:]
-        let update = try db.prepare(
-            """
-            UPDATE purchases SET home_minor = ?, home_discount_minor = ?, home_service_minor = ?, home_tax_minor = ?,
-              home_tip_minor = ?, rate = ?, rate_date = ?, rate_source = ?, rate_provider = ?, rate_fetched_at = ?,
-              provisional = ?, updated_at = ? WHERE id = ?
-            """)
-        for (p, sign) in zip(rows, signs) {
+        let update = try db.prepare("UPDATE purchases SET \(RerateUpdateColumn.assignments) WHERE id = ?")
+        for p in rows {
+            let sign = p.kind.sign
             if let currencies, !currencies.contains(p.currency.code) && !currencies.contains(p.conversion.homeCurrency.code) { continue }
             let key = "\(p.currency.code)>\(p.conversion.homeCurrency.code)@\(p.date)"
             let quote: RateQuote?
@@ -148,11 +214,23 @@ extension Ledger {
             summary.changed += 1
             summary.delta[c.homeCurrency.code, default: 0] += sign * ((c.home ?? 0) - (p.conversion.home ?? 0))
             let q = c.quote
-            try update.run([
-                SQLValue(c.home), SQLValue(c.homeDiscount), SQLValue(c.homeService), SQLValue(c.homeTax),
-                SQLValue(c.homeTip), SQLValue(q?.rate), SQLValue(q?.date?.description), .text(c.source.rawValue),
-                SQLValue(q?.provider), SQLValue(q?.fetchedAt), SQLValue(c.provisional), .text(clock.now), .integer(p.id),
-            ])
+            try update.run(
+                RerateUpdateColumn.allCases.map { column -> SQLValue in
+                    switch column {
+                    case .home: SQLValue(c.home)
+                    case .homeDiscount: SQLValue(c.homeDiscount)
+                    case .homeService: SQLValue(c.homeService)
+                    case .homeTax: SQLValue(c.homeTax)
+                    case .homeTip: SQLValue(c.homeTip)
+                    case .rate: SQLValue(q?.rate)
+                    case .rateDate: SQLValue(q?.date?.description)
+                    case .rateSource: .text(c.source.rawValue)
+                    case .rateProvider: SQLValue(q?.provider)
+                    case .rateFetchedAt: SQLValue(q?.fetchedAt)
+                    case .provisional: SQLValue(c.provisional)
+                    case .updatedAt: .text(clock.now)
+                    }
+                } + [.integer(p.id)])
         }
         try rerateTransfers(currencies: currencies, tripID: tripID)
         return summary

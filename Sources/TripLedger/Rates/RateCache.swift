@@ -41,8 +41,11 @@ extension Ledger {
 
     /// The validators of the last stored response for `url`, for a conditional GET.
     public func storedValidators(provider: String, url: String) throws -> (etag: String?, lastModified: String?)? {
-        try db.prepare("SELECT etag, last_modified FROM provider_state WHERE provider = ? AND url = ?")
-            .first([.text(provider), .text(url)]) { ($0.optionalText(0), $0.optionalText(1)) }
+        try db.prepare("SELECT \(ValidatorColumn.sqlList) FROM provider_state WHERE provider = ? AND url = ?")
+            .first([.text(provider), .text(url)]) {
+                let s = ResultRow<ValidatorColumn>($0)
+                return (s.optionalText(.etag), s.optionalText(.lastModified))
+            }
     }
 
     /// Open trips in scope (`name`, or all, or the current trip) and what each still needs.
@@ -63,14 +66,15 @@ extension Ledger {
             var from: String?, to: String?
             try db.prepare(
                 """
-                SELECT currency, min(date), max(date) FROM purchases
+                SELECT \(NeedColumn.sqlList) FROM purchases
                 WHERE trip_id = ? AND provisional = 1 AND purchase_rate IS NULL AND charged_minor IS NULL
                 GROUP BY currency
                 """
-            ).forEach([.integer(t.id)]) { s in
-                codes.insert(s.text(0))
-                from = min(from ?? s.text(1), s.text(1))
-                to = max(to ?? s.text(2), s.text(2))
+            ).forEach([.integer(t.id)]) { statement in
+                let s = ResultRow<NeedColumn>(statement)
+                codes.insert(s.text(.currency))
+                from = min(from ?? s.text(.first), s.text(.first))
+                to = max(to ?? s.text(.last), s.text(.last))
             }
             guard let f = from.flatMap({ CivilDate(iso: $0) }), let l = to.flatMap({ CivilDate(iso: $0) }) else { continue }
             codes.insert(t.homeCurrency.code)
@@ -97,5 +101,30 @@ extension Ledger {
         )
         .forEach([.text(provider), .text(provider)]) { out.insert($0.text(0)) }
         return out
+    }
+}
+
+/// The columns of `provider_state` a conditional GET is made from.
+enum ValidatorColumn: Int32, ColumnList {
+    case etag, lastModified
+
+    var sql: StaticString {
+        switch self {
+        case .etag: "etag"
+        case .lastModified: "last_modified"
+        }
+    }
+}
+
+/// Per purchase currency of a trip, the first and last date of its purchases that wait for a rate.
+enum NeedColumn: Int32, ColumnList {
+    case currency, first, last
+
+    var sql: StaticString {
+        switch self {
+        case .currency: "currency"
+        case .first: "min(date)"
+        case .last: "max(date)"
+        }
     }
 }

@@ -33,7 +33,7 @@ public struct RateResolver {
     func manual(from: String, to: String, on date: CivilDate) throws -> RateQuote? {
         let d = date.description
         let sql = """
-            SELECT base, rate, date FROM manual_rates
+            SELECT \(ManualRate.Column.sqlList) FROM manual_rates
             WHERE ((base = ?1 AND quote = ?2) OR (base = ?2 AND quote = ?1))
             ORDER BY (date <= ?3) DESC, CASE WHEN date <= ?3 THEN date END DESC, date ASC, base = ?1 DESC
             LIMIT 1
@@ -42,7 +42,8 @@ public struct RateResolver {
             let (base, text, day) = try ledger.db.prepare(sql).first(
                 [.text(from), .text(to), .text(d)],
                 {
-                    ($0.text(0), $0.text(1), $0.text(2))
+                    let s = ResultRow<ManualRate.Column>($0)
+                    return (s.text(.base), s.text(.rate), s.text(.date))
                 })
         else { return nil }
         let on = CivilDate(iso: day)
@@ -65,13 +66,14 @@ public struct RateResolver {
                 guard
                     let row = try ledger.db.prepare(
                         """
-                        SELECT rate, date, fetched_at FROM rate_observations
+                        SELECT \(ObservationColumn.sqlList) FROM rate_observations
                         WHERE provider = ? AND base = ? AND quote = ? AND date <= ? ORDER BY date DESC LIMIT 1
                         """
                     ).first(
                         [.text(provider), .text(base), .text(quote), .text(day.description)],
                         {
-                            ($0.text(0), $0.text(1), $0.text(2))
+                            let s = ResultRow<ObservationColumn>($0)
+                            return (s.text(.rate), s.text(.date), s.text(.fetchedAt))
                         }), let r = Rational(decimalText: row.0)
                 else { return nil }
                 return (r, row.0, row.1, row.2)
@@ -111,5 +113,18 @@ public struct RateResolver {
         try ledger.db.prepare("SELECT DISTINCT base FROM provider_state WHERE provider = ?")
             .forEach([.text(provider)]) { out.append($0.text(0)) }
         return out
+    }
+}
+
+/// The columns of `rate_observations` a cached quote is read from.
+enum ObservationColumn: Int32, ColumnList {
+    case rate, date, fetchedAt
+
+    var sql: StaticString {
+        switch self {
+        case .rate: "rate"
+        case .date: "date"
+        case .fetchedAt: "fetched_at"
+        }
     }
 }

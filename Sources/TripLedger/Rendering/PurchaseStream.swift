@@ -12,24 +12,22 @@ import TripCore
 final class PurchaseStream {
     /// `Purchase.columns`, then the purchase's split (NULL when it has none).
     static let columns = """
-        \(Purchase.columns), s.payers, s.shares
+        \(Purchase.columns), \(SplitColumn.sqlList)
         """
     static let from = """
         FROM purchases p JOIN trips t ON t.id = p.trip_id \
         LEFT JOIN purchase_splits s ON s.trip_id = p.trip_id AND s.purchase_id = p.id
         """
-    /// The same columns for a trip without members (no split to read): no lookup per row.
+    /// The same columns for a trip without members (no split to read): no lookup per row. One NULL
+    /// per `SplitColumn`.
     static let unsplitColumns = """
         \(Purchase.columns), NULL, NULL
         """
 
-    /// The result columns of `columns`, in order: one declared list, read by name.
-    enum Column: Int32, CaseIterable {
-        case id, tripID, tripName, date, note, category, paidWith, currency, expression, price, discountSpec, discount
-        case serviceSpec, service, taxSpec, taxIncluded, tax, tipSpec, tip, total, rounding, preset, purchaseRate, charged
-        case homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider
-        case rateFetchedAt, provisional, explicitFields, kind, refundOf, payers, shares
-    }
+    typealias Column = Purchase.Column
+
+    /// Where `SplitColumn`'s columns start.
+    private static let splitBase = Column.count
 
     /// A currency as a row names it: `Currency.stored`, its code's bytes and width in characters.
     private struct CurrencyText {
@@ -69,22 +67,23 @@ final class PurchaseStream {
     // MARK: JSON
 
     /// Appends row `s`'s purchase object, keys sorted, as `Purchase.json(split:)` serializes it.
-    func writeJSON(_ s: Statement, to out: inout [UInt8]) throws {
+    func writeJSON(_ statement: Statement, to out: inout [UInt8]) throws {
+        let s = ResultRow<Column>(statement)
         let currency = self.currency(s, .currency)
         let home = self.currency(s, .homeCurrency)
         let source = self.source(s)
         let hasQuote = source != .none
-        let total = s.int(Column.total.rawValue)
+        let total = s.int(.total)
         let homeTotal = optionalInt(s, .home)
 
-        func money(_ c: Column) { quotedMinor(s.int(c.rawValue), currency.currency.minorUnits, to: &out) }
+        func money(_ c: Column) { quotedMinor(s.int(c), currency.currency.minorUnits, to: &out) }
         func homeMoney(_ v: Int64?) {
             if let v { quotedMinor(v, home.currency.minorUnits, to: &out) } else { append("null", to: &out) }
         }
-        func text(_ c: Column) { s.withBytes(c.rawValue) { jsonString($0, to: &out) } }
-        func optionalText(_ c: Column) { if s.isNull(c.rawValue) { append("null", to: &out) } else { text(c) } }
+        func text(_ c: Column) { s.withBytes(c) { jsonString($0, to: &out) } }
+        func optionalText(_ c: Column) { if s.isNull(c) { append("null", to: &out) } else { text(c) } }
         func spec(_ c: Column) {
-            guard !s.isNull(c.rawValue), let bytes = specText(s, c) else { return append("null", to: &out) }
+            guard !s.isNull(c), let bytes = specText(s, c) else { return append("null", to: &out) }
             out.append(contentsOf: bytes)
         }
         func bool(_ b: Bool) { append(b ? "true" : "false", to: &out) }
@@ -99,7 +98,7 @@ final class PurchaseStream {
         append(",\"currency\":", to: &out)
         jsonString(currency.code, to: &out)
         append(",\"date\":", to: &out)
-        s.withBytes(Column.date.rawValue) { out.append(contentsOf: date.quoted($0, fallback: true)!) }
+        s.withBytes(.date) { out.append(contentsOf: date.quoted($0, fallback: true)!) }
         append(",\"discount\":", to: &out)
         money(.discount)
         append(",\"discount_spec\":", to: &out)
@@ -119,7 +118,7 @@ final class PurchaseStream {
         append(",\"home_tip\":", to: &out)
         homeMoney(optionalInt(s, .homeTip))
         append(",\"id\":", to: &out)
-        appendInteger(s.int(Column.id.rawValue), to: &out)
+        appendInteger(s.int(.id), to: &out)
         append(",\"kind\":", to: &out)
         let kind = self.kind(s)
         jsonString(kind.rawValue, to: &out)
@@ -139,12 +138,12 @@ final class PurchaseStream {
         append(",\"price\":", to: &out)
         money(.price)
         append(",\"provisional\":", to: &out)
-        bool(hasQuote ? s.int(Column.provisional.rawValue) == 1 : true)
+        bool(hasQuote ? s.int(.provisional) == 1 : true)
         append(",\"rate\":", to: &out)
-        if hasQuote { s.withBytes(Column.rate.rawValue) { jsonString($0, to: &out) } } else { append("null", to: &out) }
+        if hasQuote { s.withBytes(.rate) { jsonString($0, to: &out) } } else { append("null", to: &out) }
         append(",\"rate_date\":", to: &out)
-        if hasQuote && !s.isNull(Column.rateDate.rawValue),
-            let d = s.withBytes(Column.rateDate.rawValue, { rateDate.quoted($0, fallback: false) })
+        if hasQuote && !s.isNull(.rateDate),
+            let d = s.withBytes(.rateDate, { rateDate.quoted($0, fallback: false) })
         {
             out.append(contentsOf: d)
         } else {
@@ -171,11 +170,11 @@ final class PurchaseStream {
             append("null", to: &out)
         }
         append(",\"subtotal\":", to: &out)
-        quotedMinor(s.int(Column.price.rawValue) - s.int(Column.discount.rawValue), currency.currency.minorUnits, to: &out)
+        quotedMinor(s.int(.price) - s.int(.discount), currency.currency.minorUnits, to: &out)
         append(",\"tax\":", to: &out)
         money(.tax)
         append(",\"tax_included\":", to: &out)
-        bool(s.int(Column.taxIncluded.rawValue) == 1)
+        bool(s.int(.taxIncluded) == 1)
         append(",\"tax_spec\":", to: &out)
         spec(.taxSpec)
         append(",\"tip\":", to: &out)
@@ -191,9 +190,10 @@ final class PurchaseStream {
 
     /// Reads the row's payers and sharers into `payers` and `sharers`; false when it has no split
     /// (no row in `purchase_splits`, or a trip without members), as `Ledger.split(of:)` says.
-    private func readSplit(_ s: Statement) throws -> Bool {
-        guard !s.isNull(Column.payers.rawValue) else { return false }
-        let trip = s.int(Column.tripID.rawValue)
+    private func readSplit(_ s: ResultRow<Column>) throws -> Bool {
+        let split = ResultRow<SplitColumn>(s.statement, base: Self.splitBase)
+        guard !split.isNull(.payers) else { return false }
+        let trip = s.int(.tripID)
         let group: Group
         if let g = groups[trip] {
             group = g
@@ -211,8 +211,8 @@ final class PurchaseStream {
         guard !group.names.isEmpty else { return false }
         payers.removeAll(keepingCapacity: true)
         sharers.removeAll(keepingCapacity: true)
-        s.withBytes(Column.payers.rawValue) { SplitWeights.decode($0, index: group.index, into: &payers, cache: &weightCache) }
-        s.withBytes(Column.shares.rawValue) { SplitWeights.decode($0, index: group.index, into: &sharers, cache: &weightCache) }
+        split.withBytes(.payers) { SplitWeights.decode($0, index: group.index, into: &payers, cache: &weightCache) }
+        split.withBytes(.shares) { SplitWeights.decode($0, index: group.index, into: &sharers, cache: &weightCache) }
         return true
     }
 
@@ -220,10 +220,10 @@ final class PurchaseStream {
     /// `parts` by the allocation `trip balances` sums (`SplitRow.divide`).
     private func writeParts(
         _ parts: [(index: Int, weight: Rational)], _ key: StaticString, total: Int64, home: Int64?,
-        _ s: Statement, _ currency: CurrencyText, _ homeCurrency: CurrencyText,
+        _ s: ResultRow<Column>, _ currency: CurrencyText, _ homeCurrency: CurrencyText,
         to out: inout [UInt8]
     ) {
-        let group = groups[s.int(Column.tripID.rawValue)]!
+        let group = groups[s.int(.tripID)]!
         // Into buffers kept from row to row: no array per row.
         amounts.removeAll(keepingCapacity: true)
         amounts.append(contentsOf: repeatElement(0, count: parts.count))
@@ -264,12 +264,13 @@ final class PurchaseStream {
     // MARK: text
 
     /// Appends row `s`'s line of `trip list`'s table, as `TextFormat.listRow` writes it.
-    func writeListRow(_ s: Statement, _ layout: ListLayout, to out: inout [UInt8]) {
+    func writeListRow(_ statement: Statement, _ layout: ListLayout, to out: inout [UInt8]) {
+        let s = ResultRow<Column>(statement)
         let currency = self.currency(s, .currency)
         let kind = self.kind(s)
         let sign = kind.sign
         // id
-        let id = s.int(Column.id.rawValue)
+        let id = s.int(.id)
         let idStart = out.count
         out.append(UInt8(ascii: "#"))
         appendInteger(id, to: &out)
@@ -277,11 +278,11 @@ final class PurchaseStream {
         out.append(0x20)
         out.append(0x20)
         // date: always ten characters
-        s.withBytes(Column.date.rawValue) { out.append(contentsOf: date.plain($0)) }
+        s.withBytes(.date) { out.append(contentsOf: date.plain($0)) }
         out.append(0x20)
         out.append(0x20)
         // amount, right-aligned: `JPY 1,200`
-        let total = sign * s.int(Column.total.rawValue)
+        let total = sign * s.int(.total)
         let amountWidth = currency.codeWidth + 1 + minorUnitsWidth(total, currency.currency.minorUnits, grouped: true)
         pad(amountWidth, layout.amountWidth, to: &out)
         out.append(contentsOf: currency.code)
@@ -310,7 +311,7 @@ final class PurchaseStream {
         } else {
             out.append(contentsOf: source.rawValue.utf8)
             // `Conversion.provisional`: no quote counts as provisional.
-            if source == .none || s.int(Column.provisional.rawValue) == 1 { out.append(UInt8(ascii: "*")) }
+            if source == .none || s.int(.provisional) == 1 { out.append(UInt8(ascii: "*")) }
         }
         pad(out.count - flagStart, layout.rateWidth, to: &out)
         out.append(0x20)
@@ -324,12 +325,12 @@ final class PurchaseStream {
             out.append(0x20)
         case .credit: append("credit ", to: &out)
         }
-        if !s.isNull(Column.category.rawValue) {
+        if !s.isNull(.category) {
             out.append(UInt8(ascii: "["))
-            s.withBytes(Column.category.rawValue) { safeText($0, to: &out) }
+            s.withBytes(.category) { safeText($0, to: &out) }
             append("] ", to: &out)
         }
-        s.withBytes(Column.note.rawValue) { safeText($0, to: &out) }
+        s.withBytes(.note) { safeText($0, to: &out) }
         out.append(0x0A)
     }
 
@@ -344,8 +345,8 @@ final class PurchaseStream {
 
     // MARK: the row's repeated texts
 
-    private func currency(_ s: Statement, _ c: Column) -> CurrencyText {
-        s.withBytes(c.rawValue) { bytes in
+    private func currency(_ s: ResultRow<Column>, _ c: Column) -> CurrencyText {
+        s.withBytes(c) { bytes in
             for known in currencies where sameBytes(bytes, known.text) { return known }
             let currency = Currency.stored(String(decoding: bytes, as: UTF8.self))
             let found = CurrencyText(
@@ -357,8 +358,8 @@ final class PurchaseStream {
     }
 
     /// The spec's `description` as a JSON string, or `nil` (JSON null) when it does not parse.
-    private func specText(_ s: Statement, _ c: Column) -> [UInt8]? {
-        s.withBytes(c.rawValue) { bytes in
+    private func specText(_ s: ResultRow<Column>, _ c: Column) -> [UInt8]? {
+        s.withBytes(c) { bytes in
             if let known = specs.find(bytes) { return known }
             let spec = try? AdjustmentSpec.parse(String(decoding: bytes, as: UTF8.self), field: "stored")
             let text = spec.map { d -> [UInt8] in
@@ -371,8 +372,8 @@ final class PurchaseStream {
         }
     }
 
-    private func rounding(_ s: Statement) -> [UInt8] {
-        s.withBytes(Column.rounding.rawValue) { bytes in
+    private func rounding(_ s: ResultRow<Column>) -> [UInt8] {
+        s.withBytes(.rounding) { bytes in
             if let known = roundings.find(bytes) { return known }
             var t: [UInt8] = []
             JSONValue.writeString((RoundingMode(rawValue: String(decoding: bytes, as: UTF8.self)) ?? .halfUp).rawValue, to: &t)
@@ -381,8 +382,8 @@ final class PurchaseStream {
         }
     }
 
-    private func source(_ s: Statement) -> RateSource {
-        s.withBytes(Column.rateSource.rawValue) { bytes in
+    private func source(_ s: ResultRow<Column>) -> RateSource {
+        s.withBytes(.rateSource) { bytes in
             if let known = sources.find(bytes) { return known }
             let source = RateSource(rawValue: String(decoding: bytes, as: UTF8.self)) ?? .none
             sources.insert(bytes, source)
@@ -390,8 +391,8 @@ final class PurchaseStream {
         }
     }
 
-    private func kind(_ s: Statement) -> PurchaseKind {
-        s.withBytes(Column.kind.rawValue) { bytes in
+    private func kind(_ s: ResultRow<Column>) -> PurchaseKind {
+        s.withBytes(.kind) { bytes in
             if let known = kinds.find(bytes) { return known }
             let kind = PurchaseKind(rawValue: String(decoding: bytes, as: UTF8.self)) ?? .purchase
             kinds.insert(bytes, kind)
@@ -399,7 +400,7 @@ final class PurchaseStream {
         }
     }
 
-    private func optionalInt(_ s: Statement, _ c: Column) -> Int64? { s.optionalInt(c.rawValue) }
+    private func optionalInt(_ s: ResultRow<Column>, _ c: Column) -> Int64? { s.optionalInt(c) }
 }
 
 /// The last date text read and its `CivilDate.description` (rows come date by date).

@@ -180,6 +180,97 @@ struct ReportRow {
     var id: Int64 = 0
 }
 
+/// The result columns of the report's one grouped scan of `purchases_report`: the group's key
+/// (the first six, also its GROUP BY), then its sums. Refunds and credits count negative in every sum.
+enum ReportGroupColumn: Int32, ColumnList {
+    case tripID, category, currency, rateSource, provisional, taxIncluded, rows, home, discount, service, tax, tip
+    case total, first, last, unconverted, unconvertedTotal, refunds, refundCount
+
+    var sql: StaticString {
+        switch self {
+        case .tripID: "trip_id"
+        case .category: "category"
+        case .currency: "currency"
+        case .rateSource: "rate_source"
+        case .provisional: "provisional"
+        case .taxIncluded: "tax_included"
+        case .rows: "count(*)"
+        case .home: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0)"
+        case .discount: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_discount_minor), 0)"
+        case .service: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_service_minor), 0)"
+        case .tax: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_tax_minor), 0)"
+        case .tip: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_tip_minor), 0)"
+        case .total: "sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * total_minor)"
+        case .first: "min(date)"
+        case .last: "max(date)"
+        case .unconverted: "sum(home_minor IS NULL)"
+        case .unconvertedTotal:
+            "coalesce(sum(CASE WHEN home_minor IS NULL THEN (CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * total_minor END), 0)"
+        case .refunds: "coalesce(sum(CASE WHEN kind <> 'purchase' THEN home_minor END), 0)"
+        case .refundCount: "sum(kind <> 'purchase')"
+        }
+    }
+}
+
+/// The columns of a report line grouped in SQL: its key, how many purchases, their signed home
+/// total and how many have no home amount.
+protocol LineColumns: ColumnList {
+    static var key: Self { get }
+    static var rows: Self { get }
+    static var home: Self { get }
+    static var unconverted: Self { get }
+}
+
+/// `LineColumns` of the per-day lines.
+enum DayLineColumn: Int32, LineColumns {
+    case key, rows, home, unconverted
+
+    var sql: StaticString {
+        switch self {
+        case .key: "date"
+        case .rows: "count(*)"
+        case .home: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0)"
+        case .unconverted: "sum(home_minor IS NULL)"
+        }
+    }
+}
+
+/// `LineColumns` of the per-payment lines.
+enum PaymentLineColumn: Int32, LineColumns {
+    case key, rows, home, unconverted
+
+    var sql: StaticString {
+        switch self {
+        case .key: "coalesce(paid_with, 'unspecified')"
+        case .rows: "count(*)"
+        case .home: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0)"
+        case .unconverted: "sum(home_minor IS NULL)"
+        }
+    }
+}
+
+extension TripReport.Line {
+    init<C: LineColumns>(row: ResultRow<C>) {
+        self.init(key: row.text(.key), count: Int(row.int(.rows)), home: row.int(.home), original: nil)
+        unconverted = Int(row.int(.unconverted))
+    }
+}
+
+/// The columns a re-expressed report selects after `RerateRow.columns`.
+enum ReexpressColumn: Int32, ColumnList {
+    case category, paidWith
+
+    var sql: StaticString {
+        switch self {
+        case .category: "p.category"
+        case .paidWith: "p.paid_with"
+        }
+    }
+
+    /// Where these columns start.
+    static let base = RerateRow.Column.count
+}
+
 extension Ledger {
     /// `trip report` for the current trip (or `name`) with the default options.
     public func report(trip name: String?) throws -> TripReport {
@@ -222,24 +313,21 @@ extension Ledger {
             try db.prepare(
                 // sql-built: `tripFilter` is one of two constants above; a bound `?3 IS NULL OR` would lose the index.
                 """
-                SELECT trip_id, category, currency, rate_source, provisional, tax_included, count(*),
-                       coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0), coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_discount_minor), 0),
-                       coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_service_minor), 0), coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_tax_minor), 0),
-                       coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_tip_minor), 0), sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * total_minor),
-                       min(date), max(date), sum(home_minor IS NULL),
-                       coalesce(sum(CASE WHEN home_minor IS NULL THEN (CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * total_minor END), 0),
-                       coalesce(sum(CASE WHEN kind <> 'purchase' THEN home_minor END), 0), sum(kind <> 'purchase')
+                SELECT \(ReportGroupColumn.sqlList)
                 FROM purchases INDEXED BY purchases_report WHERE \(tripFilter) date BETWEEN ?1 AND ?2
                 GROUP BY trip_id, category, currency, rate_source, provisional, tax_included
                 """
             ).forEach(range + (one ? [.integer(trips[0].id)] : [])) { s in
-                grouped[s.int(0), default: []].append(
+                let row = ResultRow<ReportGroupColumn>(s)
+                grouped[row.int(.tripID), default: []].append(
                     ReportRow(
-                        category: s.optionalText(1) ?? "uncategorized", currency: s.text(2),
-                        source: RateSource(rawValue: s.text(3)) ?? .none, provisional: s.int(4) == 1, taxIncluded: s.int(5) == 1,
-                        count: Int(s.int(6)), home: s.int(7), discount: s.int(8), service: s.int(9), tax: s.int(10), tip: s.int(11),
-                        total: s.int(12), refunds: s.int(17), refundCount: Int(s.int(18)), unconverted: Int(s.int(15)),
-                        unconvertedTotal: s.int(16), first: s.text(13), last: s.text(14)))
+                        category: row.optionalText(.category) ?? "uncategorized", currency: row.text(.currency),
+                        source: RateSource(rawValue: row.text(.rateSource)) ?? .none, provisional: row.int(.provisional) == 1,
+                        taxIncluded: row.int(.taxIncluded) == 1, count: Int(row.int(.rows)), home: row.int(.home),
+                        discount: row.int(.discount), service: row.int(.service), tax: row.int(.tax), tip: row.int(.tip),
+                        total: row.int(.total), refunds: row.int(.refunds), refundCount: Int(row.int(.refundCount)),
+                        unconverted: Int(row.int(.unconverted)), unconvertedTotal: row.int(.unconvertedTotal),
+                        first: row.text(.first), last: row.text(.last)))
             }
         }
         for trip in trips {
@@ -300,14 +388,10 @@ extension Ledger {
         var out: [TripReport.Line] = []
         try db.prepare(
             """
-            SELECT date, count(*), coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0), sum(home_minor IS NULL)
+            SELECT \(DayLineColumn.sqlList)
             FROM purchases INDEXED BY purchases_by_trip_date WHERE trip_id = ? AND date BETWEEN ? AND ? GROUP BY date ORDER BY date
             """
-        ).forEach([.integer(trip.id)] + range) { s in
-            var line = TripReport.Line(key: s.text(0), count: Int(s.int(1)), home: s.int(2), original: nil)
-            line.unconverted = Int(s.int(3))
-            out.append(line)
-        }
+        ).forEach([.integer(trip.id)] + range) { s in out.append(TripReport.Line(row: s.row(DayLineColumn.self))) }
         return out
     }
 
@@ -315,16 +399,10 @@ extension Ledger {
         var out: [TripReport.Line] = []
         try db.prepare(
             """
-            SELECT coalesce(paid_with, 'unspecified'), count(*),
-                   coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0),
-                   sum(home_minor IS NULL)
+            SELECT \(PaymentLineColumn.sqlList)
             FROM purchases WHERE trip_id = ? AND date BETWEEN ? AND ? GROUP BY 1
             """
-        ).forEach([.integer(trip.id)] + range) { s in
-            var line = TripReport.Line(key: s.text(0), count: Int(s.int(1)), home: s.int(2), original: nil)
-            line.unconverted = Int(s.int(3))
-            out.append(line)
-        }
+        ).forEach([.integer(trip.id)] + range) { s in out.append(TripReport.Line(row: s.row(PaymentLineColumn.self))) }
         return out.sorted { ($0.home, $1.key) > ($1.home, $0.key) }
     }
 
@@ -337,11 +415,12 @@ extension Ledger {
         var rows: [ReportRow] = []
         try db.prepare(
             """
-            SELECT \(RerateRow.columns), p.category, p.paid_with, p.kind
+            SELECT \(RerateRow.columns), \(ReexpressColumn.sqlList)
             FROM purchases p WHERE p.trip_id = ? AND p.date BETWEEN ? AND ?
             """
         ).forEach([.integer(trip.id)] + range) { s in
-            let p = RerateRow(row: s)
+            let p = RerateRow(row: s.row())
+            let more = ResultRow<ReexpressColumn>(s, base: ReexpressColumn.base)
             let key = "\(p.currency.code)@\(p.date)"
             let quote: RateQuote?
             if let cached = quotes[key] {
@@ -354,15 +433,15 @@ extension Ledger {
                 breakdown: p.breakdown, from: p.currency, to: target, quote: quote,
                 rounding: settings.rounding.value)
             let b = p.breakdown, converted = c.home != nil
-            let kind = PurchaseKind(rawValue: s.text(24)) ?? .purchase, sign = kind.sign
+            let kind = p.kind, sign = kind.sign
             rows.append(
                 ReportRow(
-                    category: s.optionalText(22) ?? "uncategorized", currency: p.currency.code, source: c.source,
+                    category: more.optionalText(.category) ?? "uncategorized", currency: p.currency.code, source: c.source,
                     provisional: c.provisional, taxIncluded: b.taxIncluded, count: 1, home: sign * (c.home ?? 0),
                     discount: sign * (c.homeDiscount ?? 0), service: sign * (c.homeService ?? 0), tax: sign * (c.homeTax ?? 0),
                     tip: sign * (c.homeTip ?? 0), total: sign * b.total, refunds: kind.isMoneyBack ? c.home ?? 0 : 0,
                     refundCount: kind.isMoneyBack ? 1 : 0, unconverted: converted ? 0 : 1, unconvertedTotal: converted ? 0 : sign * b.total,
-                    first: p.date.description, last: p.date.description, date: p.date.description, payment: s.optionalText(23),
+                    first: p.date.description, last: p.date.description, date: p.date.description, payment: more.optionalText(.paidWith),
                     id: p.id))
         }
         return rows

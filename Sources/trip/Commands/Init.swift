@@ -17,8 +17,8 @@ extension TripCommand {
             let home = try ledger.initialize(home: self.home)
             emit(
                 global.format,
-                json: .object(["ledger": .string(ledger.db.path), "home_currency": .string(home.code)]),
-                text: "Ledger ready at \(ledger.db.path) · home currency \(home.code)")
+                json: .object(["ledger": .string(ledger.path), "home_currency": .string(home.code)]),
+                text: "Ledger ready at \(ledger.path) · home currency \(home.code)")
         }
     }
 }
