@@ -650,23 +650,37 @@ extension Ledger {
         case "member": return [trip]
         case "transfer": return [trip, ("from_member", try member("$.from_member")), ("to_member", try member("$.to_member"))]
         default:
-            let refunded = try db.scalarText("SELECT json_extract(?, '$.refund_of')", [.text(payload)])
+            let refunded = try payloadTexts(payload, "refund_of")[0]
             return [trip, ("refund_of", SQLValue(try refunded.flatMap { try localID(kind: "purchase", gid: $0) }))]
         }
     }
 
-    private func writeSplits(payload: String, purchaseID: Int64, shared: SharedTrip) throws {
-        let parts =
-            try db.prepare("SELECT json_extract(?1, '$.payers'), json_extract(?1, '$.shares')")
-            .first([.text(payload)]) { ($0.optionalText(0), $0.optionalText(1)) } ?? (nil, nil)
-        try db.run("DELETE FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?", [.integer(shared.trip.id), .integer(purchaseID)])
-        if let payers = parts.0, let shares = parts.1 {
+    private func writeSplits(payload: String, purchaseID: Int64, shared: SharedTrip, new: Bool = false) throws {
+        let parts = try payloadTexts(payload, "payers", "shares")
+        if !new {
+            try db.run("DELETE FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?", [.integer(shared.trip.id), .integer(purchaseID)])
+        }
+        if let payers = parts[0], let shares = parts[1] {
             try db.run(
                 "INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)",
                 [
                     .integer(shared.trip.id), .integer(purchaseID), .text(try memberList(payers, toGlobal: false, shared: shared)),
                     .text(try memberList(shares, toGlobal: false, shared: shared)),
                 ])
+        }
+    }
+
+    /// The text values of `keys` in a travelling payload (`nil`: absent, null or not text), read
+    /// in Swift when the payload is flat, by SQLite otherwise.
+    private func payloadTexts(_ payload: String, _ keys: String...) throws -> [String?] {
+        if let fields = FlatJSON.fields(payload) {
+            return keys.map { key in
+                guard let value = fields.first(where: { $0.0 == key })?.1, case .text(let text) = value else { return nil }
+                return text
+            }
+        }
+        return try keys.map { key in
+            try db.scalarText("SELECT json_extract(?, '$.\"' || ? || '\"')", [.text(payload), .text(key)])
         }
     }
 
@@ -713,7 +727,7 @@ extension Ledger {
             if c.kind == "trip" { return false }
             let id = try newLocalID(table)
             try RowCodec(db: db).write(table, id: id, payload: payload, fixed: try localReferences(kind: c.kind, payload: payload, shared: shared))
-            if c.kind == "purchase" { try writeSplits(payload: payload, purchaseID: id, shared: shared) }
+            if c.kind == "purchase" { try writeSplits(payload: payload, purchaseID: id, shared: shared, new: true) }
             try db.run(
                 """
                 INSERT INTO sync_rows (kind, local_id, gid, trip_id, hlc, device, base_hlc, restored_hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
