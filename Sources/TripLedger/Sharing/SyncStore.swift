@@ -612,24 +612,33 @@ extension Ledger {
         let memo = MemberIDMemo.shared
         // Most purchases of a trip name the same payers and split: a whole list is translated once.
         if let known = memo.list(text, toGlobal: toGlobal) { return known }
-        let translated = try text.split(separator: ",").map { item -> String in
-            guard let eq = item.lastIndex(of: "=") else { return String(item) }
-            let who = String(item[..<eq]), weight = item[item.index(after: eq)...]
-            if toGlobal {
-                let key = "\(db.path)|\(shared.gid)|\(who)"
-                if let gid = memo.get(key) { return "\(gid)=\(weight)" }
-                let gid = try globalID(kind: "member", localID: Int64(who) ?? 0, shared: shared)
-                memo.set(key, gid)
-                return "\(gid)=\(weight)"
+        // Payers carry amounts, so their lists differ from purchase to purchase: each member is
+        // also translated once (the memo is per trip and per call, so the member's id is its key).
+        var translated = ""
+        translated.reserveCapacity(text.utf8.count * 2)
+        for item in text.split(separator: ",") {
+            if !translated.isEmpty { translated += "," }
+            guard let eq = item.lastIndex(of: "=") else {
+                translated += item
+                continue
             }
-            let key = "local|\(db.path)|\(who)"
-            if let known = memo.get(key) { return "\(known)=\(weight)" }
-            guard let local = try localID(kind: "member", gid: who) else {
-                throw TripError.badText(field: "member", reason: "a shared purchase names an unknown member \(quoted(who))")
+            let who = String(item[..<eq])
+            let other: String
+            if let known = memo.member(who, toGlobal: toGlobal) {
+                other = known
+            } else if toGlobal {
+                other = try globalID(kind: "member", localID: Int64(who) ?? 0, shared: shared)
+                memo.setMember(who, toGlobal: true, other)
+            } else {
+                guard let local = try localID(kind: "member", gid: who) else {
+                    throw TripError.badText(field: "member", reason: "a shared purchase names an unknown member \(quoted(who))")
+                }
+                other = String(local)
+                memo.setMember(who, toGlobal: false, other)
             }
-            memo.set(key, String(local))
-            return "\(local)=\(weight)"
-        }.joined(separator: ",")
+            translated += other
+            translated += item[eq...]
+        }
         memo.setList(text, toGlobal: toGlobal, translated)
         return translated
     }
@@ -873,12 +882,17 @@ extension RowCodec.Table {
 /// conflict step, which works on one trip (cleared at the start of each).
 final class MemberIDMemo: Sendable {
     static let shared = MemberIDMemo()
-    private let map = Mutex<[String: String]>([:])
+    /// One member's id, towards its global id and back.
+    private let members = Mutex<(toGlobal: [String: String], toLocal: [String: String])>(([:], [:]))
     /// Whole `MEMBER=WEIGHT,…` lists, towards global ids and back.
     private let lists = Mutex<(toGlobal: [String: String], toLocal: [String: String])>(([:], [:]))
 
-    func get(_ key: String) -> String? { map.withLock { $0[key] } }
-    func set(_ key: String, _ value: String) { map.withLock { $0[key] = value } }
+    func member(_ id: String, toGlobal: Bool) -> String? { members.withLock { toGlobal ? $0.toGlobal[id] : $0.toLocal[id] } }
+    func setMember(_ id: String, toGlobal: Bool, _ value: String) {
+        members.withLock {
+            if toGlobal { $0.toGlobal[id] = value } else { $0.toLocal[id] = value }
+        }
+    }
     func list(_ text: String, toGlobal: Bool) -> String? { lists.withLock { toGlobal ? $0.toGlobal[text] : $0.toLocal[text] } }
     func setList(_ text: String, toGlobal: Bool, _ value: String) {
         lists.withLock {
@@ -886,7 +900,7 @@ final class MemberIDMemo: Sendable {
         }
     }
     func clear() {
-        map.withLock { $0 = [:] }
+        members.withLock { $0 = ([:], [:]) }
         lists.withLock { $0 = ([:], [:]) }
     }
 }
