@@ -33,7 +33,8 @@ let package = Package(
             resources: [.embedInCode("Migrations"), .embedInCode("config")]
         ),
         .target(name: "TripCore", dependencies: ["Embedded"]),
-        .target(name: "TripLedger", dependencies: ["TripCore", "CSQLite", "Embedded"]),
+        // BulkImport/README.md documents the code beside it; it is not a resource.
+        .target(name: "TripLedger", dependencies: ["TripCore", "CSQLite", "Embedded"], exclude: ["BulkImport/README.md"]),
         // HTTP over libcurl and the rate providers' response parsers. Independent of the ledger.
         .target(name: "RateService", dependencies: ["CCurl", "TripCore"]),
         // `trip rates sync`: plans requests from the ledger's needs, stores validated batches, re-rates.

@@ -109,7 +109,7 @@ struct RuleHygieneTests {
         ("homeCurrency = .stored(s.text(3))", "TripLedger/Ledger/Trip.swift"),
         ("public var home: Currency = Currency(code: \"USD\", minorUnits: 2, name: \"US Dollar\")", "TripLedger/Reports/TripReport.swift"),
         ("text = cross.derivedRateText", "TripLedger/Rates/RateResolver.swift"),
-        ("struct DateMemo {", "TripLedger/Exchange/ExportRowFastPath.swift"),
+        ("struct DateMemo {", "TripLedger/BulkImport/ExportRowFastPath.swift"),
         ("func convert(_ v: Int64) -> Int64? { v == 0 ? 0 : factor.timesRounded(v, rounding) }", "TripLedger/Exchange/ImportRow.swift"),
         ("if source == .charged && chargedText.isEmpty {", "TripLedger/Exchange/ImportRow.swift"),
     ])
