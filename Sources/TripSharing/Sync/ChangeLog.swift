@@ -51,10 +51,9 @@ struct ChangeLog {
                 let held = Set(result.held.map(\.changeID))
                 changes.removeAll { held.contains($0.changeID) }
             }
-            // The changes arrive by COPY, PostgreSQL's bulk path, into a table of this session;
-            // the insert then numbers those the log does not hold yet, in the order sent. The
-            // session's buffers for it are set before its first use (later, PostgreSQL refuses).
-            try connection.query("SET temp_buffers = '64MB'")
+            // The changes arrive by COPY, PostgreSQL's bulk path, into a table of this session
+            // (its buffers are sized when the session opens); the insert then numbers those the
+            // log does not hold yet, in the order sent.
             try connection.query(
                 """
                 CREATE TEMPORARY TABLE IF NOT EXISTS incoming (

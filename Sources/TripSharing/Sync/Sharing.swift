@@ -17,6 +17,10 @@ public struct Sharing {
     private func open() throws(SharingError) -> PostgresConnection {
         let connection = try server.connect()
         try ServerSchema.check(connection)
+        // A push copies its changes into a temporary table; PostgreSQL takes the size of a
+        // session's temporary buffers only before its first temporary table, so it is set here,
+        // once, not by each trip's push (`trip sync --all`).
+        try connection.query("SET temp_buffers = '64MB'")
         return connection
     }
 

@@ -234,6 +234,28 @@ struct SharedTripEndToEndTests {
         #expect(left.count == 1)
     }
 
+    /// `trip sync --all` pushes and pulls every shared trip of the ledger over one connection.
+    @Test func syncAllCarriesEverySharedTrip() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben")
+        for name in ["Oslo", "Bergen"] {
+            try #require(ana.run("new", name, "--currency", "NOK", "--home", "NOK").exitCode == 0)
+            try #require(ana.run("add", "100", "coffee").exitCode == 0)
+            try #require(ana.run("share", "--with", "ben").exitCode == 0)
+            try #require(ben.run("join", name).exitCode == 0)
+        }
+        #expect(try ana.run("add", "250", "ferry", "--trip", "Oslo").exitCode == 0)
+        #expect(try ana.run("add", "80", "bun", "--trip", "Bergen").exitCode == 0)
+        let sync = try ana.run("sync", "--all", "--format", "json")
+        #expect(sync.exitCode == 0, "\(sync.stderr)")
+        let pushed = (sync.json["trips"] as? [[String: Any]] ?? []).map { $0["pushed"] as? Int }
+        #expect(pushed == [1, 1], "\(sync.stdout)")
+        #expect(try ben.run("sync", "--all").exitCode == 0)
+        #expect(try notes(ben) == ["bun", "coffee"])
+        try #require(ben.run("use", "Oslo").exitCode == 0)
+        #expect(try notes(ben) == ["coffee", "ferry"])
+    }
+
     /// Members added under the same name on two devices are one member.
     @Test func aMemberAddedOnTwoDevicesIsOneMember() throws {
         let world = try SharedTripWorld()
