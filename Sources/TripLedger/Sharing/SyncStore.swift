@@ -13,8 +13,9 @@ extension Ledger {
     /// Every shared trip of this ledger, by name.
     public func sharedTrips() throws -> [SharedTrip] {
         var rows: [(Int64, String, String, Int64, String?)] = []
-        try db.prepare("SELECT trip_id, gid, owner, pulled_seq, last_sync FROM shared_trips ORDER BY trip_id").forEach {
-            rows.append(($0.int(0), $0.text(1), $0.text(2), $0.int(3), $0.optionalText(4)))
+        try db.prepare("SELECT \(SharedTripColumn.sqlList) FROM shared_trips ORDER BY trip_id").forEach {
+            let r = $0.row(SharedTripColumn.self)
+            rows.append((r.int(.tripID), r.text(.gid), r.text(.owner), r.int(.pulledSeq), r.optionalText(.lastSync)))
         }
         return try rows.compactMap { r in
             guard let trip = try trip(id: r.0) else { return nil }
@@ -134,15 +135,16 @@ extension Ledger {
             var out: [SyncChange] = []
             try db.prepare(
                 """
-                SELECT change_id, kind, gid, op, hlc, base_hlc, payload, past_close FROM sync_outbox
+                SELECT \(OutgoingColumn.sqlList) FROM sync_outbox
                 WHERE trip_id = ? AND change_id IS NOT NULL
                 ORDER BY CASE kind WHEN 'trip' THEN 0 WHEN 'member' THEN 1 WHEN 'purchase' THEN 2 ELSE 3 END, local_id, id
                 """
-            ).forEach([trip]) { s in
+            ).forEach([trip]) { statement in
+                let s = statement.row(OutgoingColumn.self)
                 var change = SyncChange(
-                    changeID: s.text(0), kind: s.text(1), gid: s.text(2), op: s.text(3), hlc: s.int(4),
-                    baseHLC: s.int(5), device: me, payload: s.optionalText(6))
-                change.pastClose = s.int(7) == 1
+                    changeID: s.text(.changeID), kind: s.text(.kind), gid: s.text(.gid), op: s.text(.op), hlc: s.int(.hlc),
+                    baseHLC: s.int(.baseHLC), device: me, payload: s.optionalText(.payload))
+                change.pastClose = s.int(.pastClose) == 1
                 out.append(change)
             }
             return out + (try outgoingRates(shared, device: me))
@@ -179,7 +181,7 @@ extension Ledger {
             )] = []
         try db.prepare(
             """
-            SELECT o.id, o.local_id, o.hlc, r.gid, r.hlc, r.deleted_hlc, r.restored_hlc, p.id IS NOT NULL, rg.gid, s.payers, s.shares
+            SELECT \(WaitingPurchaseColumn.sqlList)
             FROM sync_outbox o
             JOIN sync_rows r ON r.kind = 'purchase' AND r.local_id = o.local_id
             LEFT JOIN purchases p ON p.id = o.local_id
@@ -187,11 +189,13 @@ extension Ledger {
             LEFT JOIN purchase_splits s ON s.purchase_id = p.id AND s.trip_id = ?1
             WHERE o.trip_id = ?1 AND o.change_id IS NULL AND o.kind = 'purchase' ORDER BY o.id
             """
-        ).forEach([trip]) { r in
+        ).forEach([trip]) { statement in
+            let r = statement.row(WaitingPurchaseColumn.self)
             waiting.append(
                 (
-                    r.int(0), r.int(1), r.int(2), r.text(3), r.int(4), r.int(5), r.int(6), r.int(7) == 1, r.optionalText(8),
-                    r.optionalText(9), r.optionalText(10)
+                    r.int(.outboxID), r.int(.localID), r.int(.hlc), r.text(.gid), r.int(.versionHLC), r.int(.deletedHLC),
+                    r.int(.restoredHLC), r.int(.alive) == 1, r.optionalText(.refundGID), r.optionalText(.payers),
+                    r.optionalText(.shares)
                 ))
         }
         for w in waiting {
@@ -424,16 +428,17 @@ extension Ledger {
         var out: [SyncConflict] = []
         try db.prepare(
             """
-            SELECT c.id, t.name, c.kind, c.local_id, c.reason, c.winner, c.mine, c.theirs, c.theirs_by, c.created_at, c.resolved_at
+            SELECT \(ConflictColumn.sqlList)
             FROM sync_conflicts c JOIN trips t ON t.id = c.trip_id
             WHERE ?1 = 1 OR c.resolved_at IS NULL ORDER BY c.resolved_at IS NOT NULL, c.id
             """
-        ).forEach([.integer(includeResolved ? 1 : 0)]) { s in
+        ).forEach([.integer(includeResolved ? 1 : 0)]) { statement in
+            let s = statement.row(ConflictColumn.self)
             out.append(
                 SyncConflict(
-                    id: s.int(0), trip: s.text(1), kind: s.text(2), localID: s.int(3), reason: s.text(4),
-                    winner: s.text(5), mine: s.optionalText(6), theirs: s.optionalText(7), theirsBy: s.text(8),
-                    createdAt: s.text(9), resolvedAt: s.optionalText(10)))
+                    id: s.int(.id), trip: s.text(.trip), kind: s.text(.kind), localID: s.int(.localID), reason: s.text(.reason),
+                    winner: s.text(.winner), mine: s.optionalText(.mine), theirs: s.optionalText(.theirs),
+                    theirsBy: s.text(.theirsBy), createdAt: s.text(.createdAt), resolvedAt: s.optionalText(.resolvedAt)))
         }
         return out
     }
@@ -747,8 +752,14 @@ extension Ledger {
                 ])
             return false
         }
-        let state = try db.prepare("SELECT hlc, device, base_hlc, deleted_hlc, restored_hlc FROM sync_rows WHERE kind = ? AND local_id = ?")
-            .first([.text(c.kind), .integer(id)]) { (hlc: $0.int(0), device: $0.text(1), base: $0.int(2), deleted: $0.int(3), restored: $0.int(4)) }!
+        let state = try db.prepare("SELECT \(RowVersionColumn.sqlList) FROM sync_rows WHERE kind = ? AND local_id = ?")
+            .first([.text(c.kind), .integer(id)]) { statement in
+                let v = statement.row(RowVersionColumn.self)
+                return (
+                    hlc: v.int(.hlc), device: v.text(.device), base: v.int(.baseHLC), deleted: v.int(.deletedHLC),
+                    restored: v.int(.restoredHLC)
+                )
+            }!
         // A local write not yet prepared is newer than what sync_rows says.
         let pendingHLC =
             try db.scalarInt(

@@ -1,0 +1,91 @@
+/// The columns of the sharing code's wider statements, declared once each (see `ColumnList`).
+
+/// A shared trip and where its sync stands (`sharedTrips`).
+enum SharedTripColumn: Int32, ColumnList {
+    case tripID, gid, owner, pulledSeq, lastSync
+
+    var sql: StaticString {
+        switch self {
+        case .tripID: "trip_id"
+        case .gid: "gid"
+        case .owner: "owner"
+        case .pulledSeq: "pulled_seq"
+        case .lastSync: "last_sync"
+        }
+    }
+}
+
+/// A prepared change waiting in the outbox (`prepareOutgoing`).
+enum OutgoingColumn: Int32, ColumnList {
+    case changeID, kind, gid, op, hlc, baseHLC, payload, pastClose
+
+    var sql: StaticString {
+        switch self {
+        case .changeID: "change_id"
+        case .kind: "kind"
+        case .gid: "gid"
+        case .op: "op"
+        case .hlc: "hlc"
+        case .baseHLC: "base_hlc"
+        case .payload: "payload"
+        case .pastClose: "past_close"
+        }
+    }
+}
+
+/// A waiting purchase change with its row's version and references (`preparePurchases`).
+enum WaitingPurchaseColumn: Int32, ColumnList {
+    case outboxID, localID, hlc, gid, versionHLC, deletedHLC, restoredHLC, alive, refundGID, payers, shares
+
+    var sql: StaticString {
+        switch self {
+        case .outboxID: "o.id"
+        case .localID: "o.local_id"
+        case .hlc: "o.hlc"
+        case .gid: "r.gid"
+        case .versionHLC: "r.hlc"
+        case .deletedHLC: "r.deleted_hlc"
+        case .restoredHLC: "r.restored_hlc"
+        case .alive: "p.id IS NOT NULL"
+        case .refundGID: "rg.gid"
+        case .payers: "s.payers"
+        case .shares: "s.shares"
+        }
+    }
+}
+
+/// A conflict with its trip's name (`conflicts`).
+enum ConflictColumn: Int32, ColumnList {
+    case id, trip, kind, localID, reason, winner, mine, theirs, theirsBy, createdAt, resolvedAt
+
+    var sql: StaticString {
+        switch self {
+        case .id: "c.id"
+        case .trip: "t.name"
+        case .kind: "c.kind"
+        case .localID: "c.local_id"
+        case .reason: "c.reason"
+        case .winner: "c.winner"
+        case .mine: "c.mine"
+        case .theirs: "c.theirs"
+        case .theirsBy: "c.theirs_by"
+        case .createdAt: "c.created_at"
+        case .resolvedAt: "c.resolved_at"
+        }
+    }
+}
+
+/// The version of a row this ledger holds (`applyRow`).
+enum RowVersionColumn: Int32, ColumnList {
+    case hlc, device, baseHLC, deletedHLC, restoredHLC
+
+    var sql: StaticString {
+        switch self {
+        case .hlc: "hlc"
+        case .device: "device"
+        case .baseHLC: "base_hlc"
+        case .deletedHLC: "deleted_hlc"
+        case .restoredHLC: "restored_hlc"
+        }
+    }
+}
