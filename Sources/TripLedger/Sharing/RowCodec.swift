@@ -78,25 +78,23 @@ struct RowCodec {
             keys += name
             keys += ","
         }
-        let memoKey = "bound|\(db.path)|\(table.rawValue)|\(fixedNames.joined(separator: ","))|\(keys)"
-        var known = RowCodec.statements.withLock { $0[memoKey] }
-        var kept = RowCodec.keptFields.withLock { $0[memoKey] }
-        if known == nil || kept == nil {
+        let memoKey = "\(db.path)|\(table.rawValue)|\(fixedNames.joined(separator: ","))|\(keys)"
+        let statement: (sql: String, kept: [Int])
+        if let known = RowCodec.boundStatements.withLock({ $0[memoKey] }) {
+            statement = known
+        } else {
             let columns = Set(try self.columns(table))
-            let keep = fields.indices.filter { i in
+            let kept = fields.indices.filter { i in
                 let name = fields[i].0
                 return name != "id" && columns.contains(name) && !fixedNames.contains(name)
             }
-            let all = ["id"] + fixedNames + keep.map { fields[$0].0 }
-            let sql = RowCodec.upsert(table, columns: all, values: all.indices.map { "?\($0 + 1)" })
-            RowCodec.statements.withLock { $0[memoKey] = sql }
-            RowCodec.keptFields.withLock { $0[memoKey] = keep }
-            known = sql
-            kept = keep
+            let all = ["id"] + fixedNames + kept.map { fields[$0].0 }
+            statement = (RowCodec.upsert(table, columns: all, values: all.indices.map { "?\($0 + 1)" }), kept)
+            RowCodec.boundStatements.withLock { $0[memoKey] = statement }
         }
         var values: [SQLValue] = [.integer(id)] + fixed.map(\.1)
-        for i in kept! { values.append(fields[i].1) }
-        try db.run(known!, values)
+        for i in statement.kept { values.append(fields[i].1) }
+        try db.run(statement.sql, values)
     }
 
     /// Inserts row `id` with `values` (SQL expressions of bound parameters) for `columns`, or
@@ -111,8 +109,8 @@ struct RowCodec {
             """
     }
 
-    /// Which of a payload's fields each built statement binds, by position in the payload.
-    static let keptFields = Mutex<[String: [Int]]>([:])
+    /// Statements for payloads read in Swift, with the positions of the payload's fields each binds.
+    static let boundStatements = Mutex<[String: (sql: String, kept: [Int])]>([:])
 
     /// Built statements, per ledger file, table and key list (a schema does not change under a
     /// running command).

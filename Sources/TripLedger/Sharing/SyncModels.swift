@@ -114,8 +114,8 @@ extension SyncConflict {
         }
     }
 
-    /// One version in a line: date, amount as typed, currency and note (a purchase or transfer),
-    /// or name (a member); `nil` when the version is a removal.
+    /// One version in a line: date, currency, amount (a purchase's as typed, a transfer's in minor
+    /// units) and note, or name (a member); `nil` when the version is a removal.
     public static func summary(_ payload: String?) -> String? {
         guard let payload else { return nil }
         guard let fields = FlatJSON.fields(payload) else { return payload }

@@ -200,14 +200,7 @@ extension Ledger {
         }
         for w in waiting {
             let payload =
-                w.alive
-                ? try RowCodec(db: db).read(
-                    .purchases, id: w.localID, without: ["id", "trip_id", "import_key", "refund_of"],
-                    adding: [
-                        ("refund_of", SQLValue(w.refundOf)),
-                        ("payers", SQLValue(try w.payers.map { try memberList($0, toGlobal: true, shared: shared) })),
-                        ("shares", SQLValue(try w.shares.map { try memberList($0, toGlobal: true, shared: shared) })),
-                    ]) : nil
+                w.alive ? try purchasePayload(w.localID, refundGID: w.refundOf, payers: w.payers, shares: w.shares, shared: shared) : nil
             let op = payload == nil ? "delete" : w.deleted > w.restored ? "restore" : "put"
             // The version the row now has here: this change's clock, built on the one before.
             try db.run(
@@ -389,10 +382,7 @@ extension Ledger {
                             .integer(c.hlc), SQLValue(theirs?.payload), .integer(theirs?.hlc ?? 0), .text(closedBy), .text(clock.now),
                         ])
                     if let payload = theirs?.payload {
-                        if table == .purchases { try db.run("DELETE FROM removed_purchases WHERE id = ?", [.integer(id)]) }
-                        try RowCodec(db: db).write(
-                            table, id: id, payload: payload, fixed: try localReferences(kind: c.kind, payload: payload, shared: shared))
-                        if c.kind == "purchase" { try writeSplits(payload: payload, purchaseID: id, shared: shared) }
+                        try writeRow(table, id: id, payload: payload, shared: shared, fromTrash: table == .purchases)
                     } else {
                         // A row the others do not have leaves this ledger too; the conflict keeps it.
                         // One still named by a row kept here stays.
@@ -462,9 +452,7 @@ extension Ledger {
                 let local = try db.prepare("SELECT local_id FROM sync_rows WHERE kind = ? AND local_id = ?")
                     .first([.text(c.kind), .integer(c.localID)]) { $0.int(0) }
                 if local != nil, try RowCodec(db: db).read(table, id: c.localID) != nil {
-                    let fixed = try localReferences(kind: c.kind, payload: keep, shared: shared)
-                    try RowCodec(db: db).write(table, id: c.localID, payload: keep, fixed: fixed)
-                    if c.kind == "purchase" { try writeSplits(payload: keep, purchaseID: c.localID, shared: shared) }
+                    try writeRow(table, id: c.localID, payload: keep, shared: shared)
                 }
             }
             try db.run("UPDATE sync_conflicts SET resolved_at = ?, winner = ? WHERE id = ?", [.text(clock.now), .text(kept), .integer(id)])
@@ -478,9 +466,7 @@ extension Ledger {
         guard let table = RowCodec.Table(kind: c.kind), let shared = try sharedTrips().first(where: { $0.trip.name == c.trip }) else { return }
         let id = SQLValue.integer(c.localID)
         if let mine = c.mine {
-            if table == .purchases { try db.run("DELETE FROM removed_purchases WHERE id = ?", [id]) }
-            try RowCodec(db: db).write(table, id: c.localID, payload: mine, fixed: try localReferences(kind: c.kind, payload: mine, shared: shared))
-            if c.kind == "purchase" { try writeSplits(payload: mine, purchaseID: c.localID, shared: shared) }
+            try writeRow(table, id: c.localID, payload: mine, shared: shared, fromTrash: table == .purchases)
         } else if let row = try RowCodec(db: db).read(table, id: c.localID) {
             if table == .purchases {
                 try db.run(
@@ -581,13 +567,9 @@ extension Ledger {
                     """
                 ).first([.integer(localID), .integer(shared.trip.id)]) { ($0.optionalInt(0), $0.optionalText(1), $0.optionalText(2)) }
             guard let (refundOf, payers, shares) = references else { return nil }
-            return try RowCodec(db: db).read(
-                table, id: localID, without: ["id", "trip_id", "import_key", "refund_of"],
-                adding: [
-                    ("refund_of", SQLValue(try refundOf.map { try globalID(kind: "purchase", localID: $0, shared: shared) })),
-                    ("payers", SQLValue(try payers.map { try memberList($0, toGlobal: true, shared: shared) })),
-                    ("shares", SQLValue(try shares.map { try memberList($0, toGlobal: true, shared: shared) })),
-                ])
+            return try purchasePayload(
+                localID, refundGID: try refundOf.map { try globalID(kind: "purchase", localID: $0, shared: shared) }, payers: payers,
+                shares: shares, shared: shared)
         }
         guard let row = try RowCodec(db: db).read(table, id: localID) else { return nil }
         switch kind {
@@ -608,6 +590,19 @@ extension Ledger {
         default:
             return try db.scalarText("SELECT json_remove(?1, '$.id')", [.text(row)])
         }
+    }
+
+    /// A purchase as it travels, from its row and its references already looked up: every column
+    /// but its local ids, then the refunded purchase's global id and the payers and split with
+    /// global member ids (in that order, which every device writes alike).
+    private func purchasePayload(_ localID: Int64, refundGID: String?, payers: String?, shares: String?, shared: SharedTrip) throws -> String? {
+        try RowCodec(db: db).read(
+            .purchases, id: localID, without: ["id", "trip_id", "import_key", "refund_of"],
+            adding: [
+                ("refund_of", SQLValue(refundGID)),
+                ("payers", SQLValue(try payers.map { try memberList($0, toGlobal: true, shared: shared) })),
+                ("shares", SQLValue(try shares.map { try memberList($0, toGlobal: true, shared: shared) })),
+            ])
     }
 
     /// `MEMBER=WEIGHT,…` with local member ids turned into global ids, or back. A trip has few
@@ -667,6 +662,16 @@ extension Ledger {
             let refunded = try payloadTexts(payload, "refund_of")[0]
             return [trip, ("refund_of", SQLValue(try refunded.flatMap { try localID(kind: "purchase", gid: $0) }))]
         }
+    }
+
+    /// Writes a travelling row here: its columns with this ledger's references, a purchase's
+    /// payers and split, and, `fromTrash`, takes it out of the trash. `new`: the id was never used.
+    private func writeRow(_ table: RowCodec.Table, id: Int64, payload: String, shared: SharedTrip, new: Bool = false, fromTrash: Bool = false)
+        throws
+    {
+        if fromTrash { try db.run("DELETE FROM removed_purchases WHERE id = ?", [.integer(id)]) }
+        try RowCodec(db: db).write(table, id: id, payload: payload, fixed: try localReferences(kind: table.kind, payload: payload, shared: shared))
+        if table == .purchases { try writeSplits(payload: payload, purchaseID: id, shared: shared, new: new) }
     }
 
     private func writeSplits(payload: String, purchaseID: Int64, shared: SharedTrip, new: Bool = false) throws {
@@ -740,8 +745,7 @@ extension Ledger {
             guard c.op != "delete", let payload = c.payload else { return false }
             if c.kind == "trip" { return false }
             let id = try newLocalID(table)
-            try RowCodec(db: db).write(table, id: id, payload: payload, fixed: try localReferences(kind: c.kind, payload: payload, shared: shared))
-            if c.kind == "purchase" { try writeSplits(payload: payload, purchaseID: id, shared: shared, new: true) }
+            try writeRow(table, id: id, payload: payload, shared: shared, new: true)
             try db.run(
                 """
                 INSERT INTO sync_rows (kind, local_id, gid, trip_id, hlc, device, base_hlc, restored_hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -781,11 +785,7 @@ extension Ledger {
                 "UPDATE sync_rows SET restored_hlc = max(restored_hlc, ?) WHERE kind = ? AND local_id = ?",
                 [.integer(c.hlc), .text(c.kind), .integer(id)])
             if !alive, c.hlc > state.deleted, table == .purchases {
-                try db.run("DELETE FROM removed_purchases WHERE id = ?", [.integer(id)])
-                try RowCodec(db: db).write(
-                    table, id: id, payload: c.payload ?? "{}",
-                    fixed: try localReferences(kind: c.kind, payload: c.payload ?? "{}", shared: shared))
-                try writeSplits(payload: c.payload ?? "{}", purchaseID: id, shared: shared)
+                try writeRow(table, id: id, payload: c.payload ?? "{}", shared: shared, fromTrash: true)
                 try db.run(
                     "UPDATE sync_rows SET hlc = ?, device = ?, base_hlc = ? WHERE kind = ? AND local_id = ?",
                     [.integer(c.hlc), .text(c.device), .integer(c.baseHLC), .text(c.kind), .integer(id)])
@@ -816,8 +816,7 @@ extension Ledger {
         }
         guard incomingWins else { return conflict }
         if alive {
-            try RowCodec(db: db).write(table, id: id, payload: payload, fixed: try localReferences(kind: c.kind, payload: payload, shared: shared))
-            if c.kind == "purchase" { try writeSplits(payload: payload, purchaseID: id, shared: shared) }
+            try writeRow(table, id: id, payload: payload, shared: shared)
         } else if table == .purchases {
             // Deleted here: the edit is kept in the trash, so `trip restore` brings back the latest version.
             try db.run(
@@ -867,6 +866,15 @@ extension RowCodec.Table {
         case "purchase": self = .purchases
         case "transfer": self = .transfers
         default: return nil
+        }
+    }
+
+    var kind: String {
+        switch self {
+        case .trips: "trip"
+        case .members: "member"
+        case .purchases: "purchase"
+        case .transfers: "transfer"
         }
     }
 

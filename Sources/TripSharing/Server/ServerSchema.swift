@@ -100,9 +100,9 @@ enum ServerSchema {
         CREATE POLICY changes_append ON trip_ledger.changes FOR INSERT
             WITH CHECK (trip_gid IN (SELECT trip_ledger.trips_of(current_user)) AND author = current_user);
 
-        -- Checked once per row, the foreign key was a tenth of a first share's insert; it adds
-        -- nothing: a push locks its trip's row first, and the append policy admits only trips
-        -- that exist and that the role may use.
+        -- The foreign key was checked once per inserted row and adds nothing: a push locks its
+        -- trip's row first, and the append policy admits only trips that exist and that the role
+        -- may use.
         ALTER TABLE trip_ledger.changes DROP CONSTRAINT changes_trip_gid_fkey;
         """,
     ]

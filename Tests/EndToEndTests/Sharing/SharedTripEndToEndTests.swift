@@ -245,13 +245,15 @@ struct SharedTripEndToEndTests {
             try #require(ben.run("join", name).exitCode == 0)
         }
         #expect(try ana.run("add", "250", "ferry", "--trip", "Oslo").exitCode == 0)
-        #expect(try ana.run("add", "80", "bun", "--trip", "Bergen").exitCode == 0)
+        // A note with what COPY's text format must escape (a backslash, here before "t" and "n")
+        // and what it must not touch (quotes, non-ASCII) arrives as typed.
+        #expect(try ana.run("add", "80", #"bun \t \n "søt" C:\kaffe"#, "--trip", "Bergen").exitCode == 0)
         let sync = try ana.run("sync", "--all", "--format", "json")
         #expect(sync.exitCode == 0, "\(sync.stderr)")
         let pushed = (sync.json["trips"] as? [[String: Any]] ?? []).map { $0["pushed"] as? Int }
         #expect(pushed == [1, 1], "\(sync.stdout)")
         #expect(try ben.run("sync", "--all").exitCode == 0)
-        #expect(try notes(ben) == ["bun", "coffee"])
+        #expect(try notes(ben) == [#"bun \t \n "søt" C:\kaffe"#, "coffee"])
         try #require(ben.run("use", "Oslo").exitCode == 0)
         #expect(try notes(ben) == ["coffee", "ferry"])
     }
