@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,9 +13,7 @@ public enum GlobalID {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         let millis = UInt64(spec.tv_sec) * 1000 + UInt64(spec.tv_nsec / 1_000_000)
-        // Two draws of the system generator, not one per byte: a share makes two ids per row.
-        var generator = SystemRandomNumberGenerator()
-        let high = generator.next(), low = generator.next()
+        let (high, low) = RandomPool.shared.next()
         var bytes = [UInt8](repeating: 0, count: 16)
         for i in 0..<6 { bytes[i] = UInt8(truncatingIfNeeded: millis >> (8 * (5 - i))) }
         for i in 6..<8 { bytes[i] = UInt8(truncatingIfNeeded: high >> (8 * i)) }
@@ -35,5 +35,61 @@ public enum GlobalID {
     /// name on two devices are one member everywhere.
     static func member(trip: String, name: String) -> String {
         "member:\(trip):\(name.lowercased())"
+    }
+
+    /// How a travelling row names a member of its own trip: `@NAME`, the global id without the
+    /// trip's id, which every row of the trip would otherwise repeat for every payer and share
+    /// (a first share moved half its bytes in them). A member of another trip keeps its global id.
+    static func memberReference(_ gid: String, trip: String) -> String {
+        let prefix = "member:\(trip):"
+        // Compared and cut as bytes: a name may begin with a combining mark.
+        guard gid.utf8.starts(with: prefix.utf8), let name = String(gid.utf8.dropFirst(prefix.utf8.count)) else { return gid }
+        return "@" + name
+    }
+
+    /// The global id a member reference names: `@NAME` within `trip`, anything else as written.
+    static func memberGID<S: StringProtocol>(_ reference: S, trip: String) -> String {
+        reference.utf8.first == UInt8(ascii: "@")
+            ? "member:\(trip):" + String(decoding: reference.utf8.dropFirst(), as: UTF8.self) : String(reference)
+    }
+}
+
+/// Random bits for ids, drawn from the system in blocks: a first share makes two ids for each of
+/// tens of thousands of rows, and the system generator makes one system call per draw.
+private final class RandomPool: Sendable {
+    static let shared = RandomPool()
+    private let state = Mutex<(words: [UInt64], next: Int)>(([], 0))
+
+    func next() -> (UInt64, UInt64) {
+        state.withLock { pool in
+            if pool.next + 2 > pool.words.count {
+                var words = [UInt64](repeating: 0, count: 2048)
+                words.withUnsafeMutableBytes { fill($0) }
+                pool = (words, 0)
+            }
+            defer { pool.next += 2 }
+            return (pool.words[pool.next], pool.words[pool.next + 1])
+        }
+    }
+
+    private func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+        #if canImport(Darwin)
+        arc4random_buf(buffer.baseAddress!, buffer.count)
+        #else
+        var filled = 0
+        let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            while filled < buffer.count {
+                let n = read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+                if n > 0 { filled += n } else if n == 0 || errno != EINTR { break }
+            }
+            close(fd)
+        }
+        if filled < buffer.count {
+            // No /dev/urandom (a sandbox): the standard library's generator, one system call per word.
+            var generator = SystemRandomNumberGenerator()
+            for i in stride(from: 0, to: buffer.count, by: 8) { buffer.storeBytes(of: generator.next(), toByteOffset: i, as: UInt64.self) }
+        }
+        #endif
     }
 }

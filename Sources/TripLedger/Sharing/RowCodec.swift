@@ -19,28 +19,38 @@ struct RowCodec {
         return names
     }
 
-    /// The row `id` of `table` as a JSON object of every column, or `nil` when there is none.
-    func read(_ table: Table, id: Int64) throws -> String? {
-        try read(table, id: id, without: [], adding: [])
+    /// Which rows a read takes; `?1` is its one parameter.
+    enum Selection: String {
+        /// The row whose id is `?1`.
+        case row = "WHERE id = ?1"
+        /// The purchases of trip `?1` whose changes wait in the outbox to be prepared.
+        case waitingPurchases = "WHERE id IN (SELECT local_id FROM sync_outbox WHERE trip_id = ?1 AND change_id IS NULL AND kind = 'purchase')"
     }
 
-    /// The row `id` of `table` as a JSON object of its columns but `without`, then the `adding`
-    /// keys with their values; `nil` when there is no such row.
-    func read(_ table: Table, id: Int64, without: Set<String>, adding: [(String, SQLValue)]) throws -> String? {
-        let added = adding.map(\.0)
-        let key = "read|\(db.path)|\(table.rawValue)|\(without.sorted().joined(separator: ","))|\(added.joined(separator: ","))"
+    /// The row `id` of `table` as a JSON object of its columns but `without`, or `nil` when there
+    /// is none.
+    func read(_ table: Table, id: Int64, without: Set<String> = []) throws -> String? {
+        var found: String?
+        try forEach(table, .row, .integer(id), without: without) { found = $1 }
+        return found
+    }
+
+    /// Each row of `table` that `selection` takes, with its id, as `read` gives it: one statement
+    /// for them all (a first share reads every purchase of its trip).
+    func forEach(_ table: Table, _ selection: Selection, _ parameter: SQLValue, without: Set<String>, _ body: (Int64, String) throws -> Void)
+        throws
+    {
+        let key = "read|\(db.path)|\(table.rawValue)|\(selection)|\(without.sorted().joined(separator: ","))"
         let sql: String
         if let known = RowCodec.statements.withLock({ $0[key] }) {
             sql = known
         } else {
-            let pairs =
-                try columns(table).filter { !without.contains($0) }.map { "'\($0)', \"\($0)\"" }
-                + added.indices.map { "'\(added[$0])', ?\($0 + 2)" }
-            // sql-built: the table and column names come from the schema (pragma_table_info) or are our own constants, not input.
-            sql = "SELECT json_object(\(pairs.joined(separator: ", "))) FROM \"\(table.rawValue)\" WHERE id = ?1"
+            let pairs = try columns(table).filter { !without.contains($0) }.map { "'\($0)', \"\($0)\"" }
+            // sql-built: the table and column names come from the schema (pragma_table_info), the selection is one of our constants; not input.
+            sql = "SELECT id, json_object(\(pairs.joined(separator: ", "))) FROM \"\(table.rawValue)\" \(selection.rawValue)"
             RowCodec.statements.withLock { $0[key] = sql }
         }
-        return try db.prepare(sql).first([.integer(id)] + adding.map(\.1)) { $0.text(0) }
+        try db.prepare(sql).forEach([parameter]) { try body($0.int(0), $0.text(1)) }
     }
 
     /// Writes `payload`'s columns (those this schema has, except `id` and `fixed`'s) and `fixed`'s

@@ -35,7 +35,7 @@ enum OutgoingColumn: Int32, ColumnList {
 
 /// A waiting purchase change with its row's version and references (`preparePurchases`).
 enum WaitingPurchaseColumn: Int32, ColumnList {
-    case outboxID, localID, hlc, gid, versionHLC, deletedHLC, restoredHLC, alive, refundGID, payers, shares
+    case outboxID, localID, hlc, gid, versionHLC, deletedHLC, restoredHLC, refundGID, payers, shares
 
     var sql: StaticString {
         switch self {
@@ -46,7 +46,6 @@ enum WaitingPurchaseColumn: Int32, ColumnList {
         case .versionHLC: "r.hlc"
         case .deletedHLC: "r.deleted_hlc"
         case .restoredHLC: "r.restored_hlc"
-        case .alive: "p.id IS NOT NULL"
         case .refundGID: "rg.gid"
         case .payers: "s.payers"
         case .shares: "s.shares"

@@ -110,7 +110,7 @@ extension SyncConflict {
         let theirsByName = Dictionary(theirs.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
         return mine.compactMap { name, value in
             guard !SyncConflict.bookkeeping.contains(name), let other = theirsByName[name], other != value else { return nil }
-            return (name, SyncConflict.readable(value), SyncConflict.readable(other))
+            return (name, SyncConflict.readable(value, field: name), SyncConflict.readable(other, field: name))
         }
     }
 
@@ -123,21 +123,25 @@ extension SyncConflict {
         let shown = ["date", "currency", "expression", "amount_minor", "note", "name", "payers", "shares"]
         return shown.compactMap { name in
             guard let value = byName[name], value != .null else { return nil }
-            return "\(name) \(readable(value))"
+            return "\(name) \(readable(value, field: name))"
         }.joined(separator: ", ")
     }
 
     /// Columns every edit changes, or that only this software reads.
     static let bookkeeping: Set<String> = ["created_at", "updated_at", "explicit_fields", "rate_fetched_at"]
 
-    /// A value as text, with global member ids (`member:TRIP:NAME`) shown by name.
-    static func readable(_ value: SQLValue) -> String {
+    /// Fields that name members.
+    static let memberFields: Set<String> = ["payers", "shares", "from_member", "to_member"]
+
+    /// A field's value as text, with members (`@NAME`, or a global id `member:TRIP:NAME`) shown by name.
+    static func readable(_ value: SQLValue, field: String) -> String {
         switch value {
         case .null: return "none"
         case .integer(let n): return String(n)
         case .text(let text):
-            guard text.contains("member:") else { return text }
+            guard memberFields.contains(field) else { return text }
             return text.split(separator: ",", omittingEmptySubsequences: false).map { item in
+                if item.hasPrefix("@") { return String(item.dropFirst()) }
                 guard item.hasPrefix("member:"), let nameStart = item.dropFirst("member:".count).firstIndex(of: ":") else { return String(item) }
                 return String(item[item.index(after: nameStart)...])
             }.joined(separator: ",")

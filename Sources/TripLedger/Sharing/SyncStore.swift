@@ -177,7 +177,7 @@ extension Ledger {
         var waiting:
             [(
                 outbox: Int64, localID: Int64, hlc: Int64, gid: String, base: Int64, deleted: Int64, restored: Int64,
-                alive: Bool, refundOf: String?, payers: String?, shares: String?
+                refundOf: String?, payers: String?, shares: String?
             )] = []
         try db.prepare(
             """
@@ -194,13 +194,16 @@ extension Ledger {
             waiting.append(
                 (
                     r.int(.outboxID), r.int(.localID), r.int(.hlc), r.text(.gid), r.int(.versionHLC), r.int(.deletedHLC),
-                    r.int(.restoredHLC), r.int(.alive) == 1, r.optionalText(.refundGID), r.optionalText(.payers),
+                    r.int(.restoredHLC), r.optionalText(.refundGID), r.optionalText(.payers),
                     r.optionalText(.shares)
                 ))
         }
+        var columns: [Int64: String] = [:]
+        try RowCodec(db: db).forEach(.purchases, .waitingPurchases, trip, without: Ledger.purchaseLocalColumns) { columns[$0] = $1 }
         for w in waiting {
-            let payload =
-                w.alive ? try purchasePayload(w.localID, refundGID: w.refundOf, payers: w.payers, shares: w.shares, shared: shared) : nil
+            let payload = try columns[w.localID].map {
+                try purchasePayload(columns: $0, refundGID: w.refundOf, payers: w.payers, shares: w.shares, shared: shared)
+            }
             let op = payload == nil ? "delete" : w.deleted > w.restored ? "restore" : "put"
             // The version the row now has here: this change's clock, built on the one before.
             try db.run(
@@ -285,9 +288,25 @@ extension Ledger {
                 }
             }
             // One statement for a first share's tens of thousands of changes.
-            try db.run(
-                "DELETE FROM sync_outbox WHERE trip_id = ? AND change_id IN (SELECT value FROM json_each(?))",
-                [trip, .text(JSONValue.array(rows).serialized)])
+            let sent = SQLValue.text(JSONValue.array(rows).serialized)
+            let matched =
+                try db.scalarInt(
+                    "SELECT count(*) FROM sync_outbox WHERE trip_id = ? AND change_id IN (SELECT value FROM json_each(?))", [trip, sent]) ?? 0
+            if matched > 0, matched == (try db.scalarInt("SELECT count(*) FROM sync_outbox") ?? 0) {
+                // Everything waiting was sent (a first share, or a device that syncs every trip):
+                // without a WHERE clause SQLite frees the table's pages instead of rewriting each
+                // one, and with `secure_delete` at FAST (Debian's SQLite builds it ON) it does not
+                // zero them either. The payloads freed are copies of rows that stay in the ledger.
+                let secure = try db.scalarInt("PRAGMA secure_delete") ?? 0
+                try db.execute("PRAGMA secure_delete = FAST")
+                defer {
+                    try? db.execute(
+                        secure == 1 ? "PRAGMA secure_delete = ON" : secure == 2 ? "PRAGMA secure_delete = FAST" : "PRAGMA secure_delete = OFF")
+                }
+                try db.run("DELETE FROM sync_outbox")
+            } else {
+                try db.run("DELETE FROM sync_outbox WHERE trip_id = ? AND change_id IN (SELECT value FROM json_each(?))", [trip, sent])
+            }
             if let pulledThrough {
                 try db.run("UPDATE shared_trips SET pulled_seq = max(pulled_seq, ?) WHERE trip_id = ?", [.integer(pulledThrough), trip])
             }
@@ -566,10 +585,12 @@ extension Ledger {
                     LEFT JOIN purchase_splits s ON s.purchase_id = p.id AND s.trip_id = ?2 WHERE p.id = ?1
                     """
                 ).first([.integer(localID), .integer(shared.trip.id)]) { ($0.optionalInt(0), $0.optionalText(1), $0.optionalText(2)) }
-            guard let (refundOf, payers, shares) = references else { return nil }
+            guard let (refundOf, payers, shares) = references,
+                let columns = try RowCodec(db: db).read(.purchases, id: localID, without: Ledger.purchaseLocalColumns)
+            else { return nil }
             return try purchasePayload(
-                localID, refundGID: try refundOf.map { try globalID(kind: "purchase", localID: $0, shared: shared) }, payers: payers,
-                shares: shares, shared: shared)
+                columns: columns, refundGID: try refundOf.map { try globalID(kind: "purchase", localID: $0, shared: shared) },
+                payers: payers, shares: shares, shared: shared)
         }
         guard let row = try RowCodec(db: db).read(table, id: localID) else { return nil }
         switch kind {
@@ -582,8 +603,8 @@ extension Ledger {
                 SELECT json_set(json_remove(?1, '$.id', '$.trip_id'), '$.from_member', ?2, '$.to_member', ?3)
                 """,
                 [
-                    .text(row), .text(try globalID(kind: "member", localID: ends.0, shared: shared)),
-                    .text(try globalID(kind: "member", localID: ends.1, shared: shared)),
+                    .text(row), .text(GlobalID.memberReference(try globalID(kind: "member", localID: ends.0, shared: shared), trip: shared.gid)),
+                    .text(GlobalID.memberReference(try globalID(kind: "member", localID: ends.1, shared: shared), trip: shared.gid)),
                 ])
         case "member":
             return try db.scalarText("SELECT json_remove(?1, '$.id', '$.trip_id')", [.text(row)])
@@ -592,18 +613,31 @@ extension Ledger {
         }
     }
 
-    /// A purchase as it travels, from its row and its references already looked up: every column
-    /// but its local ids, then the refunded purchase's global id and the payers and split with
-    /// global member ids (in that order, which every device writes alike).
-    private func purchasePayload(_ localID: Int64, refundGID: String?, payers: String?, shares: String?, shared: SharedTrip) throws -> String? {
-        try RowCodec(db: db).read(
-            .purchases, id: localID, without: ["id", "trip_id", "import_key", "refund_of"],
-            adding: [
-                ("refund_of", SQLValue(refundGID)),
-                ("payers", SQLValue(try payers.map { try memberList($0, toGlobal: true, shared: shared) })),
-                ("shares", SQLValue(try shares.map { try memberList($0, toGlobal: true, shared: shared) })),
-            ])
+    /// A purchase as it travels, from its columns (`RowCodec` without `localColumns`) and its
+    /// references already looked up: every column but its local ids, then the refunded purchase's
+    /// global id and the payers and split with global member ids (in that order, which every
+    /// device writes alike).
+    private func purchasePayload(columns: String, refundGID: String?, payers: String?, shares: String?, shared: SharedTrip) throws -> String {
+        var out = Array(columns.utf8)
+        guard out.last == UInt8(ascii: "}") else { return columns }
+        out.removeLast()
+        let added: [(String, String?)] = [
+            ("refund_of", refundGID), ("payers", try payers.map { try memberList($0, toGlobal: true, shared: shared) }),
+            ("shares", try shares.map { try memberList($0, toGlobal: true, shared: shared) }),
+        ]
+        for (key, value) in added {
+            if out.count > 1 { out.append(UInt8(ascii: ",")) }
+            JSONValue.string(key).write(to: &out)
+            out.append(UInt8(ascii: ":"))
+            (value.map { JSONValue.string($0) } ?? .null).write(to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
+
+    /// A purchase's columns that do not travel: its local ids, and the refunded purchase's, which
+    /// travels as a global id.
+    private static let purchaseLocalColumns: Set<String> = ["id", "trip_id", "import_key", "refund_of"]
 
     /// `MEMBER=WEIGHT,…` with local member ids turned into global ids, or back. A trip has few
     /// members and every purchase names them, so their ids are looked up once per trip and ledger.
@@ -627,10 +661,10 @@ extension Ledger {
             if let known = memo.member(who, toGlobal: toGlobal) {
                 other = known
             } else if toGlobal {
-                other = try globalID(kind: "member", localID: Int64(who) ?? 0, shared: shared)
+                other = GlobalID.memberReference(try globalID(kind: "member", localID: Int64(who) ?? 0, shared: shared), trip: shared.gid)
                 memo.setMember(who, toGlobal: true, other)
             } else {
-                guard let local = try localID(kind: "member", gid: who) else {
+                guard let local = try localID(kind: "member", gid: GlobalID.memberGID(who, trip: shared.gid)) else {
                     throw TripError.badText(field: "member", reason: "a shared purchase names an unknown member \(quoted(who))")
                 }
                 other = String(local)
@@ -648,9 +682,9 @@ extension Ledger {
     private func localReferences(kind: String, payload: String, shared: SharedTrip) throws -> [(String, SQLValue)] {
         let trip: (String, SQLValue) = ("trip_id", .integer(shared.trip.id))
         func member(_ path: String) throws -> SQLValue {
-            let gid = try db.scalarText("SELECT json_extract(?, ?)", [.text(payload), .text(path)]) ?? ""
-            guard let id = try localID(kind: "member", gid: gid) else {
-                throw TripError.badText(field: "member", reason: "a shared transfer names an unknown member \(quoted(gid))")
+            let reference = try db.scalarText("SELECT json_extract(?, ?)", [.text(payload), .text(path)]) ?? ""
+            guard let id = try localID(kind: "member", gid: GlobalID.memberGID(reference, trip: shared.gid)) else {
+                throw TripError.badText(field: "member", reason: "a shared transfer names an unknown member \(quoted(reference))")
             }
             return .integer(id)
         }

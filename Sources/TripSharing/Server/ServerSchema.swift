@@ -8,7 +8,7 @@
 /// policies: it is the administrator.
 enum ServerSchema {
     /// The version this `trip` writes and reads.
-    static let version = 2
+    static let version = 3
 
     /// Upgrade steps; step i brings the schema from version i to i + 1.
     static let steps: [String] = [
@@ -104,6 +104,14 @@ enum ServerSchema {
         -- trip's row first, and the append policy admits only trips that exist and that the role
         -- may use.
         ALTER TABLE trip_ledger.changes DROP CONSTRAINT changes_trip_gid_fkey;
+        """,
+        // 3: payloads name the members of their own trip as `@NAME` instead of by the whole
+        // global id. The tables do not change; the version does, so that a `trip` that cannot
+        // read such payloads refuses the server instead of misreading them. Payloads written
+        // before keep the whole ids, which this version still reads.
+        """
+        COMMENT ON COLUMN trip_ledger.changes.payload IS
+            'The row as JSON, as the device wrote it. From schema 3, members of the trip are named @NAME (member:TRIP:NAME before).';
         """,
     ]
 

@@ -161,39 +161,44 @@ struct ChangeLog {
     static func copyRows(_ changes: [SyncChange]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(changes.reduce(0) { $0 + ($1.payload?.utf8.count ?? 0) + 160 })
-        func field(_ text: String?) {
-            guard let text else {
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "N")])
-                return
-            }
-            // Most values have nothing to escape: copied whole.
-            var plain = true
-            for b in text.utf8 where b == UInt8(ascii: "\\") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") {
-                plain = false
-                break
-            }
-            if plain {
-                out.append(contentsOf: text.utf8)
-                return
-            }
-            for b in text.utf8 {
-                switch b {
-                case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-                case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                default: out.append(b)
+        func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+            // Runs with nothing to escape (most values are one) are copied whole.
+            var start = 0
+            for i in 0..<bytes.count {
+                let escaped: UInt8
+                switch bytes[i] {
+                case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
+                case UInt8(ascii: "\t"): escaped = UInt8(ascii: "t")
+                case UInt8(ascii: "\n"): escaped = UInt8(ascii: "n")
+                case UInt8(ascii: "\r"): escaped = UInt8(ascii: "r")
+                default: continue
                 }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                out.append(UInt8(ascii: "\\"))
+                out.append(escaped)
+                start = i + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
-        for (i, c) in changes.enumerated() {
-            for (k, value) in [String(i), c.changeID, c.kind, c.gid, c.op, String(c.hlc), String(c.baseHLC)].enumerated() {
-                if k > 0 { out.append(UInt8(ascii: "\t")) }
-                field(value)
+        func field(_ text: String?, last: Bool = false) {
+            if var text {
+                text.withUTF8 { append($0) }
+            } else {
+                out.append(UInt8(ascii: "\\"))
+                out.append(UInt8(ascii: "N"))
             }
-            out.append(UInt8(ascii: "\t"))
-            field(c.payload)
-            out.append(UInt8(ascii: "\n"))
+            out.append(last ? UInt8(ascii: "\n") : UInt8(ascii: "\t"))
+        }
+        func number(_ n: Int64) { out.append(contentsOf: String(n).utf8); out.append(UInt8(ascii: "\t")) }
+        for (i, c) in changes.enumerated() {
+            number(Int64(i))
+            field(c.changeID)
+            field(c.kind)
+            field(c.gid)
+            field(c.op)
+            number(c.hlc)
+            number(c.baseHLC)
+            field(c.payload, last: true)
         }
         return out
     }

@@ -276,6 +276,38 @@ struct SharedTripEndToEndTests {
         #expect(try snapshot(ana) == snapshot(ben))
     }
 
+    /// A shared row names the members of its trip as `@NAME` (schema 3), not by whole global ids;
+    /// a change written before, with whole ids, is still read, and gives the same balances.
+    @Test func membersTravelByNameAndWholeIDsAreStillRead() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben")
+        try #require(ana.run("new", "Lima", "--currency", "PEN", "--home", "PEN").exitCode == 0)
+        try #require(ana.run("member", "add", "Ana", "Ben").exitCode == 0)
+        try #require(ana.run("add", "90", "ceviche", "--paid-by", "Ana", "--split", "Ana=2,Ben=1").exitCode == 0)
+        try #require(ana.run("share", "--with", "ben").exitCode == 0)
+        let sent = try world.cluster.psql(
+            "tripadmin", database: world.database,
+            "SELECT payload::jsonb ->> 'payers', payload::jsonb ->> 'shares' FROM trip_ledger.changes WHERE kind = 'purchase'")
+        #expect(sent == "@ana=9000|@ana=2,@ben=1\n")
+        // A purchase as schema 2 wrote it: the same row, with whole global ids, from another device.
+        try world.cluster.psql(
+            "tripadmin", database: world.database,
+            """
+            WITH t AS (UPDATE trip_ledger.trips SET last_seq = last_seq + 1 RETURNING gid, last_seq)
+            INSERT INTO trip_ledger.changes (trip_gid, seq, change_id, kind, gid, op, hlc, base_hlc, device, author, payload)
+            SELECT t.gid, t.last_seq, 'older-change', 'purchase', 'older-purchase', 'put', c.hlc + 1, 0, 'older-device', 'ben',
+                   replace(replace(c.payload, '"ceviche"', '"pisco"'), '@', 'member:' || t.gid || ':')
+            FROM t, trip_ledger.changes c WHERE c.kind = 'purchase'
+            """)
+        try #require(ben.run("join", "Lima").exitCode == 0)
+        #expect(try ana.run("sync").exitCode == 0)
+        #expect(try notes(ben) == ["ceviche", "pisco"])
+        let balances = try ben.run("balances", "--format", "json")
+        let benRow = (balances.json["members"] as? [[String: Any]] ?? []).first { $0["name"] as? String == "Ben" }
+        #expect(benRow.map { "\($0["balance"] ?? "")" } == "-60.00", "\(balances.stdout)")
+        #expect(try snapshot(ana) == snapshot(ben))
+    }
+
     /// A role the trip was not shared with can neither read nor write it, even with hand-written
     /// SQL; `trip join` does not find it.
     @Test func aRoleWithoutTheGrantCanNeitherReadNorWriteTheTrip() throws {
