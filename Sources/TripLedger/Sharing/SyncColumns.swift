@@ -17,10 +17,12 @@ enum SharedTripColumn: Int32, ColumnList {
 
 /// A prepared change waiting in the outbox (`prepareOutgoing`).
 enum OutgoingColumn: Int32, ColumnList {
-    case changeID, kind, gid, op, hlc, baseHLC, payload, pastClose
+    case outboxID, localID, changeID, kind, gid, op, hlc, baseHLC, payload, pastClose
 
     var sql: StaticString {
         switch self {
+        case .outboxID: "id"
+        case .localID: "local_id"
         case .changeID: "change_id"
         case .kind: "kind"
         case .gid: "gid"
@@ -35,13 +37,14 @@ enum OutgoingColumn: Int32, ColumnList {
 
 /// A waiting purchase change with its row's version and references (`preparePurchases`).
 enum WaitingPurchaseColumn: Int32, ColumnList {
-    case outboxID, localID, hlc, gid, versionHLC, deletedHLC, restoredHLC, refundGID, payers, shares
+    case outboxID, localID, hlc, pastClose, gid, versionHLC, deletedHLC, restoredHLC, refundGID, payers, shares
 
     var sql: StaticString {
         switch self {
         case .outboxID: "o.id"
         case .localID: "o.local_id"
         case .hlc: "o.hlc"
+        case .pastClose: "o.past_close"
         case .gid: "r.gid"
         case .versionHLC: "r.hlc"
         case .deletedHLC: "r.deleted_hlc"

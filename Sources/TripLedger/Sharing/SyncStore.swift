@@ -112,16 +112,31 @@ extension Ledger {
                   SELECT max(o.id) FROM sync_outbox o
                   WHERE o.trip_id = ?1 AND o.change_id IS NULL AND o.kind = sync_outbox.kind AND o.local_id = sync_outbox.local_id)
                 """, [trip])
-            var pending: [(id: Int64, kind: String, localID: Int64, hlc: Int64)] = []
+            let me = try deviceID()
+            // Changes an earlier sync prepared and the server has not acknowledged: sent again as
+            // they were.
+            var out: [(order: OutgoingOrder, change: SyncChange)] = []
             try db.prepare(
                 """
-                SELECT id, kind, local_id, hlc FROM sync_outbox WHERE trip_id = ? AND change_id IS NULL ORDER BY id
+                SELECT \(OutgoingColumn.sqlList) FROM sync_outbox WHERE trip_id = ? AND change_id IS NOT NULL
                 """
-            ).forEach([trip]) { pending.append(($0.int(0), $0.text(1), $0.int(2), $0.int(3))) }
-            let me = try deviceID()
-            try preparePurchases(shared, device: me)
+            ).forEach([trip]) { statement in
+                let s = statement.row(OutgoingColumn.self)
+                var change = SyncChange(
+                    changeID: s.text(.changeID), kind: s.text(.kind), gid: s.text(.gid), op: s.text(.op), hlc: s.int(.hlc),
+                    baseHLC: s.int(.baseHLC), device: me, payload: s.optionalText(.payload))
+                change.pastClose = s.int(.pastClose) == 1
+                out.append((Ledger.outgoingOrder(change.kind, s.int(.localID), s.int(.outboxID)), change))
+            }
+            var pending: [(id: Int64, kind: String, localID: Int64, hlc: Int64, pastClose: Bool)] = []
+            try db.prepare(
+                """
+                SELECT id, kind, local_id, hlc, past_close FROM sync_outbox WHERE trip_id = ? AND change_id IS NULL ORDER BY id
+                """
+            ).forEach([trip]) { pending.append(($0.int(0), $0.text(1), $0.int(2), $0.int(3), $0.int(4) == 1)) }
+            out += try preparePurchases(shared, device: me)
             for p in pending where p.kind != "purchase" {
-                guard let change = try prepare(kind: p.kind, localID: p.localID, hlc: p.hlc, shared: shared, device: me) else {
+                guard var change = try prepare(kind: p.kind, localID: p.localID, hlc: p.hlc, shared: shared, device: me) else {
                     try db.run("DELETE FROM sync_outbox WHERE id = ?", [.integer(p.id)])
                     continue
                 }
@@ -131,30 +146,34 @@ extension Ledger {
                         .text(change.changeID), .text(change.gid), .text(change.op), .integer(change.baseHLC),
                         SQLValue(change.payload), .integer(p.id),
                     ])
+                change.pastClose = p.pastClose
+                out.append((Ledger.outgoingOrder(p.kind, p.localID, p.id), change))
             }
-            var out: [SyncChange] = []
-            try db.prepare(
-                """
-                SELECT \(OutgoingColumn.sqlList) FROM sync_outbox
-                WHERE trip_id = ? AND change_id IS NOT NULL
-                ORDER BY CASE kind WHEN 'trip' THEN 0 WHEN 'member' THEN 1 WHEN 'purchase' THEN 2 ELSE 3 END, local_id, id
-                """
-            ).forEach([trip]) { statement in
-                let s = statement.row(OutgoingColumn.self)
-                var change = SyncChange(
-                    changeID: s.text(.changeID), kind: s.text(.kind), gid: s.text(.gid), op: s.text(.op), hlc: s.int(.hlc),
-                    baseHLC: s.int(.baseHLC), device: me, payload: s.optionalText(.payload))
-                change.pastClose = s.int(.pastClose) == 1
-                out.append(change)
-            }
-            return out + (try outgoingRates(shared, device: me))
+            out.sort { $0.order < $1.order }
+            return out.map(\.change) + (try outgoingRates(shared, device: me))
         }
+    }
+
+    /// Where a change goes in a push: in an order the receiver can apply (trip, members,
+    /// purchases, transfers; within a kind by local id, so a refund follows its purchase), then
+    /// in the order of the outbox.
+    typealias OutgoingOrder = (rank: Int, localID: Int64, outboxID: Int64)
+
+    static func outgoingOrder(_ kind: String, _ localID: Int64, _ outboxID: Int64) -> OutgoingOrder {
+        let rank =
+            switch kind {
+            case "trip": 0
+            case "member": 1
+            case "purchase": 2
+            default: 3
+            }
+        return (rank, localID, outboxID)
     }
 
     /// `prepare` for every waiting purchase change of the trip at once: a first share prepares
     /// every purchase, so global ids, clocks and references are read and written by a few
     /// statements for them all, and each purchase costs one read of its row and one outbox update.
-    private func preparePurchases(_ shared: SharedTrip, device: String) throws {
+    private func preparePurchases(_ shared: SharedTrip, device: String) throws -> [(order: OutgoingOrder, change: SyncChange)] {
         let trip = SQLValue.integer(shared.trip.id)
         // Global ids for the purchases (and the purchases they refund) that have none yet.
         var missing: [JSONValue] = []
@@ -176,8 +195,8 @@ extension Ledger {
         }
         var waiting:
             [(
-                outbox: Int64, localID: Int64, hlc: Int64, gid: String, base: Int64, deleted: Int64, restored: Int64,
-                refundOf: String?, payers: String?, shares: String?
+                outbox: Int64, localID: Int64, hlc: Int64, pastClose: Bool, gid: String, base: Int64, deleted: Int64,
+                restored: Int64, refundOf: String?, payers: String?, shares: String?
             )] = []
         try db.prepare(
             """
@@ -193,13 +212,16 @@ extension Ledger {
             let r = statement.row(WaitingPurchaseColumn.self)
             waiting.append(
                 (
-                    r.int(.outboxID), r.int(.localID), r.int(.hlc), r.text(.gid), r.int(.versionHLC), r.int(.deletedHLC),
+                    r.int(.outboxID), r.int(.localID), r.int(.hlc), r.int(.pastClose) == 1, r.text(.gid), r.int(.versionHLC),
+                    r.int(.deletedHLC),
                     r.int(.restoredHLC), r.optionalText(.refundGID), r.optionalText(.payers),
                     r.optionalText(.shares)
                 ))
         }
         var columns: [Int64: String] = [:]
         try RowCodec(db: db).forEach(.purchases, .waitingPurchases, trip, without: Ledger.purchaseLocalColumns) { columns[$0] = $1 }
+        var prepared: [(order: OutgoingOrder, change: SyncChange)] = []
+        prepared.reserveCapacity(waiting.count)
         for w in waiting {
             let payload = try columns[w.localID].map {
                 try purchasePayload(columns: $0, refundGID: w.refundOf, payers: w.payers, shares: w.shares, shared: shared)
@@ -214,10 +236,15 @@ extension Ledger {
                   hlc = ?2, device = ?4, base_hlc = hlc
                 WHERE kind = 'purchase' AND local_id = ?1
                 """, [.integer(w.localID), .integer(w.hlc), .text(op), .text(device)])
+            var change = SyncChange(
+                changeID: GlobalID.make(), kind: "purchase", gid: w.gid, op: op, hlc: w.hlc, baseHLC: w.base, device: device, payload: payload)
+            change.pastClose = w.pastClose
             try db.run(
                 "UPDATE sync_outbox SET change_id = ?, gid = ?, op = ?, base_hlc = ?, payload = ? WHERE id = ?",
-                [.text(GlobalID.make()), .text(w.gid), .text(op), .integer(w.base), SQLValue(payload), .integer(w.outbox)])
+                [.text(change.changeID), .text(w.gid), .text(op), .integer(w.base), SQLValue(payload), .integer(w.outbox)])
+            prepared.append((Ledger.outgoingOrder("purchase", w.localID, w.outbox), change))
         }
+        return prepared
     }
 
     /// The cached rates not sent yet for this trip (fetched at or after the last sent: a rate

@@ -137,12 +137,28 @@ struct ChangeLog {
 
     /// The changes after `seq`, in order, at most one batch; empty when there are none.
     func pull(after seq: Int64) throws(SharingError) -> [SyncChange] {
-        let rows = try connection.query(
-            """
-            SELECT seq, change_id, kind, gid, op, hlc, base_hlc, device, author, payload FROM trip_ledger.changes
-            WHERE trip_gid = $1 AND seq > $2::bigint ORDER BY seq LIMIT $3::int
-            """, [tripGID, String(seq), String(ChangeLog.batchSize)])
-        return rows.rows.map { r in
+        changes(
+            try connection.query(
+                """
+                SELECT seq, change_id, kind, gid, op, hlc, base_hlc, device, author, payload FROM trip_ledger.changes
+                WHERE trip_gid = $1 AND seq > $2::bigint ORDER BY seq LIMIT $3::int
+                """, [tripGID, String(seq), String(ChangeLog.batchSize)]))
+    }
+
+    /// The trip's first version in the log (what `trip join` creates the trip from, before the
+    /// pull brings the rest), or `nil` when the log has none.
+    func firstTripVersion() throws(SharingError) -> SyncChange? {
+        changes(
+            try connection.query(
+                """
+                SELECT seq, change_id, kind, gid, op, hlc, base_hlc, device, author, payload FROM trip_ledger.changes
+                WHERE trip_gid = $1 AND kind = 'trip' AND payload IS NOT NULL ORDER BY seq LIMIT 1
+                """, [tripGID])
+        ).first
+    }
+
+    private func changes(_ rows: PostgresRows) -> [SyncChange] {
+        rows.rows.map { r in
             SyncChange(
                 changeID: r[1] ?? "", kind: r[2] ?? "", gid: r[3] ?? "", op: r[4] ?? "", hlc: Int64(r[5] ?? "") ?? 0,
                 baseHLC: Int64(r[6] ?? "") ?? 0, device: r[7] ?? "", payload: r[9], seq: Int64(r[0] ?? "") ?? 0,

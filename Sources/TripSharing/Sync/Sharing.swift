@@ -117,10 +117,7 @@ public struct Sharing {
                 field: "trip", value: tripName, reason: "is already on this ledger as \(quoted(here.trip.name)); `trip sync` updates it")
         }
         let log = ChangeLog(connection: connection, tripGID: gid)
-        let first = try log.pull(after: 0)
-        guard let tripChange = first.last(where: { $0.kind == "trip" && $0.payload != nil }) else {
-            throw SharingError.noSharedTrip(tripName)
-        }
+        guard let tripChange = try log.firstTripVersion() else { throw SharingError.noSharedTrip(tripName) }
         let trip = try ledger.createJoinedTrip(tripChange, owner: tripOwner)
         // Like `trip new`: the trip just joined is the one the next commands mean.
         _ = try ledger.useTrip(trip.name)
