@@ -123,25 +123,15 @@ public struct Purchase: Sendable, Equatable {
 }
 
 /// What `trip add` or `trip edit` was given, as typed. For `edit`, `nil` means "keep".
+///
+/// The purchase's own fields are `PurchaseBuilder`'s `PurchaseEntry`, read and written through
+/// (`draft.amount`); a draft adds only what the ledger resolves: which trip, and what kind.
+@dynamicMemberLookup
 public struct PurchaseDraft: Sendable {
-    public var amount: String?
-    public var currency: String?
-    public var note: String?
-    public var date: String?
-    public var category: String?
-    public var paidWith: String?
-    public var discount: String?
-    public var service: String?
-    public var tax: String?
-    public var taxIncluded: Bool?
-    public var tip: String?
-    public var preset: String?
-    public var rounding: String?
-    public var rate: String?
-    public var charged: String?
+    public var entry: PurchaseEntry
     public var trip: String?
     /// `.credit` for `trip add … --refund` (money received with no purchase).
-    public var kind: PurchaseKind = .purchase
+    public var kind: PurchaseKind
 
     public init(
         amount: String? = nil, currency: String? = nil, note: String? = nil, date: String? = nil,
@@ -149,22 +139,17 @@ public struct PurchaseDraft: Sendable {
         tax: String? = nil, taxIncluded: Bool? = nil, tip: String? = nil, preset: String? = nil,
         rounding: String? = nil, rate: String? = nil, charged: String? = nil, trip: String? = nil
     ) {
-        self.amount = amount
-        self.currency = currency
-        self.note = note
-        self.date = date
-        self.category = category
-        self.paidWith = paidWith
-        self.discount = discount
-        self.service = service
-        self.tax = tax
-        self.taxIncluded = taxIncluded
-        self.tip = tip
-        self.preset = preset
-        self.rounding = rounding
-        self.rate = rate
-        self.charged = charged
+        self.entry = PurchaseEntry(
+            amount: amount, currency: currency, note: note, date: date, category: category, paidWith: paidWith, discount: discount,
+            service: service, tax: tax, taxIncluded: taxIncluded, tip: tip, preset: preset, rounding: rounding, rate: rate,
+            charged: charged)
         self.trip = trip
+        self.kind = .purchase
+    }
+
+    public subscript<Value>(dynamicMember field: WritableKeyPath<PurchaseEntry, Value>) -> Value {
+        get { entry[keyPath: field] }
+        set { entry[keyPath: field] = newValue }
     }
 }
 

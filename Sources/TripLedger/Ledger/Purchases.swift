@@ -87,7 +87,7 @@ extension Ledger {
     /// The row `PurchaseBuilder` builds from a draft on `trip` (editing `old`): this gathers what
     /// it needs from the ledger (the trips, the settings, the clock and the rate lookup).
     func prepareRow(_ draft: PurchaseDraft, amount: String, trip: Trip, existing old: Purchase?) throws -> PurchaseRow {
-        var entry = PurchaseEntry(draft: draft)
+        var entry = draft.entry
         entry.amount = amount
         let prior = old.map(prior(of:))
         let values = try PurchaseBuilder.build(
@@ -136,20 +136,9 @@ extension Ledger {
     }
 }
 
-extension PurchaseEntry {
-    /// What a draft gives (its trip and kind are the ledger's to resolve).
-    init(draft: PurchaseDraft) {
-        self.init(
-            amount: draft.amount, currency: draft.currency, note: draft.note, date: draft.date, category: draft.category,
-            paidWith: draft.paidWith, discount: draft.discount, service: draft.service, tax: draft.tax,
-            taxIncluded: draft.taxIncluded, tip: draft.tip, preset: draft.preset, rounding: draft.rounding, rate: draft.rate,
-            charged: draft.charged)
-    }
-}
-
 extension ExplicitFields {
     /// The fields a draft gives.
-    init(draft: PurchaseDraft) { self.init(given: PurchaseEntry(draft: draft)) }
+    init(draft: PurchaseDraft) { self.init(given: draft.entry) }
 }
 
 extension PurchaseTrip {
