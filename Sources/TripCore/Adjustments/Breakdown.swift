@@ -56,6 +56,11 @@ public struct Breakdown: Hashable, Sendable, Codable {
         self.total = total
     }
 
+    /// An amount with nothing added or taken off (a transfer, a `trip convert`).
+    public static func unadjusted(_ amount: Int64) -> Breakdown {
+        Breakdown(price: amount, discount: 0, subtotal: amount, service: 0, tax: 0, taxIncluded: false, tip: 0, total: amount)
+    }
+
     /// Applies `inputs` to `price` (minor units of `currency`).
     public static func compute(price: Int64, currency: Currency, inputs: AdjustmentInputs) throws(TripError) -> Breakdown {
         let mode = inputs.rounding

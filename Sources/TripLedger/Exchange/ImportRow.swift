@@ -284,7 +284,7 @@ struct ExportRowImporter: RowImporter {
         if !expression.isEmpty && plainMinorUnits(expression, minorUnits: currency.minorUnits) != amount {
             throw bad(.expression, "is not the transfer's amount \(cell(.price))")
         }
-        let b = Breakdown(price: amount, discount: 0, subtotal: amount, service: 0, tax: 0, taxIncluded: false, tip: 0, total: amount)
+        let b = Breakdown.unadjusted(amount)
         for column in [ExportColumn.discount, .service, .tax, .tip, .total] { try check(column, column == .total ? amount : 0, currency, rounding) }
         let home = trip.homeCurrency
         guard cell(.homeCurrency) == home.code else {

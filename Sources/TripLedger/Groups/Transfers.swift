@@ -59,7 +59,7 @@ extension Ledger {
         trip: Trip, from: Member, to: Member, amount: Int64, currency: Currency, date: CivilDate,
         note: String, conversion recorded: Conversion? = nil
     ) throws -> Transfer {
-        let b = Breakdown(price: amount, discount: 0, subtotal: amount, service: 0, tax: 0, taxIncluded: false, tip: 0, total: amount)
+        let b = Breakdown.unadjusted(amount)
         let conversion =
             try recorded
             ?? convert(b, currency: currency, home: trip.homeCurrency, date: date, purchaseRate: nil, charged: nil)
@@ -103,9 +103,7 @@ extension Ledger {
         }
         for r in rows {
             if let currencies, !currencies.contains(r.currency.code) && !currencies.contains(r.home.code) { continue }
-            let b = Breakdown(
-                price: r.amount, discount: 0, subtotal: r.amount, service: 0, tax: 0, taxIncluded: false, tip: 0,
-                total: r.amount)
+            let b = Breakdown.unadjusted(r.amount)
             let c = try convert(b, currency: r.currency, home: r.home, date: r.date, purchaseRate: nil, charged: nil)
             let q = c.quote
             try db.run(

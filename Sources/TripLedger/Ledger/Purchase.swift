@@ -39,7 +39,7 @@ public struct Purchase: Sendable, Equatable {
 
     /// The result columns of `columns`, in order. `PurchaseColumnTests` checks that every column of
     /// `purchases` is here or named as one a purchase does not read.
-    enum Column: Int32, ColumnList, ConversionColumns {
+    enum Column: Int32, ColumnList, BreakdownColumns, ConversionColumns {
         case id, tripID, tripName, date, note, category, paidWith, currency, expression, price, discountSpec, discount
         case serviceSpec, service, taxSpec, taxIncluded, tax, tipSpec, tip, total, rounding, preset, purchaseRate, charged
         case homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider
@@ -104,14 +104,10 @@ public struct Purchase: Sendable, Equatable {
         currency = .stored(row.text(.currency))
         expression = row.text(.expression)
         let rounding = RoundingMode(rawValue: row.text(.rounding)) ?? .halfUp
-        let taxIncluded = row.int(.taxIncluded) == 1
+        breakdown = Breakdown(stored: row)
         inputs = AdjustmentInputs(
-            discount: spec(.discountSpec), service: spec(.serviceSpec), tax: spec(.taxSpec), taxIncluded: taxIncluded,
+            discount: spec(.discountSpec), service: spec(.serviceSpec), tax: spec(.taxSpec), taxIncluded: breakdown.taxIncluded,
             tip: spec(.tipSpec), rounding: rounding)
-        let price = row.int(.price), discount = row.int(.discount)
-        breakdown = Breakdown(
-            price: price, discount: discount, subtotal: price - discount, service: row.int(.service),
-            tax: row.int(.tax), taxIncluded: taxIncluded, tip: row.int(.tip), total: row.int(.total))
         preset = row.optionalText(.preset)
         purchaseRate = row.optionalText(.purchaseRate)
         chargedMinor = row.optionalInt(.charged)

@@ -35,3 +35,24 @@ extension Conversion {
             homeTax: row.optionalInt(.homeTax), homeTip: row.optionalInt(.homeTip), quote: quote)
     }
 }
+
+/// The columns of a statement that reads a purchase's stored breakdown.
+protocol BreakdownColumns: ColumnList {
+    static var price: Self { get }
+    static var discount: Self { get }
+    static var service: Self { get }
+    static var tax: Self { get }
+    static var taxIncluded: Self { get }
+    static var tip: Self { get }
+    static var total: Self { get }
+}
+
+extension Breakdown {
+    /// The breakdown stored in the row's purchase columns (the subtotal is not stored).
+    init<C: BreakdownColumns>(stored row: ResultRow<C>) {
+        let price = row.int(.price), discount = row.int(.discount)
+        self.init(
+            price: price, discount: discount, subtotal: price - discount, service: row.int(.service), tax: row.int(.tax),
+            taxIncluded: row.int(.taxIncluded) == 1, tip: row.int(.tip), total: row.int(.total))
+    }
+}

@@ -37,7 +37,7 @@ struct RerateRow {
     static let columns = Column.sqlList
 
     /// The result columns of `columns`, in order.
-    enum Column: Int32, ColumnList, ConversionColumns {
+    enum Column: Int32, ColumnList, BreakdownColumns, ConversionColumns {
         case id, currency, date, price, discount, service, tax, taxIncluded, tip, total
         case homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider
         case rateFetchedAt, provisional, kind
@@ -75,10 +75,7 @@ struct RerateRow {
         id = row.int(.id)
         currency = .stored(row.text(.currency))
         date = CivilDate(iso: row.text(.date)) ?? CivilDate(year: 1970, month: 1, day: 1)!
-        let price = row.int(.price), discount = row.int(.discount)
-        breakdown = Breakdown(
-            price: price, discount: discount, subtotal: price - discount, service: row.int(.service),
-            tax: row.int(.tax), taxIncluded: row.int(.taxIncluded) == 1, tip: row.int(.tip), total: row.int(.total))
+        breakdown = Breakdown(stored: row)
         conversion = Conversion(stored: row)
         kind = PurchaseKind(rawValue: row.text(.kind)) ?? .purchase
     }
@@ -247,7 +244,7 @@ extension Ledger {
         guard let quote = try RateResolver(ledger: self).quote(from: source, to: target, on: day) else {
             throw TripError.noRate(from: source.code, to: target.code, date: day.description)
         }
-        let b = Breakdown(price: minor, discount: 0, subtotal: minor, service: 0, tax: 0, taxIncluded: false, tip: 0, total: minor)
+        let b = Breakdown.unadjusted(minor)
         let c = try Conversion.make(breakdown: b, from: source, to: target, quote: quote, rounding: settings.rounding.value)
         return (Money(minorUnits: minor, currency: source), Money(minorUnits: c.home ?? 0, currency: target), quote)
     }

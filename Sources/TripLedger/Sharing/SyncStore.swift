@@ -316,14 +316,21 @@ extension Ledger {
             }
             // One statement for a first share's tens of thousands of changes.
             let sent = SQLValue.text(JSONValue.array(rows).serialized)
-            let matched =
-                try db.scalarInt(
-                    "SELECT count(*) FROM sync_outbox WHERE trip_id = ? AND change_id IN (SELECT value FROM json_each(?))", [trip, sent]) ?? 0
-            if matched > 0, matched == (try db.scalarInt("SELECT count(*) FROM sync_outbox") ?? 0) {
-                // Everything waiting was sent (a first share, or a device that syncs every trip):
-                // without a WHERE clause SQLite frees the table's pages instead of rewriting each
-                // one, and with `secure_delete` at FAST (Debian's SQLite builds it ON) it does not
-                // zero them either. The payloads freed are copies of rows that stay in the ledger.
+            // Everything waiting was sent (a first share, or a device that syncs every trip): a
+            // DELETE without a WHERE clause frees the table's pages instead of rewriting each one,
+            // and with `secure_delete` at FAST (Debian's SQLite builds it ON) it does not zero them
+            // either. The payloads freed are copies of rows that stay in the ledger.
+            let waiting = try db.scalarInt("SELECT count(*) FROM sync_outbox") ?? 0
+            var onlySent = waiting > 0 && waiting <= rows.count
+            if onlySent {
+                onlySent =
+                    try db.scalarInt(
+                        """
+                        SELECT NOT EXISTS (SELECT 1 FROM sync_outbox
+                          WHERE trip_id != ? OR change_id IS NULL OR change_id NOT IN (SELECT value FROM json_each(?)))
+                        """, [trip, sent]) == 1
+            }
+            if onlySent {
                 let secure = try db.scalarInt("PRAGMA secure_delete") ?? 0
                 try db.execute("PRAGMA secure_delete = FAST")
                 defer {
@@ -640,7 +647,7 @@ extension Ledger {
         }
     }
 
-    /// A purchase as it travels, from its columns (`RowCodec` without `localColumns`) and its
+    /// A purchase as it travels, from its columns (`RowCodec` without `purchaseLocalColumns`) and its
     /// references already looked up: every column but its local ids, then the refunded purchase's
     /// global id and the payers and split with global member ids (in that order, which every
     /// device writes alike).
