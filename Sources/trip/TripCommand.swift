@@ -68,7 +68,9 @@ struct TripCommand: ParsableCommand {
     /// Parses only the named leaf subcommand's arguments when that is unambiguous: building the whole
     /// command tree is a noticeable part of every start (`TRIP_TRACE=1`, `make bench`). Help requests
     /// and command groups (`rates`) go through the root parser, so usage and help texts are unchanged.
+    /// A plain `trip add` line does not reach argument-parser at all (`AddFastPath`).
     static func parseCommand(_ arguments: [String]) throws -> any ParsableCommand {
+        if arguments.first == "add", let add = AddFastPath.parse(arguments.dropFirst()) { return add }
         let wantsHelp = arguments.contains { $0 == "--help" || $0 == "-h" || $0 == "help" || $0 == "--experimental-dump-help" }
         if let name = arguments.first, !wantsHelp,
             let leaf = configuration.subcommands.first(where: { TripCommand.name(of: $0) == name }),
