@@ -87,6 +87,9 @@ public struct ServerVersion: Sendable, Equatable {
 public struct SyncConflict: Sendable, Equatable {
     /// The reason of a change that waits because another device closed its trip.
     public static let closedElsewhere = "trip closed on another device; the change waits"
+    /// The reason of a purchase removed on one device and edited on another: the removal wins,
+    /// and the edit waits in the trash (`trip restore`, or `trip resolve` keeping it).
+    public static let removedWhileEdited = "removed on one device, edited on another; the edit is in the trash"
     public let id: Int64
     public let trip: String
     public let kind: String

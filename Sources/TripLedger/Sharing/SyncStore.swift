@@ -504,8 +504,13 @@ extension Ledger {
             {
                 let local = try db.prepare("SELECT local_id FROM sync_rows WHERE kind = ? AND local_id = ?")
                     .first([.text(c.kind), .integer(c.localID)]) { $0.int(0) }
-                if local != nil, try RowCodec(db: db).read(table, id: c.localID) != nil {
-                    try writeRow(table, id: c.localID, payload: keep, shared: shared)
+                let alive = try RowCodec(db: db).read(table, id: c.localID) != nil
+                // An edit the removal won over comes back from the trash, and travels as a restore.
+                let trashed = try db.scalarInt("SELECT 1 FROM removed_purchases WHERE id = ?", [.integer(c.localID)]) != nil
+                let inTrash = !alive && table == .purchases && trashed
+                if local != nil, alive || inTrash {
+                    if inTrash { try requireOpen(shared.trip) }
+                    try writeRow(table, id: c.localID, payload: keep, shared: shared, fromTrash: inTrash)
                 }
             }
             try db.run("UPDATE sync_conflicts SET resolved_at = ?, winner = ? WHERE id = ?", [.text(clock.now), .text(kept), .integer(id)])
@@ -846,8 +851,14 @@ extension Ledger {
             try db.run(
                 "UPDATE sync_rows SET deleted_hlc = max(deleted_hlc, ?) WHERE kind = ? AND local_id = ?",
                 [.integer(c.hlc), .text(c.kind), .integer(id)])
-            if alive, c.hlc > state.restored { try removeLocally(table, id: id, shared: shared, change: c) }
-            return false
+            guard alive, c.hlc > state.restored else { return false }
+            // Written without seeing the version here: an edit the delete wins over.
+            let edited = table == .purchases && c.baseHLC != localHLC && localHLC != 0
+            let mine = edited ? try travellingPayload(kind: c.kind, localID: id, table: table, shared: shared) : nil
+            guard try removeLocally(table, id: id, shared: shared, change: c), let mine else { return false }
+            try recordConflict(
+                c, localID: id, shared: shared, reason: SyncConflict.removedWhileEdited, winner: "theirs", mine: (mine, localHLC), theirs: nil)
+            return true
         case "restore":
             try db.run(
                 "UPDATE sync_rows SET restored_hlc = max(restored_hlc, ?) WHERE kind = ? AND local_id = ?",
@@ -864,25 +875,25 @@ extension Ledger {
         }
         guard let payload = c.payload else { return false }
         let incomingWins = c.hlc > localHLC || (c.hlc == localHLC && c.device > localDevice)
+        // An edit of a purchase removed here was written without seeing the removal (after it,
+        // the purchase is gone on that device too, and only a restore brings it back).
+        let editOfRemoved = !alive && table == .purchases && c.op == "put"
+        if editOfRemoved {
+            try recordConflict(
+                c, localID: id, shared: shared, reason: SyncConflict.removedWhileEdited, winner: "mine", mine: nil, theirs: (payload, c.hlc))
+        }
         let concurrent = c.hlc != localHLC && c.baseHLC != localHLC && state.base != c.hlc && localHLC != 0
         var conflict = false
         if concurrent {
             let mine = alive ? try travellingPayload(kind: c.kind, localID: id, table: table, shared: shared) : nil
             if let mine, try db.scalarInt("SELECT json(?) = json(?)", [.text(mine), .text(payload)]) != 1 {
-                try db.run(
-                    """
-                    INSERT INTO sync_conflicts (trip_id, kind, gid, local_id, reason, winner, mine, mine_hlc, theirs, theirs_hlc,
-                                                theirs_by, created_at)
-                    VALUES (?, ?, ?, ?, 'edited on two devices', ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        .integer(shared.trip.id), .text(c.kind), .text(c.gid), .integer(id), .text(incomingWins ? "theirs" : "mine"),
-                        .text(mine), .integer(localHLC), .text(payload), .integer(c.hlc), .text(c.author), .text(clock.now),
-                    ])
+                try recordConflict(
+                    c, localID: id, shared: shared, reason: "edited on two devices", winner: incomingWins ? "theirs" : "mine",
+                    mine: (mine, localHLC), theirs: (payload, c.hlc))
                 conflict = true
             }
         }
-        guard incomingWins else { return conflict }
+        guard incomingWins else { return conflict || editOfRemoved }
         if alive {
             try writeRow(table, id: id, payload: payload, shared: shared)
         } else if table == .purchases {
@@ -895,13 +906,30 @@ extension Ledger {
         try db.run(
             "UPDATE sync_rows SET hlc = ?, device = ?, base_hlc = ? WHERE kind = ? AND local_id = ?",
             [.integer(c.hlc), .text(c.device), .integer(c.baseHLC), .text(c.kind), .integer(id)])
-        return conflict
+        return conflict || editOfRemoved
+    }
+
+    /// Lists a conflict of `c` with the row `localID` here: each version with its clock (`nil`:
+    /// removed), and which one every device applied.
+    private func recordConflict(
+        _ c: SyncChange, localID: Int64, shared: SharedTrip, reason: String, winner: String, mine: (String, Int64)?, theirs: (String, Int64)?
+    ) throws {
+        try db.run(
+            """
+            INSERT INTO sync_conflicts (trip_id, kind, gid, local_id, reason, winner, mine, mine_hlc, theirs, theirs_hlc, theirs_by, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .integer(shared.trip.id), .text(c.kind), .text(c.gid), .integer(localID), .text(reason), .text(winner),
+                SQLValue(mine?.0), .integer(mine?.1 ?? 0), SQLValue(theirs?.0), .integer(theirs?.1 ?? c.hlc), .text(c.author),
+                .text(clock.now),
+            ])
     }
 
     /// A remote delete: a purchase goes to the trash (restorable), a transfer or member is removed.
     /// A row something here still refers to (a refund's purchase, a member with purchases) stays,
-    /// and the delete is listed as a conflict.
-    private func removeLocally(_ table: RowCodec.Table, id: Int64, shared: SharedTrip, change c: SyncChange) throws {
+    /// and the delete is listed as a conflict. Returns whether the row went.
+    private func removeLocally(_ table: RowCodec.Table, id: Int64, shared: SharedTrip, change c: SyncChange) throws -> Bool {
         let mine = try RowCodec(db: db).read(table, id: id)
         do {
             try db.transaction {
@@ -912,16 +940,12 @@ extension Ledger {
                 }
                 try db.run(table.deleteByID, [.integer(id)])
             }
+            return true
         } catch {
-            try db.run(
-                """
-                INSERT INTO sync_conflicts (trip_id, kind, gid, local_id, reason, winner, mine, mine_hlc, theirs, theirs_hlc, theirs_by, created_at)
-                VALUES (?, ?, ?, ?, 'removed on another device but still used here', 'mine', ?, 0, NULL, ?, ?, ?)
-                """,
-                [
-                    .integer(shared.trip.id), .text(c.kind), .text(c.gid), .integer(id), SQLValue(mine), .integer(c.hlc),
-                    .text(c.author), .text(clock.now),
-                ])
+            try recordConflict(
+                c, localID: id, shared: shared, reason: "removed on another device but still used here", winner: "mine",
+                mine: mine.map { ($0, 0) }, theirs: nil)
+            return false
         }
     }
 }

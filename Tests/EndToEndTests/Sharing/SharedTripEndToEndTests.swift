@@ -169,6 +169,18 @@ struct SharedTripEndToEndTests {
         for d in [ben, ana, ben] { #expect(try d.run("sync").exitCode == 0) }
         #expect(try notes(ana) == ["croissants"])
         #expect(try notes(ben) == ["croissants"])
+        // Both devices list it: Ben's edit lost to Ana's removal.
+        for (device, edit) in [(ana, "theirs"), (ben, "mine")] {
+            let list = try #require(try device.run("conflicts", "--format", "json").json["conflicts"] as? [[String: Any]])
+            #expect(list.count == 1, "\(list)")
+            let c = try #require(list.first)
+            #expect(c["reason"] as? String == "removed on one device, edited on another; the edit is in the trash")
+            #expect(c["winner"] as? String == (edit == "mine" ? "theirs" : "mine"), "\(c)")
+            #expect((c[edit] as? String)?.contains("metro pass") == true, "\(c)")
+            #expect(c[edit == "mine" ? "theirs" : "mine"] is NSNull, "\(c)")
+        }
+        let text = try ben.run("conflicts")
+        #expect(text.stdout.contains("theirs: (removed)"), "\(text.stdout)")
         // The edit is in Ben's trash; restoring it brings it back everywhere.
         let restore = try ben.run("restore", String(benID))
         #expect(restore.exitCode == 0, "\(restore.stderr)")
@@ -176,6 +188,42 @@ struct SharedTripEndToEndTests {
         for d in [ben, ana] { #expect(try d.run("sync").exitCode == 0) }
         #expect(try notes(ana) == ["croissants", "metro pass"])
         #expect(try snapshot(ana) == snapshot(ben))
+    }
+
+    /// `trip resolve` keeping the edit a removal won over brings it back from the trash, on every
+    /// device; keeping the removal changes nothing.
+    @Test func resolvingARemovalAgainstAnEditCanKeepEither() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben")
+        try #require(ana.run("new", "Rome", "--currency", "EUR", "--home", "EUR").exitCode == 0)
+        try #require(ana.run("add", "8", "espresso").exitCode == 0)
+        try #require(ana.run("add", "25", "museum").exitCode == 0)
+        try #require(ana.run("share", "--with", "ben").exitCode == 0)
+        try #require(ben.run("join", "Rome").exitCode == 0)
+        // Ben removes both while Ana edits both.
+        #expect(try ben.run("rm", "1").exitCode == 0)
+        #expect(try ben.run("rm", "2").exitCode == 0)
+        usleep(20_000)
+        #expect(try ana.run("edit", "1", "--note", "espresso and cornetto").exitCode == 0)
+        #expect(try ana.run("edit", "2", "--note", "museum and guide").exitCode == 0)
+        for d in [ben, ana, ben] { #expect(try d.run("sync").exitCode == 0) }
+        #expect(try notes(ana) == [])
+        let conflicts = try #require(try ana.run("conflicts", "--format", "json").json["conflicts"] as? [[String: Any]])
+        #expect(conflicts.count == 2, "\(conflicts)")
+        func conflictID(_ note: String) throws -> String {
+            let c = try #require(conflicts.first { ($0["mine"] as? String)?.contains(note) == true }, "\(conflicts)")
+            return String(try #require(c["id"] as? Int))
+        }
+        let keep = try ana.run("resolve", try conflictID("espresso and cornetto"), "--keep", "mine")
+        #expect(keep.exitCode == 0, "\(keep.stderr)")
+        let drop = try ana.run("resolve", try conflictID("museum and guide"), "--keep", "theirs")
+        #expect(drop.exitCode == 0, "\(drop.stderr)")
+        #expect(try notes(ana) == ["espresso and cornetto"])
+        for d in [ana, ben] { #expect(try d.run("sync").exitCode == 0) }
+        #expect(try notes(ben) == ["espresso and cornetto"])
+        #expect(try snapshot(ana) == snapshot(ben))
+        let open = try ana.run("conflicts", "--format", "json").json["conflicts"] as? [[String: Any]]
+        #expect(open?.isEmpty ?? true, "\(String(describing: open))")
     }
 
     /// Ana closes the trip while Ben, offline, edits a purchase, adds one and removes one. Ben's
