@@ -506,8 +506,9 @@ extension Ledger {
                     .first([.text(c.kind), .integer(c.localID)]) { $0.int(0) }
                 let alive = try RowCodec(db: db).read(table, id: c.localID) != nil
                 // An edit the removal won over comes back from the trash, and travels as a restore.
-                let trashed = try db.scalarInt("SELECT 1 FROM removed_purchases WHERE id = ?", [.integer(c.localID)]) != nil
-                let inTrash = !alive && table == .purchases && trashed
+                let inTrash =
+                    try !alive && table == .purchases
+                    && db.scalarInt("SELECT 1 FROM removed_purchases WHERE id = ?", [.integer(c.localID)]) != nil
                 if local != nil, alive || inTrash {
                     if inTrash { try requireOpen(shared.trip) }
                     try writeRow(table, id: c.localID, payload: keep, shared: shared, fromTrash: inTrash)

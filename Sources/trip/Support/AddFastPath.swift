@@ -5,10 +5,11 @@ import ArgumentParser
 /// twenty-two properties, twice, and decodes them through `Decodable`, which is the largest single
 /// part of `trip add`'s start (`TRIP_TRACE=1`). This reads the same options into the same `Add`,
 /// setting every property, and gives up (`nil`) on anything it does not read exactly as
-/// argument-parser would: unknown options, short ones joined to their value, a value starting with `-`, an option given
-/// twice, `--NAME=` with nothing after it, `--`, help, or a missing amount. Then argument-parser parses the whole line as before,
-/// so every usage error and help text is its own. `AddFastPathTests` proves both give the same
-/// `Add` for every option, so an option added to `Add` without a line here fails that test.
+/// argument-parser would: unknown options, short ones joined to their value, a value starting
+/// with `-`, an option given twice, `--NAME=` with nothing after it, `--`, help, or a missing
+/// amount. Then argument-parser parses the whole line as before, so every usage error and help
+/// text is its own. `AddFastPathTests` proves both give the same `Add` for every option, so an
+/// option added to `Add` without a line here fails that test.
 enum AddFastPath {
     /// The long options that take one value, by name, and where each goes. A setter, not a key
     /// path: writing through a key path reads the property first, and an unset one cannot be read.
@@ -19,7 +20,11 @@ enum AddFastPath {
         "rate": { $0.purchase.rate = $1 }, "charged": { $0.purchase.charged = $1 }, "paid-with": { $0.purchase.paidWith = $1 },
         "trip": { $0.purchase.trip = $1 }, "paid-by": { $0.purchase.paidBy = $1 }, "split": { $0.purchase.split = $1 },
         "items": { $0.purchase.items = $1 }, "db": { $0.global.db = $1 }, "config": { $0.global.config = $1 },
+        "format": { $0.global.formatName = $1 ?? "text" },
     ]
+
+    /// The flags, which take no value.
+    static let flagNames: Set<String> = ["refund", "tax-included", "no-tax-included"]
 
     /// The short options, each standing for a long one (`-t Japan`, never `-tJapan`).
     static let shortNames: [String: String] = ["-n": "note", "-d": "date", "-c": "category", "-t": "trip", "-f": "db", "-O": "format"]
@@ -50,11 +55,11 @@ enum AddFastPath {
                 name = name[..<eq]
             }
             let key = String(name)
-            if key == "refund" || key == "tax-included" || key == "no-tax-included" {
+            if flagNames.contains(key) {
                 guard value == nil, flags.insert(key).inserted else { return nil }
                 continue
             }
-            guard values[key] != nil || key == "format", given[key] == nil else { return nil }
+            guard values[key] != nil, given[key] == nil else { return nil }
             if value == nil {
                 guard i < arguments.endIndex else { return nil }
                 value = arguments[i][...]
@@ -73,7 +78,6 @@ enum AddFastPath {
         add.refund = flags.contains("refund")
         add.purchase.taxIncluded = flags.contains("tax-included") ? true : flags.contains("no-tax-included") ? false : nil
         for (key, set) in values { set(&add, given[key]) }
-        add.global.formatName = given["format"] ?? "text"
         // argument-parser validates each option group as it decodes it; a line that fails is
         // parsed again by it, so that the error reads as it always has.
         do {
