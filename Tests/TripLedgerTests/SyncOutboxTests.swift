@@ -30,7 +30,7 @@ struct SyncOutboxTests {
         _ = try t.ledger.addPurchase(PurchaseDraft(amount: "1000", note: "before sharing"))
         _ = try t.ledger.markShared(shared, gid: GlobalID.make(), owner: "ana")
         #expect(try triggers(t.ledger) == 13)
-        #expect(try outbox(t.ledger) == 2, "the trip and its purchase, queued by the share")
+        #expect(try outbox(t.ledger) == 2, "the trip and its purchases' snapshot, queued by the share")
         _ = try t.ledger.addPurchase(PurchaseDraft(amount: "2000", note: "after sharing"))
         #expect(try outbox(t.ledger) == 3)
         _ = try t.ledger.createTrip(NewTrip(name: "Solo", localCurrency: "EUR", homeCurrency: "USD"))
@@ -39,11 +39,42 @@ struct SyncOutboxTests {
         _ = try t.ledger.setManualRate(currency: "JPY", rate: "0.0067", in: "USD", date: "2026-03-01")
         #expect(try outbox(t.ledger) == 3, "a re-rate is not a change")
         let prepared = try t.ledger.prepareOutgoing(try #require(try t.ledger.sharedTrip(shared)))
-        #expect(prepared.filter { $0.kind == "purchase" }.count == 2)
+        // The snapshot holds both purchases as they are when prepared; the one added after the
+        // share also travels as its own change, built on the version the snapshot gave it.
+        #expect(prepared.filter { $0.kind == PurchaseSnapshot.kind }.map(\.rows) == [2])
+        #expect(prepared.filter { $0.kind == "purchase" }.count == 1)
+        #expect(prepared.firstIndex { $0.kind == PurchaseSnapshot.kind }! < prepared.firstIndex { $0.kind == "purchase" }!)
         #expect(Set(prepared.map(\.changeID)).count == prepared.count)
         #expect(
             try t.ledger.prepareOutgoing(try #require(try t.ledger.sharedTrip(shared))).map(\.changeID)
                 == prepared.map(\.changeID), "a prepared change keeps its id until the server has it")
+    }
+
+    /// A first share's snapshot, applied on a ledger that has none of the trip (a join, in bulk)
+    /// and again on one that has them all (row by row, as each purchase's own change), gives the
+    /// same purchases once each, and no conflict.
+    @Test func aSnapshotAppliesInBulkAndAgainRowByRow() throws {
+        let a = try TestLedger(), b = try TestLedger()
+        let trip = try a.ledger.createTrip(NewTrip(name: "Lima", localCurrency: "PEN", homeCurrency: "PEN"))
+        _ = try a.ledger.addPurchase(PurchaseDraft(amount: "120", note: "train"))
+        _ = try a.ledger.addPurchase(PurchaseDraft(amount: "45.50", note: "dinner \"la mar\"\ttab \u{1F363}", tip: "10%"))
+        _ = try a.ledger.addPurchase(PurchaseDraft(amount: "30", note: "museum"))
+        _ = try a.ledger.markShared(trip, gid: GlobalID.make(), owner: "ana")
+        let changes = try a.ledger.prepareOutgoing(try #require(try a.ledger.sharedTrip(trip)))
+        #expect(changes.map(\.kind) == ["trip", PurchaseSnapshot.kind])
+        #expect(PurchaseSnapshot(changes[1].payload ?? "")?.count == 3)
+
+        let joined = try b.ledger.createJoinedTrip(changes[0], owner: "ana")
+        let rows =
+            "SELECT group_concat(date || '|' || note || '|' || total_minor || '|' || home_minor || '|' || coalesce(tip_spec, ''), char(10)) FROM (SELECT * FROM purchases ORDER BY id)"
+        let first = try b.ledger.applyIncoming(try #require(try b.ledger.sharedTrip(joined)), changes, upTo: 2)
+        #expect(first.applied == 4 && first.conflicts == 0)
+        let expected = try a.ledger.db.scalarText(rows)
+        #expect(try b.ledger.db.scalarText(rows) == expected)
+        let again = try b.ledger.applyIncoming(try #require(try b.ledger.sharedTrip(joined)), [changes[1]], upTo: 3)
+        #expect(again.applied == 3 && again.conflicts == 0)
+        #expect(try b.ledger.db.scalarText(rows) == expected)
+        #expect(try b.ledger.db.scalarInt("SELECT count(*) FROM sync_rows WHERE kind = 'purchase'") == 3)
     }
 
     /// Global ids are UUIDv7 (RFC 9562): version 7, the RFC variant, the time in the first 48 bits.

@@ -22,6 +22,30 @@ struct PackedValues {
     var count: Int { cells.count }
     var isEmpty: Bool { cells.isEmpty }
 
+    /// Empties it, keeping its capacity (one row after another).
+    mutating func removeAll() {
+        cells.removeAll(keepingCapacity: true)
+        text.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends cell `index` of `other`.
+    mutating func append(_ other: PackedValues, at index: Int) {
+        let cell = other.cells[index]
+        guard cell.length >= 0 else {
+            cells.append(cell)
+            return
+        }
+        cells.append(Cell(payload: Int64(text.count), length: cell.length))
+        text.append(contentsOf: other.text[Int(cell.payload)..<Int(cell.payload) + Int(cell.length)])
+    }
+
+    /// Cell `index` as text, `nil` when it is not one.
+    func text(at index: Int) -> String? {
+        let cell = cells[index]
+        guard cell.length >= 0 else { return nil }
+        return String(decoding: text[Int(cell.payload)..<Int(cell.payload) + Int(cell.length)], as: UTF8.self)
+    }
+
     mutating func reserve(cells n: Int, textBytes: Int) {
         cells.reserveCapacity(n)
         text.reserveCapacity(textBytes)

@@ -25,6 +25,20 @@ struct RowCodec {
         case row = "WHERE id = ?1"
         /// The purchases of trip `?1` whose changes wait in the outbox to be prepared.
         case waitingPurchases = "WHERE id IN (SELECT local_id FROM sync_outbox WHERE trip_id = ?1 AND change_id IS NULL AND kind = 'purchase')"
+        /// Every purchase of trip `?1`, in id order.
+        case tripPurchases = "WHERE trip_id = ?1 ORDER BY id"
+    }
+
+    /// How a read gives a row: a JSON object of its columns by name, or a JSON array of their
+    /// values in the order of `columns(_:without:)`.
+    enum Shape: String {
+        case object = "json_object"
+        case array = "json_array"
+    }
+
+    /// The columns of `table` but `without`, in the schema's order (the order of `Shape.array`).
+    func columns(_ table: Table, without: Set<String>) throws -> [String] {
+        try columns(table).filter { !without.contains($0) }
     }
 
     /// The row `id` of `table` as a JSON object of its columns but `without`, or `nil` when there
@@ -37,17 +51,19 @@ struct RowCodec {
 
     /// Each row of `table` that `selection` takes, with its id, as `read` gives it: one statement
     /// for them all (a first share reads every purchase of its trip).
-    func forEach(_ table: Table, _ selection: Selection, _ parameter: SQLValue, without: Set<String>, _ body: (Int64, String) throws -> Void)
-        throws
-    {
-        let key = "read|\(db.path)|\(table.rawValue)|\(selection)|\(without.sorted().joined(separator: ","))"
+    func forEach(
+        _ table: Table, _ selection: Selection, _ parameter: SQLValue, without: Set<String>, shape: Shape = .object,
+        _ body: (Int64, String) throws -> Void
+    ) throws {
+        let key = "read|\(db.path)|\(table.rawValue)|\(selection)|\(shape)|\(without.sorted().joined(separator: ","))"
         let sql: String
         if let known = RowCodec.statements.withLock({ $0[key] }) {
             sql = known
         } else {
-            let pairs = try columns(table).filter { !without.contains($0) }.map { "'\($0)', \"\($0)\"" }
-            // sql-built: the table and column names come from the schema (pragma_table_info), the selection is one of our constants; not input.
-            sql = "SELECT id, json_object(\(pairs.joined(separator: ", "))) FROM \"\(table.rawValue)\" \(selection.rawValue)"
+            let names = try columns(table, without: without)
+            let arguments = shape == .object ? names.map { "'\($0)', \"\($0)\"" } : names.map { "\"\($0)\"" }
+            // sql-built: the table and column names come from the schema (pragma_table_info), the selection and shape are our constants; not input.
+            sql = "SELECT id, \(shape.rawValue)(\(arguments.joined(separator: ", "))) FROM \"\(table.rawValue)\" \(selection.rawValue)"
             RowCodec.statements.withLock { $0[key] = sql }
         }
         try db.prepare(sql).forEach([parameter]) { try body($0.int(0), $0.text(1)) }
@@ -88,34 +104,43 @@ struct RowCodec {
             keys += name
             keys += ","
         }
-        let memoKey = "\(db.path)|\(table.rawValue)|\(fixedNames.joined(separator: ","))|\(keys)"
-        let statement: (sql: String, kept: [Int])
-        if let known = RowCodec.boundStatements.withLock({ $0[memoKey] }) {
-            statement = known
-        } else {
-            let columns = Set(try self.columns(table))
-            let kept = fields.indices.filter { i in
-                let name = fields[i].0
-                return name != "id" && columns.contains(name) && !fixedNames.contains(name)
-            }
-            let all = ["id"] + fixedNames + kept.map { fields[$0].0 }
-            statement = (RowCodec.upsert(table, columns: all, values: all.indices.map { "?\($0 + 1)" }), kept)
-            RowCodec.boundStatements.withLock { $0[memoKey] = statement }
-        }
+        let statement = try boundWrite(table, names: fields.map(\.0), memoKey: keys, fixed: fixedNames)
         var values: [SQLValue] = [.integer(id)] + fixed.map(\.1)
         for i in statement.kept { values.append(fields[i].1) }
         try db.run(statement.sql, values)
     }
 
+    /// The statement that writes a row from values for `names` (bound as `?1` the id, then `fixed`'s,
+    /// then those of `names` this schema has, but `id` and `fixed`'s): its SQL, and the positions in
+    /// `names` it binds. `memoKey` stands for `names` (a pull's rows share one key list).
+    /// `insertOnly`: the rows are new (a join), and a plain `INSERT` saves the upsert's work.
+    func boundWrite(_ table: Table, names: [String], memoKey: String, fixed fixedNames: [String], insertOnly: Bool = false) throws -> (
+        sql: String, kept: [Int]
+    ) {
+        let memoKey = "\(db.path)|\(table.rawValue)|\(fixedNames.joined(separator: ","))|\(insertOnly)|\(memoKey)"
+        if let known = RowCodec.boundStatements.withLock({ $0[memoKey] }) { return known }
+        let columns = Set(try self.columns(table))
+        let kept = names.indices.filter { i in
+            let name = names[i]
+            return name != "id" && columns.contains(name) && !fixedNames.contains(name)
+        }
+        let all = ["id"] + fixedNames + kept.map { names[$0] }
+        let statement = (RowCodec.upsert(table, columns: all, values: all.indices.map { "?\($0 + 1)" }, insertOnly: insertOnly), kept)
+        RowCodec.boundStatements.withLock { $0[memoKey] = statement }
+        return statement
+    }
+
     /// Inserts row `id` with `values` (SQL expressions of bound parameters) for `columns`, or
-    /// updates it in place when it exists.
-    private static func upsert(_ table: Table, columns: [String], values: [String]) -> String {
+    /// updates it in place when it exists (unless `insertOnly`).
+    private static func upsert(_ table: Table, columns: [String], values: [String], insertOnly: Bool = false) -> String {
         let updates = columns.dropFirst().map { "\"\($0)\" = excluded.\"\($0)\"" }
         let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-        let conflict = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + updates.joined(separator: ", ")
+        // A plain insert of an id already present fails (its primary key): it never overwrites.
+        let conflict =
+            insertOnly ? "" : updates.isEmpty ? " ON CONFLICT (id) DO NOTHING" : " ON CONFLICT (id) DO UPDATE SET " + updates.joined(separator: ", ")
         // sql-built: the table and column names come from the schema (pragma_table_info), not from input.
         return """
-            INSERT INTO "\(table.rawValue)" (\(quoted)) VALUES (\(values.joined(separator: ", "))) ON CONFLICT (id) \(conflict)
+            INSERT INTO "\(table.rawValue)" (\(quoted)) VALUES (\(values.joined(separator: ", ")))\(conflict)
             """
     }
 

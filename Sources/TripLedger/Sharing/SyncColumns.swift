@@ -56,6 +56,22 @@ enum WaitingPurchaseColumn: Int32, ColumnList {
     }
 }
 
+/// A purchase of a first share with its version and references (`prepareSnapshot`).
+enum SnapshotPurchaseColumn: Int32, ColumnList {
+    case id, gid, hlc, refundGID, payers, shares
+
+    var sql: StaticString {
+        switch self {
+        case .id: "p.id"
+        case .gid: "r.gid"
+        case .hlc: "r.hlc"
+        case .refundGID: "rg.gid"
+        case .payers: "s.payers"
+        case .shares: "s.shares"
+        }
+    }
+}
+
 /// A conflict with its trip's name (`conflicts`).
 enum ConflictColumn: Int32, ColumnList {
     case id, trip, kind, localID, reason, winner, mine, theirs, theirsBy, createdAt, resolvedAt

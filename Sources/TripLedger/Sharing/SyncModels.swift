@@ -27,6 +27,10 @@ public struct SyncChange: Sendable, Equatable {
     /// The kinds of changes that are rows inside a trip (not the trip itself, not rates).
     public static let rowKinds: Set<String> = ["member", "purchase", "transfer"]
 
+    /// How many rows of the trip the change carries, as a traveller counts them: a snapshot's
+    /// purchases, 1 for any other change.
+    public var rows: Int { kind == PurchaseSnapshot.kind ? PurchaseSnapshot.count(in: payload) : 1 }
+
     public init(
         changeID: String, kind: String, gid: String, op: String, hlc: Int64, baseHLC: Int64, device: String,
         payload: String?, seq: Int64 = 0, author: String = ""

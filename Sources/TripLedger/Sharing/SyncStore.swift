@@ -19,9 +19,20 @@ extension Ledger {
         }
         return try rows.compactMap { r in
             guard let trip = try trip(id: r.0) else { return nil }
-            let unsent = try db.scalarInt("SELECT count(*) FROM sync_outbox WHERE trip_id = ?", [.integer(r.0)]) ?? 0
-            return SharedTrip(trip: trip, gid: r.1, owner: r.2, pulledSeq: r.3, lastSync: r.4, unsent: Int(unsent))
+            return SharedTrip(trip: trip, gid: r.1, owner: r.2, pulledSeq: r.3, lastSync: r.4, unsent: try unsent(tripID: r.0))
         }.sorted { $0.trip.name.lowercased() < $1.trip.name.lowercased() }
+    }
+
+    /// The trip's changes waiting to be sent, as a traveller counts them: a snapshot counts the
+    /// trip's purchases.
+    private func unsent(tripID: Int64) throws -> Int {
+        Int(
+            try db.scalarInt(
+                """
+                SELECT count(*) FILTER (WHERE kind != ?2)
+                  + CASE WHEN count(*) FILTER (WHERE kind = ?2) > 0 THEN (SELECT count(*) FROM purchases WHERE trip_id = ?1) ELSE 0 END
+                FROM sync_outbox WHERE trip_id = ?1
+                """, [.integer(tripID), .text(PurchaseSnapshot.kind)]) ?? 0)
     }
 
     /// The share of `trip`, or `nil` when it is not shared.
@@ -30,9 +41,10 @@ extension Ledger {
     }
 
     /// `trip share`: marks `trip` shared under `gid` and queues its whole history (the trip, its
-    /// members, purchases and transfers, and the cached rates) for the first push. One transaction.
+    /// members, its purchases as one snapshot, its transfers, and the cached rates) for the first
+    /// push. One transaction.
     public func markShared(_ trip: Trip, gid: String, owner: String) throws -> SharedTrip {
-        try db.transaction {
+        try syncTransaction {
             if try db.scalarInt("SELECT 1 FROM shared_trips WHERE trip_id = ?", [.integer(trip.id)]) != nil {
                 throw TripError.badTextValue(field: "trip", value: trip.name, reason: "is already shared")
             }
@@ -49,26 +61,25 @@ extension Ledger {
                 INSERT INTO sync_outbox (trip_id, kind, local_id, hlc)
                 SELECT trip_id, 'member', id, ?2 FROM members WHERE trip_id = ?1 ORDER BY joined_at, id
                 """, [id, .integer(hlc)])
+            // The purchases travel together, as one snapshot (built when the push is prepared).
             try db.run(
                 """
                 INSERT INTO sync_outbox (trip_id, kind, local_id, hlc)
-                SELECT trip_id, 'purchase', id, ?2 FROM purchases WHERE trip_id = ?1 ORDER BY id
-                """, [id, .integer(hlc)])
+                SELECT ?1, ?3, ?1, ?2 WHERE EXISTS (SELECT 1 FROM purchases WHERE trip_id = ?1)
+                """, [id, .integer(hlc), .text(PurchaseSnapshot.kind)])
             try db.run(
                 """
                 INSERT INTO sync_outbox (trip_id, kind, local_id, hlc)
                 SELECT trip_id, 'transfer', id, ?2 FROM transfers WHERE trip_id = ?1 ORDER BY id
                 """, [id, .integer(hlc)])
-            return SharedTrip(
-                trip: trip, gid: gid, owner: owner, pulledSeq: 0, lastSync: nil,
-                unsent: Int(try db.scalarInt("SELECT count(*) FROM sync_outbox WHERE trip_id = ?", [id]) ?? 0))
+            return SharedTrip(trip: trip, gid: gid, owner: owner, pulledSeq: 0, lastSync: nil, unsent: try unsent(tripID: trip.id))
         }
     }
 
     /// `trip join`: creates the local trip from its shared `trip` change and marks it shared, so
     /// the first pull fills it. A local trip of the same name is refused.
     public func createJoinedTrip(_ change: SyncChange, owner: String) throws -> Trip {
-        try db.transaction {
+        try syncTransaction {
             try withApplying {
                 let name = try db.scalarText("SELECT json_extract(?, '$.name')", [SQLValue(change.payload)]) ?? ""
                 try requireNewTripName(name)
@@ -103,7 +114,7 @@ extension Ledger {
     /// purchase). One transaction.
     public func prepareOutgoing(_ shared: SharedTrip) throws -> [SyncChange] {
         MemberIDMemo.shared.clear()
-        return try db.transaction {
+        return try syncTransaction {
             let trip = SQLValue.integer(shared.trip.id)
             // Several writes to one row before a sync travel as one change: the row as it is now.
             try db.run(
@@ -134,8 +145,17 @@ extension Ledger {
                 SELECT id, kind, local_id, hlc, past_close FROM sync_outbox WHERE trip_id = ? AND change_id IS NULL ORDER BY id
                 """
             ).forEach([trip]) { pending.append(($0.int(0), $0.text(1), $0.int(2), $0.int(3), $0.int(4) == 1)) }
+            // The snapshot first: it gives the purchases the versions later changes are built on.
+            for p in pending where p.kind == PurchaseSnapshot.kind {
+                var change = try prepareSnapshot(shared, hlc: p.hlc, device: me)
+                try db.run(
+                    "UPDATE sync_outbox SET change_id = ?, gid = ?, op = ?, base_hlc = ?, payload = ? WHERE id = ?",
+                    [.text(change.changeID), .text(change.gid), .text(change.op), .integer(0), SQLValue(change.payload), .integer(p.id)])
+                change.pastClose = p.pastClose
+                out.append((Ledger.outgoingOrder(p.kind, 0, p.id), change))
+            }
             out += try preparePurchases(shared, device: me)
-            for p in pending where p.kind != "purchase" {
+            for p in pending where p.kind != "purchase" && p.kind != PurchaseSnapshot.kind {
                 guard var change = try prepare(kind: p.kind, localID: p.localID, hlc: p.hlc, shared: shared, device: me) else {
                     try db.run("DELETE FROM sync_outbox WHERE id = ?", [.integer(p.id)])
                     continue
@@ -164,7 +184,8 @@ extension Ledger {
             switch kind {
             case "trip": 0
             case "member": 1
-            case "purchase": 2
+            // A snapshot (local id 0) goes before the changes of its purchases.
+            case "purchase", PurchaseSnapshot.kind: 2
             default: 3
             }
         return (rank, localID, outboxID)
@@ -176,23 +197,14 @@ extension Ledger {
     private func preparePurchases(_ shared: SharedTrip, device: String) throws -> [(order: OutgoingOrder, change: SyncChange)] {
         let trip = SQLValue.integer(shared.trip.id)
         // Global ids for the purchases (and the purchases they refund) that have none yet.
-        var missing: [JSONValue] = []
-        try db.prepare(
+        try giveGlobalIDs(
             """
             SELECT x.id FROM (
               SELECT o.local_id AS id FROM sync_outbox o WHERE o.trip_id = ?1 AND o.change_id IS NULL AND o.kind = 'purchase'
               UNION SELECT p.refund_of FROM sync_outbox o JOIN purchases p ON p.id = o.local_id
               WHERE o.trip_id = ?1 AND o.change_id IS NULL AND o.kind = 'purchase' AND p.refund_of IS NOT NULL) x
             WHERE NOT EXISTS (SELECT 1 FROM sync_rows r WHERE r.kind = 'purchase' AND r.local_id = x.id)
-            """
-        ).forEach([trip]) { missing.append(.array([.int($0.int(0)), .string(GlobalID.make())])) }
-        if !missing.isEmpty {
-            try db.run(
-                """
-                INSERT INTO sync_rows (kind, local_id, gid, trip_id)
-                SELECT 'purchase', json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?2 FROM json_each(?1)
-                """, [.text(JSONValue.array(missing).serialized), trip])
-        }
+            """, shared)
         var waiting:
             [(
                 outbox: Int64, localID: Int64, hlc: Int64, pastClose: Bool, gid: String, base: Int64, deleted: Int64,
@@ -245,6 +257,67 @@ extension Ledger {
             prepared.append((Ledger.outgoingOrder("purchase", w.localID, w.outbox), change))
         }
         return prepared
+    }
+
+    /// Gives a global id to each purchase `select` names (by id; `?1` is the trip): a few
+    /// statements for tens of thousands of purchases.
+    private func giveGlobalIDs(_ select: String, _ shared: SharedTrip) throws {
+        let trip = SQLValue.integer(shared.trip.id)
+        var missing: [JSONValue] = []
+        try db.prepare(select).forEach([trip]) { missing.append(.array([.int($0.int(0)), .string(GlobalID.make())])) }
+        guard !missing.isEmpty else { return }
+        try db.run(
+            """
+            INSERT INTO sync_rows (kind, local_id, gid, trip_id)
+            SELECT 'purchase', json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?2 FROM json_each(?1)
+            """, [.text(JSONValue.array(missing).serialized), trip])
+    }
+
+    /// The change of a first share's purchases (`PurchaseSnapshot`): every purchase of the trip as
+    /// it is now, each at version `hlc` of this device, with its references by global id.
+    private func prepareSnapshot(_ shared: SharedTrip, hlc: Int64, device: String) throws -> SyncChange {
+        let trip = SQLValue.integer(shared.trip.id)
+        try giveGlobalIDs(
+            """
+            SELECT p.id FROM purchases p WHERE p.trip_id = ?1
+            AND NOT EXISTS (SELECT 1 FROM sync_rows r WHERE r.kind = 'purchase' AND r.local_id = p.id)
+            """, shared)
+        try db.run(
+            "UPDATE sync_rows SET hlc = ?2, device = ?3 WHERE kind = 'purchase' AND trip_id = ?1 AND hlc = 0",
+            [trip, .integer(hlc), .text(device)])
+        var references: [Int64: (gid: String, hlc: Int64, refundOf: String?, payers: String?, shares: String?)] = [:]
+        try db.prepare(
+            """
+            SELECT \(SnapshotPurchaseColumn.sqlList)
+            FROM purchases p
+            JOIN sync_rows r ON r.kind = 'purchase' AND r.local_id = p.id
+            LEFT JOIN sync_rows rg ON rg.kind = 'purchase' AND rg.local_id = p.refund_of
+            LEFT JOIN purchase_splits s ON s.purchase_id = p.id AND s.trip_id = ?1
+            WHERE p.trip_id = ?1
+            """
+        ).forEach([trip]) { statement in
+            let r = statement.row(SnapshotPurchaseColumn.self)
+            references[r.int(.id)] = (
+                r.text(.gid), r.int(.hlc), r.optionalText(.refundGID), r.optionalText(.payers), r.optionalText(.shares)
+            )
+        }
+        let codec = RowCodec(db: db)
+        let columns = try codec.columns(.purchases, without: Ledger.purchaseLocalColumns)
+        // About 250 bytes a purchase.
+        var writer = PurchaseSnapshot.Writer(
+            count: references.count, columns: columns + ["refund_of", "payers", "shares"], capacity: references.count * 320 + 1024)
+        try codec.forEach(.purchases, .tripPurchases, trip, without: Ledger.purchaseLocalColumns, shape: .array) { id, array in
+            guard let r = references[id] else { return }
+            let extra: [SQLValue] = [
+                SQLValue(r.refundOf), SQLValue(try r.payers.map { try memberList($0, toGlobal: true, shared: shared) }),
+                SQLValue(try r.shares.map { try memberList($0, toGlobal: true, shared: shared) }),
+            ]
+            var array = array
+            array.withUTF8 { writer.append(gid: r.gid, hlc: r.hlc, array: $0, then: extra) }
+        }
+        return SyncChange(
+            changeID: GlobalID.make(), kind: PurchaseSnapshot.kind, gid: "\(PurchaseSnapshot.kind):\(shared.gid)", op: "put", hlc: hlc,
+            baseHLC: 0, device: device, payload: writer.finish())
     }
 
     /// The cached rates not sent yet for this trip (fetched at or after the last sent: a rate
@@ -300,7 +373,7 @@ extension Ledger {
     /// they were numbered right after what this device had pulled, the log is read through
     /// `pulledThrough`: those changes are this device's own, already here.
     public func markSent(_ shared: SharedTrip, _ changes: [SyncChange], pulledThrough: Int64? = nil) throws {
-        try db.transaction {
+        try syncTransaction {
             let trip = SQLValue.integer(shared.trip.id)
             var sentThrough: String?
             var rows: [JSONValue] = []
@@ -358,7 +431,7 @@ extension Ledger {
     /// applied up to `upTo`; then re-rates the trip with the rates it now has. One transaction: a
     /// pull killed halfway applies nothing and is simply repeated.
     public func applyIncoming(_ shared: SharedTrip, _ changes: [SyncChange], upTo: Int64) throws -> PullSummary {
-        try db.transaction {
+        try syncTransaction {
             try withApplying {
                 var summary = PullSummary()
                 let me = try deviceID()
@@ -393,6 +466,11 @@ extension Ledger {
                         if try applyRow(c, shared: shared) { summary.conflicts += 1 }
                         summary.applied += 1
                         summary.byAuthor[c.author, default: 0] += 1
+                    case PurchaseSnapshot.kind:
+                        let applied = try applySnapshot(c, shared: shared)
+                        summary.conflicts += applied.conflicts
+                        summary.applied += applied.rows
+                        summary.byAuthor[c.author, default: 0] += applied.rows
                     default:
                         continue  // a kind from a newer trip: skipped, as a newer column is
                     }
@@ -542,6 +620,17 @@ extension Ledger {
 
     // MARK: internals
 
+    /// The transaction of a share, a push's preparation or a pull. Each row they write is a
+    /// statement of its own on a table with triggers, for which SQLite keeps a statement journal
+    /// of the pages the statement changes: in a temporary file by default, one write per page per
+    /// statement (about 85,000 writes for a join of 20,000 purchases). Here it is kept in memory;
+    /// each holds a few pages, and the largest statement, a pull's re-rating, one trip's.
+    func syncTransaction<T>(_ body: () throws -> T) throws -> T {
+        try db.execute("PRAGMA temp_store = MEMORY")
+        defer { try? db.execute("PRAGMA temp_store = DEFAULT") }
+        return try db.transaction(body)
+    }
+
     /// Advances the hybrid logical clock and returns it.
     func tick() throws -> Int64 {
         try db.run("UPDATE sync_state SET hlc = max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536)")
@@ -688,31 +777,43 @@ extension Ledger {
         if let known = memo.list(text, toGlobal: toGlobal) { return known }
         // Payers carry amounts, so their lists differ from purchase to purchase: each member is
         // also translated once (the memo is per trip and per call, so the member's id is its key).
-        var translated = ""
-        translated.reserveCapacity(text.utf8.count * 2)
-        for item in text.split(separator: ",") {
-            if !translated.isEmpty { translated += "," }
-            guard let eq = item.lastIndex(of: "=") else {
-                translated += item
-                continue
-            }
-            let who = String(item[..<eq])
-            let other: String
-            if let known = memo.member(who, toGlobal: toGlobal) {
-                other = known
-            } else if toGlobal {
-                other = GlobalID.memberReference(try globalID(kind: "member", localID: Int64(who) ?? 0, shared: shared), trip: shared.gid)
-                memo.setMember(who, toGlobal: true, other)
-            } else {
-                guard let local = try localID(kind: "member", gid: GlobalID.memberGID(who, trip: shared.gid)) else {
-                    throw TripError.badText(field: "member", reason: "a shared purchase names an unknown member \(quoted(who))")
+        // The list is read and written as bytes: a first share and a join translate two lists for
+        // each of tens of thousands of purchases.
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 2)
+        var text = text
+        try text.withUTF8 { bytes in
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: ",") { end += 1 }
+                defer { start = end + 1 }
+                guard end > start else { continue }
+                if !out.isEmpty { out.append(UInt8(ascii: ",")) }
+                let item = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                guard let eq = item.lastIndex(of: UInt8(ascii: "=")) else {
+                    out.append(contentsOf: item)
+                    continue
                 }
-                other = String(local)
-                memo.setMember(who, toGlobal: false, other)
+                let who = String(decoding: UnsafeBufferPointer(rebasing: item[..<eq]), as: UTF8.self)
+                let other: String
+                if let known = memo.member(who, toGlobal: toGlobal) {
+                    other = known
+                } else if toGlobal {
+                    other = GlobalID.memberReference(try globalID(kind: "member", localID: Int64(who) ?? 0, shared: shared), trip: shared.gid)
+                    memo.setMember(who, toGlobal: true, other)
+                } else {
+                    guard let local = try localID(kind: "member", gid: GlobalID.memberGID(who, trip: shared.gid)) else {
+                        throw TripError.badText(field: "member", reason: "a shared purchase names an unknown member \(quoted(who))")
+                    }
+                    other = String(local)
+                    memo.setMember(who, toGlobal: false, other)
+                }
+                out.append(contentsOf: other.utf8)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: item[eq...]))
             }
-            translated += other
-            translated += item[eq...]
         }
+        let translated = String(decoding: out, as: UTF8.self)
         memo.setList(text, toGlobal: toGlobal, translated)
         return translated
     }
@@ -908,6 +1009,72 @@ extension Ledger {
             "UPDATE sync_rows SET hlc = ?, device = ?, base_hlc = ? WHERE kind = ? AND local_id = ?",
             [.integer(c.hlc), .text(c.device), .integer(c.baseHLC), .text(c.kind), .integer(id)])
         return conflict || editOfRemoved
+    }
+
+    /// Applies a first share's purchases. A ledger that holds none of the trip's purchases yet (a
+    /// join) inserts them in bulk: one prepared statement per table, as many rows as purchases,
+    /// which is what `applyRow` does for a purchase it has never seen. Otherwise each row is
+    /// applied as the purchase's own change would be.
+    private func applySnapshot(_ c: SyncChange, shared: SharedTrip) throws -> (rows: Int, conflicts: Int) {
+        guard let snapshot = c.payload.flatMap(PurchaseSnapshot.init) else {
+            throw TripError.badText(field: "snapshot", reason: "a shared trip's purchases could not be read")
+        }
+        let trip = SQLValue.integer(shared.trip.id)
+        let fresh =
+            try db.scalarInt(
+                """
+                SELECT NOT EXISTS (SELECT 1 FROM purchases WHERE trip_id = ?1)
+                   AND NOT EXISTS (SELECT 1 FROM sync_rows WHERE kind = 'purchase' AND trip_id = ?1)
+                """, [trip]) == 1
+        var conflicts = 0
+        guard fresh else {
+            try snapshot.forEachRow { gid, hlc, values in
+                let change = SyncChange(
+                    changeID: c.changeID, kind: "purchase", gid: gid, op: "put", hlc: hlc, baseHLC: 0, device: c.device,
+                    payload: snapshot.payload(values), seq: c.seq, author: c.author)
+                if try applyRow(change, shared: shared) { conflicts += 1 }
+            }
+            return (snapshot.count, conflicts)
+        }
+        let refundOf = snapshot.columns.firstIndex(of: "refund_of")
+        let payers = snapshot.columns.firstIndex(of: "payers"), shares = snapshot.columns.firstIndex(of: "shares")
+        let write = try RowCodec(db: db).boundWrite(
+            .purchases, names: snapshot.columns, memoKey: "snapshot|" + snapshot.columns.joined(separator: ","), fixed: ["trip_id", "refund_of"],
+            insertOnly: true)
+        var id = try nextID(.purchases)
+        var local: [String: Int64] = [:]
+        local.reserveCapacity(snapshot.count)
+        // The outbox triggers of purchases and splits are dropped for the insert and created again
+        // before it commits. Within a pull they record nothing (`withApplying`), but a statement
+        // that fires a trigger keeps a statement journal, a copy of each page it changes, which
+        // was most of the insert's time. Each statement is prepared once, its values bound from
+        // one buffer.
+        try db.execute("DROP TRIGGER IF EXISTS purchases_sync_insert; DROP TRIGGER IF EXISTS purchase_splits_sync_insert")
+        let insertPurchase = try db.prepare(write.sql)
+        let insertVersion = try db.prepare(
+            "INSERT INTO sync_rows (kind, local_id, gid, trip_id, hlc, device) VALUES ('purchase', ?, ?, ?, ?, ?)")
+        let insertSplit = try db.prepare("INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)")
+        var bound = PackedValues()
+        try snapshot.forEachRow { gid, hlc, values in
+            let refunded = try refundOf.flatMap(values.text(at:)).flatMap { try local[$0] ?? localID(kind: "purchase", gid: $0) }
+            bound.removeAll()
+            bound.appendInteger(id)
+            bound.appendInteger(shared.trip.id)
+            if let refunded { bound.appendInteger(refunded) } else { bound.appendNull() }
+            for i in write.kept { bound.append(values, at: i) }
+            try bound.withBuffers { try insertPurchase.run($0, text: $1) }
+            try insertVersion.run([.integer(id), .text(gid), trip, .integer(hlc), .text(c.device)])
+            if let payers = payers.flatMap(values.text(at:)), let shares = shares.flatMap(values.text(at:)) {
+                try insertSplit.run([
+                    trip, .integer(id), .text(try memberList(payers, toGlobal: false, shared: shared)),
+                    .text(try memberList(shares, toGlobal: false, shared: shared)),
+                ])
+            }
+            local[gid] = id
+            id += 1
+        }
+        try installSyncTriggers()
+        return (snapshot.count, 0)
     }
 
     /// Lists a conflict of `c` with the row `localID` here: each version with its clock (`nil`:

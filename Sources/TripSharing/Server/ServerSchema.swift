@@ -8,7 +8,7 @@
 /// policies: it is the administrator.
 enum ServerSchema {
     /// The version this `trip` writes and reads.
-    static let version = 3
+    static let version = 4
 
     /// Upgrade steps; step i brings the schema from version i to i + 1.
     static let steps: [String] = [
@@ -112,6 +112,14 @@ enum ServerSchema {
         """
         COMMENT ON COLUMN trip_ledger.changes.payload IS
             'The row as JSON, as the device wrote it. From schema 3, members of the trip are named @NAME (member:TRIP:NAME before).';
+        """,
+        // 4: a first share sends its purchases as one change of kind `snapshot` (rows of values
+        // under one column list) instead of one change each. The tables do not change; the
+        // version does, so that a `trip` that would skip a kind it does not know refuses the
+        // server instead of missing every purchase of a shared trip.
+        """
+        COMMENT ON COLUMN trip_ledger.changes.kind IS
+            'trip, member, purchase, transfer, rate, provider; from schema 4 also snapshot: a first share''s purchases, {"count", "columns", "rows"}.';
         """,
     ]
 

@@ -2,7 +2,7 @@ import TripLedger
 
 /// What a push did.
 struct PushResult {
-    /// Changes new to the log.
+    /// Rows new to the log (a snapshot counts its purchases).
     var added = 0
     /// The log is read through here when this push's changes directly followed what the device
     /// had pulled.
@@ -74,15 +74,17 @@ struct ChangeLog {
                   INSERT INTO trip_ledger.changes (trip_gid, seq, change_id, kind, gid, op, hlc, base_hlc, device, payload)
                   SELECT $1, $2::bigint + row_number() OVER (ORDER BY ord), change_id, kind, gid, op, hlc, base_hlc, $3, payload
                   FROM pg_temp.incoming
-                  RETURNING seq)
-                SELECT count(*) AS added FROM added
-                """, [tripGID, String(last), device])
+                  RETURNING seq, kind, change_id)
+                SELECT count(*) AS added, coalesce(string_agg(change_id, ' ') FILTER (WHERE kind = $4), '') AS snapshots FROM added
+                """, [tripGID, String(last), device, PurchaseSnapshot.kind])
             let n = Int(inserted.value(0, "added") ?? "0") ?? 0
             if n > 0 {
                 try connection.query("UPDATE trip_ledger.trips SET last_seq = last_seq + $2::bigint WHERE gid = $1", [tripGID, String(n)])
             }
             try connection.query("COMMIT")
-            result.added = n
+            // A snapshot new to the log counts its purchases.
+            let snapshots = Set((inserted.value(0, "snapshots") ?? "").split(separator: " ").map(String.init))
+            result.added = n + changes.reduce(0) { $0 + (snapshots.contains($1.changeID) ? $1.rows - 1 : 0) }
             if last == pulled && n > 0 { result.ownThrough = last + Int64(n) }
         } catch {
             _ = try? connection.query("ROLLBACK")
@@ -120,6 +122,16 @@ struct ChangeLog {
             WHERE trip_gid = $1 AND gid IN (SELECT jsonb_array_elements_text($2::jsonb)) ORDER BY gid, hlc, device
             """, [tripGID, list])
         var latest: [String: ServerVersion] = [:]
+        // A purchase's first version may be a row of the first share's snapshot.
+        let wanted = Set(gids)
+        let snapshots = try connection.query(
+            "SELECT device, payload FROM trip_ledger.changes WHERE trip_gid = $1 AND kind = $2 ORDER BY seq", [tripGID, PurchaseSnapshot.kind])
+        for r in snapshots.rows {
+            guard let snapshot = r[1].flatMap(PurchaseSnapshot.init) else { continue }
+            for (gid, row) in (try? snapshot.payloads(of: wanted)) ?? [:] {
+                latest[gid] = ServerVersion(gid: gid, payload: row.payload, hlc: row.hlc, device: r[0] ?? "")
+            }
+        }
         var deleted: [String: Int64] = [:], restored: [String: Int64] = [:]
         for r in rows.rows {
             let gid = r[0] ?? "", op = r[1] ?? "", hlc = Int64(r[2] ?? "") ?? 0
@@ -127,6 +139,7 @@ struct ChangeLog {
             case "delete": deleted[gid] = hlc
             default:
                 if op == "restore" { restored[gid] = hlc }
+                if let known = latest[gid], known.hlc > hlc { continue }
                 latest[gid] = ServerVersion(gid: gid, payload: r[4], hlc: hlc, device: r[3] ?? "")
             }
         }

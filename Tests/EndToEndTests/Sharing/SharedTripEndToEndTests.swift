@@ -19,11 +19,17 @@ struct SharedTripWorld {
         guard r.exitCode == 0 else { throw PostgresClusterError(message: "remote init: \(r.stderr)") }
     }
 
-    /// The server's count of a trip's changes of `kind`, and of distinct rows among them.
-    func changes(_ kind: String) throws -> (all: Int, rows: Int) {
+    /// The server's versions of the trip's purchases (changes of kind `purchase`, and the rows of a
+    /// first share's snapshot), and the distinct purchases among them.
+    func purchases() throws -> (all: Int, rows: Int) {
         let out = try cluster.psql(
             "tripadmin", database: database,
-            "SELECT count(*) || ' ' || count(DISTINCT gid) FROM trip_ledger.changes WHERE kind = '\(kind)'")
+            """
+            WITH versions (gid) AS (
+              SELECT gid FROM trip_ledger.changes WHERE kind = 'purchase'
+              UNION ALL SELECT row ->> 0 FROM trip_ledger.changes, jsonb_array_elements(payload::jsonb -> 'rows') row WHERE kind = 'snapshot')
+            SELECT count(*) || ' ' || count(DISTINCT gid) FROM versions
+            """)
         let parts = out.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
         return (parts.first ?? -1, parts.last ?? -1)
     }
@@ -331,8 +337,16 @@ struct SharedTripEndToEndTests {
         let ana = world.device("ana"), ben = world.device("ben")
         try #require(ana.run("new", "Lima", "--currency", "PEN", "--home", "PEN").exitCode == 0)
         try #require(ana.run("member", "add", "Ana", "Ben").exitCode == 0)
-        try #require(ana.run("add", "90", "ceviche", "--paid-by", "Ana", "--split", "Ana=2,Ben=1").exitCode == 0)
+        try #require(ana.run("add", "12", "chicha", "--paid-by", "Ben", "--split", "Ana,Ben").exitCode == 0)
         try #require(ana.run("share", "--with", "ben").exitCode == 0)
+        // The first share's snapshot names them so too.
+        let snapshotRow = try world.cluster.psql(
+            "tripadmin", database: world.database,
+            "SELECT payload::jsonb -> 'rows' -> 0 ->> -2, payload::jsonb -> 'rows' -> 0 ->> -1 FROM trip_ledger.changes WHERE kind = 'snapshot'")
+        #expect(snapshotRow == "@ben=1200|@ana=1,@ben=1\n")
+        // A purchase added after the share travels as a change of its own.
+        try #require(ana.run("add", "90", "ceviche", "--paid-by", "Ana", "--split", "Ana=2,Ben=1").exitCode == 0)
+        try #require(ana.run("sync").exitCode == 0)
         let sent = try world.cluster.psql(
             "tripadmin", database: world.database,
             "SELECT payload::jsonb ->> 'payers', payload::jsonb ->> 'shares' FROM trip_ledger.changes WHERE kind = 'purchase'")
@@ -349,11 +363,48 @@ struct SharedTripEndToEndTests {
             """)
         try #require(ben.run("join", "Lima").exitCode == 0)
         #expect(try ana.run("sync").exitCode == 0)
-        #expect(try notes(ben) == ["ceviche", "pisco"])
+        #expect(try notes(ben) == ["ceviche", "chicha", "pisco"])
         let balances = try ben.run("balances", "--format", "json")
         let benRow = (balances.json["members"] as? [[String: Any]] ?? []).first { $0["name"] as? String == "Ben" }
-        #expect(benRow.map { "\($0["balance"] ?? "")" } == "-60.00", "\(balances.stdout)")
+        #expect(benRow.map { "\($0["balance"] ?? "")" } == "-54.00", "\(balances.stdout)")
         #expect(try snapshot(ana) == snapshot(ben))
+    }
+
+    /// A first share sends its purchases as one snapshot (server schema 4): the server holds one
+    /// change for them, the share counts every purchase it pushed, and a join applies them in bulk
+    /// to the same trip. A later edit of one of them travels alone, built on the snapshot's
+    /// version: no conflict.
+    @Test func aFirstShareSendsItsPurchasesAsOneSnapshot() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben")
+        try #require(ana.run("new", "Cusco", "--currency", "PEN", "--home", "PEN").exitCode == 0)
+        try #require(ana.run("member", "add", "Ana", "Ben").exitCode == 0)
+        try #require(ana.run("add", "120", "train", "--paid-by", "Ana", "--split", "all").exitCode == 0)
+        try #require(ana.run("add", "45.50", "dinner", "--paid-by", "Ben", "--split", "Ana=1,Ben=2", "--tip", "10%").exitCode == 0)
+        try #require(ana.run("add", "30", "museum \"Qorikancha\"\tguide").exitCode == 0)
+        try #require(ana.run("refund", "1", "20").exitCode == 0)
+        let share = try ana.run("share", "--with", "ben", "--format", "json")
+        #expect(share.exitCode == 0, "\(share.stderr)")
+        #expect(share.json["pushed"] as? Int == 7 && share.json["sent"] as? Int == 7, "the trip, 2 members, 4 purchases: \(share.stdout)")
+        let kinds = try world.cluster.psql(
+            "tripadmin", database: world.database, "SELECT kind, count(*) FROM trip_ledger.changes GROUP BY kind ORDER BY kind")
+        #expect(kinds == "member|2\nsnapshot|1\ntrip|1\n")
+        #expect(try world.purchases() == (4, 4))
+
+        let join = try ben.run("join", "Cusco", "--format", "json")
+        #expect(join.exitCode == 0, "\(join.stderr)")
+        #expect(join.json["pulled"] as? Int == 7, "\(join.stdout)")
+        #expect(try notes(ben) == notes(ana))
+        #expect(try snapshot(ben) == snapshot(ana))
+
+        #expect(try ben.run("edit", "2", "--note", "dinner, anticuchos").exitCode == 0)
+        #expect(try ben.run("sync").exitCode == 0)
+        #expect(try ana.run("sync").exitCode == 0)
+        #expect(try notes(ana).contains("dinner, anticuchos"))
+        for d in [ana, ben] {
+            #expect((try d.run("conflicts", "--format", "json").json["conflicts"] as? [[String: Any]])?.isEmpty == true)
+        }
+        #expect(try snapshot(ben) == snapshot(ana))
     }
 
     /// A role the trip was not shared with can neither read nor write it, even with hand-written

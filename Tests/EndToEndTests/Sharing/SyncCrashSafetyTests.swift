@@ -68,7 +68,7 @@ struct SyncCrashSafetyTests {
         let shared = try first.run("share", "Big", "--with", "ben")
         try #require(shared.exitCode == 0, "\(shared.stderr)")
         let pushSeconds = secondsSince(start)
-        #expect(try timed.changes("purchase") == (rows, rows))
+        #expect(try timed.purchases() == (rows, rows))
 
         var interrupted = 0
         for i in 0..<kills {
@@ -80,7 +80,7 @@ struct SyncCrashSafetyTests {
             #expect(try LedgerInspection.integrity(ana.ledgerPath) == "ok", "kill \(i) at \(delay) s")
             let again = try ana.run("share", "Big", "--with", "ben")
             #expect(again.exitCode == 0, "kill \(i) at \(delay) s: \(again.stderr)")
-            #expect(try world.changes("purchase") == (rows, rows), "kill \(i) at \(delay) s: every purchase on the server exactly once")
+            #expect(try world.purchases() == (rows, rows), "kill \(i) at \(delay) s: every purchase on the server exactly once")
             let idle = try ana.run("sync", "--format", "json").json["trips"] as? [[String: Any]]
             #expect(idle?.first?["pushed"] as? Int == 0 && idle?.first?["sent"] as? Int == 0, "nothing left to send after kill \(i)")
         }
@@ -134,7 +134,7 @@ struct SyncCrashSafetyTests {
         #expect(try LedgerInspection.integrity(ana.ledgerPath) == "ok")
         let again = try ana.run("share", "Big", "--with", "ben")
         #expect(again.exitCode == 0, "\(again.stderr)")
-        #expect(try world.changes("purchase") == (rows, rows))
+        #expect(try world.purchases() == (rows, rows))
 
         // Server down: exit 69, nothing changed; back up: the sync completes.
         try #require(ana.run("add", "500", "late snack").exitCode == 0)
@@ -146,7 +146,7 @@ struct SyncCrashSafetyTests {
         #expect(try dumpLedger(ana.ledgerPath) == before)
         try cluster.control("restart")
         #expect(try ana.run("sync").exitCode == 0)
-        #expect(try world.changes("purchase") == (rows + 1, rows + 1))
+        #expect(try world.purchases() == (rows + 1, rows + 1))
 
         // Connections cut mid-pull, again and again, until Ben's join completes.
         let ben = world.device("ben")
@@ -199,7 +199,7 @@ struct SyncCrashSafetyTests {
         }
         let seconds = secondsSince(start)
         for d in all { #expect(try d.run("sync").exitCode == 0) }
-        #expect(try world.changes("purchase") == (devices * each, devices * each))
+        #expect(try world.purchases() == (devices * each, devices * each))
         let expected = try notes(ana)
         #expect(expected.count == devices * each)
         for d in all { #expect(try notes(d) == expected) }
