@@ -50,11 +50,12 @@ struct SyncOutboxTests {
                 == prepared.map(\.changeID), "a prepared change keeps its id until the server has it")
     }
 
-    /// A first share's snapshot, applied on a ledger that has none of the trip (a join, in bulk)
-    /// and again on one that has them all (row by row, as each purchase's own change), gives the
-    /// same purchases once each, and no conflict.
-    @Test func aSnapshotAppliesInBulkAndAgainRowByRow() throws {
-        let a = try TestLedger(), b = try TestLedger()
+    /// A first share's snapshot, applied on a ledger that has none of the trip's purchases (a
+    /// join: in bulk, with the outbox triggers put back) and on one that already has a purchase of
+    /// the trip (row by row, as each purchase's own change), gives the sender's purchases once
+    /// each, and no conflict; applied again, it adds nothing.
+    @Test func aSnapshotAppliesInBulkAndRowByRow() throws {
+        let a = try TestLedger(), b = try TestLedger(), c = try TestLedger()
         let trip = try a.ledger.createTrip(NewTrip(name: "Lima", localCurrency: "PEN", homeCurrency: "PEN"))
         _ = try a.ledger.addPurchase(PurchaseDraft(amount: "120", note: "train"))
         _ = try a.ledger.addPurchase(PurchaseDraft(amount: "45.50", note: "dinner \"la mar\"\ttab \u{1F363}", tip: "10%"))
@@ -63,18 +64,28 @@ struct SyncOutboxTests {
         let changes = try a.ledger.prepareOutgoing(try #require(try a.ledger.sharedTrip(trip)))
         #expect(changes.map(\.kind) == ["trip", PurchaseSnapshot.kind])
         #expect(PurchaseSnapshot(changes[1].payload ?? "")?.count == 3)
+        let rows = """
+            SELECT group_concat(date || '|' || note || '|' || total_minor || '|' || home_minor || '|' || coalesce(tip_spec, ''), char(10))
+            FROM (SELECT * FROM purchases WHERE note != 'local snack' ORDER BY id)
+            """
+        let expected = try a.ledger.db.scalarText(rows)
 
         let joined = try b.ledger.createJoinedTrip(changes[0], owner: "ana")
-        let rows =
-            "SELECT group_concat(date || '|' || note || '|' || total_minor || '|' || home_minor || '|' || coalesce(tip_spec, ''), char(10)) FROM (SELECT * FROM purchases ORDER BY id)"
-        let first = try b.ledger.applyIncoming(try #require(try b.ledger.sharedTrip(joined)), changes, upTo: 2)
-        #expect(first.applied == 4 && first.conflicts == 0)
-        let expected = try a.ledger.db.scalarText(rows)
+        let bulk = try b.ledger.applyIncoming(try #require(try b.ledger.sharedTrip(joined)), changes, upTo: 2)
+        #expect(bulk.applied == 4 && bulk.conflicts == 0)
         #expect(try b.ledger.db.scalarText(rows) == expected)
+        #expect(try triggers(b.ledger) == 13, "the outbox triggers are back after the bulk insert")
         let again = try b.ledger.applyIncoming(try #require(try b.ledger.sharedTrip(joined)), [changes[1]], upTo: 3)
         #expect(again.applied == 3 && again.conflicts == 0)
         #expect(try b.ledger.db.scalarText(rows) == expected)
         #expect(try b.ledger.db.scalarInt("SELECT count(*) FROM sync_rows WHERE kind = 'purchase'") == 3)
+
+        let other = try c.ledger.createJoinedTrip(changes[0], owner: "ana")
+        _ = try c.ledger.addPurchase(PurchaseDraft(amount: "8", note: "local snack", trip: "Lima"))
+        let byRow = try c.ledger.applyIncoming(try #require(try c.ledger.sharedTrip(other)), [changes[1]], upTo: 2)
+        #expect(byRow.applied == 3 && byRow.conflicts == 0)
+        #expect(try c.ledger.db.scalarText(rows) == expected)
+        #expect(try c.ledger.db.scalarInt("SELECT count(*) FROM purchases") == 4)
     }
 
     /// Global ids are UUIDv7 (RFC 9562): version 7, the RFC variant, the time in the first 48 bits.

@@ -41,9 +41,18 @@ struct PackedValues {
 
     /// Cell `index` as text, `nil` when it is not one.
     func text(at index: Int) -> String? {
-        let cell = cells[index]
-        guard cell.length >= 0 else { return nil }
-        return String(decoding: text[Int(cell.payload)..<Int(cell.payload) + Int(cell.length)], as: UTF8.self)
+        guard case .text(let value) = value(at: index) else { return nil }
+        return value
+    }
+
+    /// Cell `index` as an `SQLValue`.
+    func value(at index: Int) -> SQLValue {
+        let c = cells[index]
+        switch c.length {
+        case Cell.null: return .null
+        case Cell.integer: return .integer(c.payload)
+        default: return .text(String(decoding: text[Int(c.payload)..<Int(c.payload) + Int(c.length)], as: UTF8.self))
+        }
     }
 
     mutating func reserve(cells n: Int, textBytes: Int) {
@@ -83,16 +92,7 @@ struct PackedValues {
     }
 
     /// Cells `range` as `SQLValue`s (for comparing and for tests).
-    func sqlValues(_ range: Range<Int>) -> [SQLValue] {
-        cells[range].map { c in
-            switch c.length {
-            case Cell.null: return .null
-            case Cell.integer: return .integer(c.payload)
-            default:
-                return .text(String(decoding: text[Int(c.payload)..<Int(c.payload) + Int(c.length)], as: UTF8.self))
-            }
-        }
-    }
+    func sqlValues(_ range: Range<Int>) -> [SQLValue] { range.map(value(at:)) }
 
     /// Calls `body` with the cells and the text buffer (never a nil base address, so that an empty
     /// text binds as '' rather than NULL).

@@ -51,15 +51,9 @@ public struct PurchaseSnapshot {
         self.rowsStart = head.rowsStart
     }
 
-    /// How many purchases a snapshot holds, from its head alone; 0 when `text` is not one.
+    /// How many purchases a snapshot holds, read from its head alone; 0 when `text` is not one.
     public static func count(in text: String?) -> Int {
-        guard var text else { return 0 }
-        return text.withUTF8 { bytes in
-            var reader = JSONReader(bytes)
-            guard reader.take(0x7B), reader.string() == "count", reader.take(0x3A), case .integer(let n)? = reader.scalar(fractions: .refused)
-            else { return 0 }
-            return Int(n)
-        }
+        text.flatMap(PurchaseSnapshot.init)?.count ?? 0
     }
 
     /// Calls `body` with each row's global id, clock and values (one cell per `columns`), in

@@ -855,13 +855,19 @@ extension Ledger {
             try db.run("DELETE FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?", [.integer(shared.trip.id), .integer(purchaseID)])
         }
         if let payers = parts[0], let shares = parts[1] {
-            try db.run(
-                "INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)",
-                [
-                    .integer(shared.trip.id), .integer(purchaseID), .text(try memberList(payers, toGlobal: false, shared: shared)),
-                    .text(try memberList(shares, toGlobal: false, shared: shared)),
-                ])
+            try insertSplit(purchaseID: purchaseID, payers: payers, shares: shares, shared: shared)
         }
+    }
+
+    /// Stores a travelling purchase's payers and split (members by global id) with this ledger's
+    /// member ids.
+    private func insertSplit(purchaseID: Int64, payers: String, shares: String, shared: SharedTrip) throws {
+        try db.run(
+            "INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)",
+            [
+                .integer(shared.trip.id), .integer(purchaseID), .text(try memberList(payers, toGlobal: false, shared: shared)),
+                .text(try memberList(shares, toGlobal: false, shared: shared)),
+            ])
     }
 
     /// The text values of `keys` in a travelling payload (`nil`: absent, null or not text), read
@@ -1047,13 +1053,12 @@ extension Ledger {
         // The outbox triggers of purchases and splits are dropped for the insert and created again
         // before it commits. Within a pull they record nothing (`withApplying`), but a statement
         // that fires a trigger keeps a statement journal, a copy of each page it changes, which
-        // was most of the insert's time. Each statement is prepared once, its values bound from
-        // one buffer.
+        // was most of the insert's time. Each statement is prepared once (the database caches
+        // them), a purchase's values bound from one buffer.
         try db.execute("DROP TRIGGER IF EXISTS purchases_sync_insert; DROP TRIGGER IF EXISTS purchase_splits_sync_insert")
         let insertPurchase = try db.prepare(write.sql)
         let insertVersion = try db.prepare(
             "INSERT INTO sync_rows (kind, local_id, gid, trip_id, hlc, device) VALUES ('purchase', ?, ?, ?, ?, ?)")
-        let insertSplit = try db.prepare("INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)")
         var bound = PackedValues()
         try snapshot.forEachRow { gid, hlc, values in
             let refunded = try refundOf.flatMap(values.text(at:)).flatMap { try local[$0] ?? localID(kind: "purchase", gid: $0) }
@@ -1065,10 +1070,7 @@ extension Ledger {
             try bound.withBuffers { try insertPurchase.run($0, text: $1) }
             try insertVersion.run([.integer(id), .text(gid), trip, .integer(hlc), .text(c.device)])
             if let payers = payers.flatMap(values.text(at:)), let shares = shares.flatMap(values.text(at:)) {
-                try insertSplit.run([
-                    trip, .integer(id), .text(try memberList(payers, toGlobal: false, shared: shared)),
-                    .text(try memberList(shares, toGlobal: false, shared: shared)),
-                ])
+                try insertSplit(purchaseID: id, payers: payers, shares: shares, shared: shared)
             }
             local[gid] = id
             id += 1
