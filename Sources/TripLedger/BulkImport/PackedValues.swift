@@ -45,6 +45,14 @@ struct PackedValues {
         return value
     }
 
+    /// `body` of cell `index`'s UTF-8 when it is a text, else `nil`.
+    @discardableResult
+    func withText<R>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+        let c = cells[index]
+        guard c.length >= 0 else { return nil }
+        return try text.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[Int(c.payload)..<Int(c.payload) + Int(c.length)])) }
+    }
+
     /// Cell `index` as an `SQLValue`.
     func value(at index: Int) -> SQLValue {
         let c = cells[index]
@@ -70,6 +78,13 @@ struct PackedValues {
     mutating func appendText(_ bytes: UnsafeBufferPointer<UInt8>) {
         cells.append(Cell(payload: Int64(text.count), length: Int32(bytes.count)))
         text.append(contentsOf: bytes)
+    }
+
+    /// Appends a text cell of the bytes `body` appends: built in place, not copied in.
+    mutating func appendText(building body: (inout [UInt8]) throws -> Void) rethrows {
+        let start = text.count
+        try body(&text)
+        cells.append(Cell(payload: Int64(start), length: Int32(text.count - start)))
     }
 
     @inline(__always)

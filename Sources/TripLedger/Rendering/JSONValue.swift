@@ -48,6 +48,18 @@ public indirect enum JSONValue: Equatable, Sendable {
         }
     }
 
+    /// `writeString` of UTF-8 bytes (a column read from SQLite), without a `String` when there is
+    /// nothing to escape.
+    static func writeString(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
+            writeString(String(decoding: bytes, as: UTF8.self), to: &out)
+            return
+        }
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: bytes)
+        out.append(UInt8(ascii: "\""))
+    }
+
     static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings (amounts, codes, dates, plain notes) are printable ASCII with nothing to

@@ -7,18 +7,19 @@ import Darwin
 #endif
 
 /// Global ids of rows that travel between devices: UUIDv7 (RFC 9562), time-ordered, so the
-/// server's indexes on them grow at the end.
+/// indexes on them, here and on the server, grow at their end.
 public enum GlobalID {
     public static func make() -> String {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
-        let millis = UInt64(spec.tv_sec) * 1000 + UInt64(spec.tv_nsec / 1_000_000)
-        let (high, low) = RandomPool.shared.next()
+        let (millis, counter, random) = RandomPool.shared.next(millis: UInt64(spec.tv_sec) * 1000 + UInt64(spec.tv_nsec / 1_000_000))
         var bytes = [UInt8](repeating: 0, count: 16)
         for i in 0..<6 { bytes[i] = UInt8(truncatingIfNeeded: millis >> (8 * (5 - i))) }
-        for i in 6..<8 { bytes[i] = UInt8(truncatingIfNeeded: high >> (8 * i)) }
-        for i in 8..<16 { bytes[i] = UInt8(truncatingIfNeeded: low >> (8 * (i - 8))) }
-        bytes[6] = 0x70 | (bytes[6] & 0x0F)  // version 7
+        // rand_a is a counter (RFC 9562, 6.2, method 1): the ids one process makes are in order
+        // even within one millisecond, as a first share makes tens of thousands of them.
+        bytes[6] = 0x70 | UInt8(truncatingIfNeeded: counter >> 8)  // version 7
+        bytes[7] = UInt8(truncatingIfNeeded: counter)
+        for i in 8..<16 { bytes[i] = UInt8(truncatingIfNeeded: random >> (8 * (i - 8))) }
         bytes[8] = 0x80 | (bytes[8] & 0x3F)  // RFC 9562 variant
         let digits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
@@ -54,21 +55,35 @@ public enum GlobalID {
     }
 }
 
-/// Random bits for ids, drawn from the system in blocks: a first share makes two ids for each of
-/// tens of thousands of rows, and the system generator makes one system call per draw.
+/// Random bits for ids, drawn from the system in blocks (a first share makes two ids for each of
+/// tens of thousands of rows, and the system generator makes one system call per draw), and the
+/// last id's time and counter.
 private final class RandomPool: Sendable {
     static let shared = RandomPool()
-    private let state = Mutex<(words: [UInt64], next: Int)>(([], 0))
+    private let state = Mutex<(words: [UInt64], next: Int, millis: UInt64, counter: UInt16)>(([], 0, 0, 0))
 
-    func next() -> (UInt64, UInt64) {
+    /// The time and 12-bit counter of the next id, and 64 random bits. A new millisecond starts
+    /// the counter at a random value below 2048, leaving room to count up; a counter that runs
+    /// out moves on to the next millisecond, so ids never go back.
+    func next(millis now: UInt64) -> (millis: UInt64, counter: UInt16, random: UInt64) {
         state.withLock { pool in
             if pool.next + 2 > pool.words.count {
                 var words = [UInt64](repeating: 0, count: 2048)
                 words.withUnsafeMutableBytes { fill($0) }
-                pool = (words, 0)
+                pool.words = words
+                pool.next = 0
             }
             defer { pool.next += 2 }
-            return (pool.words[pool.next], pool.words[pool.next + 1])
+            if now > pool.millis {
+                pool.millis = now
+                pool.counter = UInt16(truncatingIfNeeded: pool.words[pool.next + 1] & 0x7FF)
+            } else if pool.counter < 0xFFF {
+                pool.counter += 1
+            } else {
+                pool.millis += 1
+                pool.counter = UInt16(truncatingIfNeeded: pool.words[pool.next + 1] & 0x7FF)
+            }
+            return (pool.millis, pool.counter, pool.words[pool.next])
         }
     }
 

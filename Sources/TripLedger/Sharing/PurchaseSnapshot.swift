@@ -56,9 +56,10 @@ public struct PurchaseSnapshot {
         text.flatMap(PurchaseSnapshot.init)?.count ?? 0
     }
 
-    /// Calls `body` with each row's global id, clock and values (one cell per `columns`), in
-    /// order. Throws when a row is malformed or the rows are not `count`.
-    func forEachRow(_ body: (_ gid: String, _ hlc: Int64, _ values: PackedValues) throws -> Void) throws {
+    /// Calls `body` with each row's global id (its UTF-8, valid only inside `body`), clock and
+    /// values (one cell per `columns`), in order. Throws when a row is malformed or the rows are
+    /// not `count`.
+    func forEachRow(_ body: (_ gid: UnsafeBufferPointer<UInt8>, _ hlc: Int64, _ values: PackedValues) throws -> Void) throws {
         var text = text
         let width = columns.count
         let start = rowsStart
@@ -72,14 +73,18 @@ public struct PurchaseSnapshot {
             var values = PackedValues()
             values.reserve(cells: width, textBytes: 1024)
             repeat {
-                guard reader.take(0x5B), let gid = reader.string(), reader.take(0x2C), case .integer(let hlc)? = reader.scalar(fractions: .refused)
+                guard reader.take(0x5B), let gid = reader.stringBytes(), reader.take(0x2C),
+                    case .integer(let hlc)? = reader.scalar(fractions: .refused)
                 else { throw bad }
                 values.removeAll()
                 for _ in 0..<width {
                     guard reader.take(0x2C), reader.scalar(into: &values, fractions: .asText) else { throw bad }
                 }
                 guard reader.take(0x5D) else { throw bad }
-                try body(gid, hlc, values)
+                switch gid {
+                case .inPlace(let bytes): try body(bytes, hlc, values)
+                case .unescaped(let bytes): try bytes.withUnsafeBufferPointer { try body($0, hlc, values) }
+                }
                 rows += 1
             } while reader.take(0x2C)
             guard reader.take(0x5D), reader.take(0x7D) else { throw bad }
@@ -105,7 +110,8 @@ public struct PurchaseSnapshot {
     /// The rows of `gids` as their purchases' own changes carry them, with their clocks.
     public func payloads(of gids: Set<String>) throws -> [String: (hlc: Int64, payload: String)] {
         var found: [String: (hlc: Int64, payload: String)] = [:]
-        try forEachRow { gid, hlc, values in
+        try forEachRow { bytes, hlc, values in
+            let gid = String(decoding: bytes, as: UTF8.self)
             if gids.contains(gid) { found[gid] = (hlc, payload(values)) }
         }
         return found
@@ -119,24 +125,28 @@ public struct PurchaseSnapshot {
         }
     }
 
-    /// Builds a snapshot row by row.
+    /// Builds a snapshot row by row, each value written as it is read.
     struct Writer {
         private var out: [UInt8] = []
+        private let count: Int
+        private var rows = 0
 
         /// `columns`: the purchases' columns as SQLite's `json_array` gives them, then `refund_of`,
         /// `payers` and `shares`.
         init(count: Int, columns: [String], capacity: Int) {
+            self.count = count
             out.reserveCapacity(capacity)
             out.append(contentsOf: "{\"count\":\(count),\"columns\":".utf8)
             JSONValue.array((PurchaseSnapshot.keyColumns + columns).map { .string($0) }).write(to: &out)
             out.append(contentsOf: ",\"rows\":[".utf8)
         }
 
-        /// One purchase: `array` is its columns as SQLite's `json_array` wrote them.
-        mutating func append(gid: String, hlc: Int64, array: UnsafeBufferPointer<UInt8>, then extra: [SQLValue]) {
-            if out.last != UInt8(ascii: "[") { out.append(UInt8(ascii: ",")) }
+        /// Starts a purchase's row: `array` is its columns as SQLite's `json_array` wrote them.
+        mutating func beginRow(gid: UnsafeBufferPointer<UInt8>, hlc: Int64, array: UnsafeBufferPointer<UInt8>) {
+            if rows > 0 { out.append(UInt8(ascii: ",")) }
+            rows += 1
             out.append(UInt8(ascii: "["))
-            JSONValue.writeString(gid, to: &out)
+            JSONValue.writeString(bytes: gid, to: &out)
             out.append(UInt8(ascii: ","))
             out.append(contentsOf: String(hlc).utf8)
             // The array's own brackets are dropped: its values continue this row.
@@ -144,14 +154,23 @@ public struct PurchaseSnapshot {
                 out.append(UInt8(ascii: ","))
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: array[1..<(array.count - 1)]))
             }
-            for value in extra {
-                out.append(UInt8(ascii: ","))
-                PurchaseSnapshot.write(value, to: &out)
-            }
+        }
+
+        /// The row's next value: a text, or null.
+        mutating func append(text: UnsafeBufferPointer<UInt8>?) {
+            out.append(UInt8(ascii: ","))
+            if let text { JSONValue.writeString(bytes: text, to: &out) } else { out.append(contentsOf: "null".utf8) }
+        }
+
+        mutating func endRow() {
             out.append(UInt8(ascii: "]"))
         }
 
-        consuming func finish() -> String {
+        /// The snapshot; throws when it holds other than the `count` rows its head says.
+        consuming func finish() throws -> String {
+            guard rows == count else {
+                throw TripError.badText(field: "snapshot", reason: "\(rows) purchases were read for a snapshot of \(count)")
+            }
             out.append(contentsOf: "]}".utf8)
             return String(decoding: out, as: UTF8.self)
         }

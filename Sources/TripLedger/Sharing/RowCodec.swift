@@ -19,14 +19,20 @@ struct RowCodec {
         return names
     }
 
-    /// Which rows a read takes; `?1` is its one parameter.
+    /// Which rows a read takes; `?1` is its one parameter. What follows `FROM` and the table.
     enum Selection: String {
         /// The row whose id is `?1`.
         case row = "WHERE id = ?1"
         /// The purchases of trip `?1` whose changes wait in the outbox to be prepared.
         case waitingPurchases = "WHERE id IN (SELECT local_id FROM sync_outbox WHERE trip_id = ?1 AND change_id IS NULL AND kind = 'purchase')"
-        /// Every purchase of trip `?1`, in id order.
-        case tripPurchases = "WHERE trip_id = ?1 ORDER BY id"
+        /// Every purchase of trip `?1`, in id order, with its version (`r`), that of the purchase it
+        /// refunds (`rg`) and its split (`s`).
+        case tripPurchasesWithVersions = """
+            JOIN sync_rows r ON r.kind = 'purchase' AND r.local_id = purchases.id
+            LEFT JOIN sync_rows rg ON rg.kind = 'purchase' AND rg.local_id = purchases.refund_of
+            LEFT JOIN purchase_splits s ON s.purchase_id = purchases.id AND s.trip_id = ?1
+            WHERE purchases.trip_id = ?1 ORDER BY purchases.id
+            """
     }
 
     /// How a read gives a row: a JSON object of its columns by name, or a JSON array of their
@@ -55,18 +61,36 @@ struct RowCodec {
         _ table: Table, _ selection: Selection, _ parameter: SQLValue, without: Set<String>, shape: Shape = .object,
         _ body: (Int64, String) throws -> Void
     ) throws {
-        let key = "read|\(db.path)|\(table.rawValue)|\(selection)|\(shape)|\(without.sorted().joined(separator: ","))"
-        let sql: String
-        if let known = RowCodec.statements.withLock({ $0[key] }) {
-            sql = known
-        } else {
-            let names = try columns(table, without: without)
-            let arguments = shape == .object ? names.map { "'\($0)', \"\($0)\"" } : names.map { "\"\($0)\"" }
-            // sql-built: the table and column names come from the schema (pragma_table_info), the selection and shape are our constants; not input.
-            sql = "SELECT id, \(shape.rawValue)(\(arguments.joined(separator: ", "))) FROM \"\(table.rawValue)\" \(selection.rawValue)"
-            RowCodec.statements.withLock { $0[key] = sql }
-        }
+        let sql = try select(table, selection, without: without, shape: shape, then: "")
         try db.prepare(sql).forEach([parameter]) { try body($0.int(0), $0.text(1)) }
+    }
+
+    /// `forEach` with the columns of `C` (over the tables `selection` joins) after the row's, and
+    /// the row's JSON as bytes, valid only inside `body`: a first share copies each purchase's JSON
+    /// straight into its snapshot.
+    func forEach<C: ColumnList>(
+        _ table: Table, _ selection: Selection, _ parameter: SQLValue, without: Set<String>, shape: Shape, with: C.Type,
+        _ body: (Int64, UnsafeBufferPointer<UInt8>, ResultRow<C>) throws -> Void
+    ) throws {
+        let sql = try select(table, selection, without: without, shape: shape, then: ", " + C.sqlList)
+        try db.prepare(sql).forEach([parameter]) { statement in
+            try statement.withBytes(1) { try body(statement.int(0), $0, ResultRow(statement, base: 2)) }
+        }
+    }
+
+    /// The statement of `forEach`: the id, the row as `shape` gives it, then `extra`.
+    private func select(_ table: Table, _ selection: Selection, without: Set<String>, shape: Shape, then extra: String) throws -> String {
+        let key = "read|\(db.path)|\(table.rawValue)|\(selection)|\(shape)|\(without.sorted().joined(separator: ","))|\(extra)"
+        if let known = RowCodec.statements.withLock({ $0[key] }) { return known }
+        // Columns are named with their table: a selection may join others.
+        let names = try columns(table, without: without)
+        let arguments = names.map { shape == .object ? "'\($0)', \"\(table.rawValue)\".\"\($0)\"" : "\"\(table.rawValue)\".\"\($0)\"" }
+        // sql-built: the table and column names come from the schema (pragma_table_info), the selection, shape and extra columns are our constants; not input.
+        let sql = """
+            SELECT "\(table.rawValue)".id, \(shape.rawValue)(\(arguments.joined(separator: ", ")))\(extra) FROM "\(table.rawValue)" \(selection.rawValue)
+            """
+        RowCodec.statements.withLock { $0[key] = sql }
+        return sql
     }
 
     /// Writes `payload`'s columns (those this schema has, except `id` and `fixed`'s) and `fixed`'s

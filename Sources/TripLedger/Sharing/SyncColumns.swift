@@ -56,13 +56,16 @@ enum WaitingPurchaseColumn: Int32, ColumnList {
     }
 }
 
-/// A purchase of a first share with its version and references (`prepareSnapshot`).
+/// A purchase of a first share: its version and references, after its own columns
+/// (`prepareSnapshot`, `RowCodec.Selection.tripPurchasesWithVersions`).
 enum SnapshotPurchaseColumn: Int32, ColumnList {
-    case id, gid, hlc, refundGID, payers, shares
+    case gid, hlc, refundGID, payers, shares
+
+    /// The columns that name members (`MEMBER=WEIGHT,…`).
+    static let memberLists: [SnapshotPurchaseColumn] = [.payers, .shares]
 
     var sql: StaticString {
         switch self {
-        case .id: "p.id"
         case .gid: "r.gid"
         case .hlc: "r.hlc"
         case .refundGID: "rg.gid"

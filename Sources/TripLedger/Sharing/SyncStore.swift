@@ -203,7 +203,7 @@ extension Ledger {
               SELECT o.local_id AS id FROM sync_outbox o WHERE o.trip_id = ?1 AND o.change_id IS NULL AND o.kind = 'purchase'
               UNION SELECT p.refund_of FROM sync_outbox o JOIN purchases p ON p.id = o.local_id
               WHERE o.trip_id = ?1 AND o.change_id IS NULL AND o.kind = 'purchase' AND p.refund_of IS NOT NULL) x
-            WHERE NOT EXISTS (SELECT 1 FROM sync_rows r WHERE r.kind = 'purchase' AND r.local_id = x.id)
+            WHERE NOT EXISTS (SELECT 1 FROM sync_rows r WHERE r.kind = 'purchase' AND r.local_id = x.id) ORDER BY x.id
             """, shared)
         var waiting:
             [(
@@ -259,18 +259,25 @@ extension Ledger {
         return prepared
     }
 
-    /// Gives a global id to each purchase `select` names (by id; `?1` is the trip): a few
-    /// statements for tens of thousands of purchases.
-    private func giveGlobalIDs(_ select: String, _ shared: SharedTrip) throws {
-        let trip = SQLValue.integer(shared.trip.id)
-        var missing: [JSONValue] = []
-        try db.prepare(select).forEach([trip]) { missing.append(.array([.int($0.int(0)), .string(GlobalID.make())])) }
-        guard !missing.isEmpty else { return }
-        try db.run(
-            """
-            INSERT INTO sync_rows (kind, local_id, gid, trip_id)
-            SELECT 'purchase', json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?2 FROM json_each(?1)
-            """, [.text(JSONValue.array(missing).serialized), trip])
+    /// Gives a global id to each purchase `select` names (by id; `?1` is the trip), in id order so
+    /// that the ids, which are in the order made, grow with the rows; `version`: the clock and
+    /// device of the version those purchases have from now on.
+    private func giveGlobalIDs(_ select: String, _ shared: SharedTrip, version: (hlc: Int64, device: String)? = nil) throws {
+        var missing: [Int64] = []
+        try db.prepare(select).forEach([.integer(shared.trip.id)]) { missing.append($0.int(0)) }
+        let insert = try db.prepare("INSERT INTO sync_rows (kind, local_id, gid, trip_id, hlc, device) VALUES ('purchase', ?, ?, ?, ?, ?)")
+        var bound = PackedValues()
+        var device = version?.device ?? ""
+        for id in missing {
+            var gid = GlobalID.make()
+            bound.removeAll()
+            bound.appendInteger(id)
+            gid.withUTF8 { bound.appendText($0) }
+            bound.appendInteger(shared.trip.id)
+            bound.appendInteger(version?.hlc ?? 0)
+            device.withUTF8 { bound.appendText($0) }
+            try bound.withBuffers { try insert.run($0, text: $1) }
+        }
     }
 
     /// The change of a first share's purchases (`PurchaseSnapshot`): every purchase of the trip as
@@ -280,44 +287,38 @@ extension Ledger {
         try giveGlobalIDs(
             """
             SELECT p.id FROM purchases p WHERE p.trip_id = ?1
-            AND NOT EXISTS (SELECT 1 FROM sync_rows r WHERE r.kind = 'purchase' AND r.local_id = p.id)
-            """, shared)
+            AND NOT EXISTS (SELECT 1 FROM sync_rows r WHERE r.kind = 'purchase' AND r.local_id = p.id) ORDER BY p.id
+            """, shared, version: (hlc, device))
+        // Purchases that had a global id already, without a version.
         try db.run(
             "UPDATE sync_rows SET hlc = ?2, device = ?3 WHERE kind = 'purchase' AND trip_id = ?1 AND hlc = 0",
             [trip, .integer(hlc), .text(device)])
-        var references: [Int64: (gid: String, hlc: Int64, refundOf: String?, payers: String?, shares: String?)] = [:]
-        try db.prepare(
-            """
-            SELECT \(SnapshotPurchaseColumn.sqlList)
-            FROM purchases p
-            JOIN sync_rows r ON r.kind = 'purchase' AND r.local_id = p.id
-            LEFT JOIN sync_rows rg ON rg.kind = 'purchase' AND rg.local_id = p.refund_of
-            LEFT JOIN purchase_splits s ON s.purchase_id = p.id AND s.trip_id = ?1
-            WHERE p.trip_id = ?1
-            """
-        ).forEach([trip]) { statement in
-            let r = statement.row(SnapshotPurchaseColumn.self)
-            references[r.int(.id)] = (
-                r.text(.gid), r.int(.hlc), r.optionalText(.refundGID), r.optionalText(.payers), r.optionalText(.shares)
-            )
-        }
         let codec = RowCodec(db: db)
         let columns = try codec.columns(.purchases, without: Ledger.purchaseLocalColumns)
-        // About 250 bytes a purchase.
+        let count = Int(try db.scalarInt("SELECT count(*) FROM purchases WHERE trip_id = ?", [trip]) ?? 0)
+        // About 340 bytes a purchase.
         var writer = PurchaseSnapshot.Writer(
-            count: references.count, columns: columns + ["refund_of", "payers", "shares"], capacity: references.count * 320 + 1024)
-        try codec.forEach(.purchases, .tripPurchases, trip, without: Ledger.purchaseLocalColumns, shape: .array) { id, array in
-            guard let r = references[id] else { return }
-            let extra: [SQLValue] = [
-                SQLValue(r.refundOf), SQLValue(try r.payers.map { try memberList($0, toGlobal: true, shared: shared) }),
-                SQLValue(try r.shares.map { try memberList($0, toGlobal: true, shared: shared) }),
-            ]
-            var array = array
-            array.withUTF8 { writer.append(gid: r.gid, hlc: r.hlc, array: $0, then: extra) }
+            count: count, columns: columns + ["refund_of", "payers", "shares"], capacity: count * 360 + 1024)
+        var list: [UInt8] = []
+        try codec.forEach(
+            .purchases, .tripPurchasesWithVersions, trip, without: Ledger.purchaseLocalColumns, shape: .array, with: SnapshotPurchaseColumn.self
+        ) { _, array, r in
+            r.withBytes(.gid) { writer.beginRow(gid: $0, hlc: r.int(.hlc), array: array) }
+            if r.isNull(.refundGID) { writer.append(text: nil) } else { r.withBytes(.refundGID) { writer.append(text: $0) } }
+            for column in SnapshotPurchaseColumn.memberLists {
+                guard !r.isNull(column) else {
+                    writer.append(text: nil)
+                    continue
+                }
+                list.removeAll(keepingCapacity: true)
+                try r.withBytes(column) { try appendMemberList($0, toGlobal: true, shared: shared, to: &list) }
+                list.withUnsafeBufferPointer { writer.append(text: $0) }
+            }
+            writer.endRow()
         }
         return SyncChange(
             changeID: GlobalID.make(), kind: PurchaseSnapshot.kind, gid: "\(PurchaseSnapshot.kind):\(shared.gid)", op: "put", hlc: hlc,
-            baseHLC: 0, device: device, payload: writer.finish())
+            baseHLC: 0, device: device, payload: try writer.finish())
     }
 
     /// The cached rates not sent yet for this trip (fetched at or after the last sent: a rate
@@ -768,58 +769,31 @@ extension Ledger {
     /// travels as a global id.
     private static let purchaseLocalColumns: Set<String> = ["id", "trip_id", "import_key", "refund_of"]
 
-    /// `MEMBER=WEIGHT,…` with local member ids turned into global ids, or back. A trip has few
-    /// members and every purchase names them, so their ids are looked up once per trip and ledger.
+    /// A `MEMBER=WEIGHT,…` list (payers or shares) with each member's local id turned into the
+    /// reference that travels (`toGlobal`), or back.
     private func memberList(_ text: String, toGlobal: Bool, shared: SharedTrip) throws -> String {
         guard !text.isEmpty else { return text }
-        let memo = MemberIDMemo.shared
-        // Most purchases of a trip name the same payers and split: a whole list is translated once.
-        if let known = memo.list(text, toGlobal: toGlobal) { return known }
-        // Payers carry amounts, so their lists differ from purchase to purchase: each member is
-        // also translated once (the memo is per trip and per call, so the member's id is its key).
-        // The list is read and written as bytes: a first share and a join translate two lists for
-        // each of tens of thousands of purchases.
+        var text = text
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count * 2)
-        var text = text
-        try text.withUTF8 { bytes in
-            var start = 0
-            while start < bytes.count {
-                var end = start
-                while end < bytes.count, bytes[end] != UInt8(ascii: ",") { end += 1 }
-                defer { start = end + 1 }
-                guard end > start else { continue }
-                if !out.isEmpty { out.append(UInt8(ascii: ",")) }
-                let item = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                guard let eq = item.lastIndex(of: UInt8(ascii: "=")) else {
-                    out.append(contentsOf: item)
-                    continue
-                }
-                let who = String(decoding: UnsafeBufferPointer(rebasing: item[..<eq]), as: UTF8.self)
-                let other: String
-                if let known = memo.member(who, toGlobal: toGlobal) {
-                    other = known
-                } else if toGlobal {
-                    other = GlobalID.memberReference(try globalID(kind: "member", localID: Int64(who) ?? 0, shared: shared), trip: shared.gid)
-                    memo.setMember(who, toGlobal: true, other)
-                } else {
-                    guard let local = try localID(kind: "member", gid: GlobalID.memberGID(who, trip: shared.gid)) else {
-                        throw TripError.badText(field: "member", reason: "a shared purchase names an unknown member \(quoted(who))")
-                    }
-                    other = String(local)
-                    memo.setMember(who, toGlobal: false, other)
-                }
-                out.append(contentsOf: other.utf8)
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: item[eq...]))
-            }
-        }
-        let translated = String(decoding: out, as: UTF8.self)
-        memo.setList(text, toGlobal: toGlobal, translated)
-        return translated
+        try text.withUTF8 { try appendMemberList($0, toGlobal: toGlobal, shared: shared, to: &out) }
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// The local values of a travelling row's references: its trip, and per kind its members or
-    /// the purchase it refunds.
+    /// `memberList` of UTF-8 bytes, appended to `out`: a first share and a join translate two
+    /// lists for each of tens of thousands of purchases, each member looked up once.
+    private func appendMemberList(_ list: UnsafeBufferPointer<UInt8>, toGlobal: Bool, shared: SharedTrip, to out: inout [UInt8]) throws {
+        try MemberIDMemo.shared.translate(list, toGlobal: toGlobal, to: &out) { who in
+            if toGlobal {
+                return GlobalID.memberReference(try globalID(kind: "member", localID: Int64(who) ?? 0, shared: shared), trip: shared.gid)
+            }
+            guard let local = try localID(kind: "member", gid: GlobalID.memberGID(who, trip: shared.gid)) else {
+                throw TripError.badText(field: "member", reason: "a shared purchase names an unknown member \(quoted(who))")
+            }
+            return String(local)
+        }
+    }
+
     private func localReferences(kind: String, payload: String, shared: SharedTrip) throws -> [(String, SQLValue)] {
         let trip: (String, SQLValue) = ("trip_id", .integer(shared.trip.id))
         func member(_ path: String) throws -> SQLValue {
@@ -854,20 +828,27 @@ extension Ledger {
         if !new {
             try db.run("DELETE FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?", [.integer(shared.trip.id), .integer(purchaseID)])
         }
-        if let payers = parts[0], let shares = parts[1] {
-            try insertSplit(purchaseID: purchaseID, payers: payers, shares: shares, shared: shared)
+        if var payers = parts[0], var shares = parts[1] {
+            var bound = PackedValues()
+            try payers.withUTF8 { p in
+                try shares.withUTF8 { try insertSplit(purchaseID: purchaseID, payers: p, shares: $0, shared: shared, using: &bound) }
+            }
         }
     }
 
     /// Stores a travelling purchase's payers and split (members by global id) with this ledger's
-    /// member ids.
-    private func insertSplit(purchaseID: Int64, payers: String, shares: String, shared: SharedTrip) throws {
-        try db.run(
-            "INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)",
-            [
-                .integer(shared.trip.id), .integer(purchaseID), .text(try memberList(payers, toGlobal: false, shared: shared)),
-                .text(try memberList(shares, toGlobal: false, shared: shared)),
-            ])
+    /// member ids. `bound`: a buffer for the values, reused from row to row.
+    private func insertSplit(
+        purchaseID: Int64, payers: UnsafeBufferPointer<UInt8>, shares: UnsafeBufferPointer<UInt8>, shared: SharedTrip,
+        using bound: inout PackedValues
+    ) throws {
+        bound.removeAll()
+        bound.appendInteger(shared.trip.id)
+        bound.appendInteger(purchaseID)
+        try bound.appendText { try appendMemberList(payers, toGlobal: false, shared: shared, to: &$0) }
+        try bound.appendText { try appendMemberList(shares, toGlobal: false, shared: shared, to: &$0) }
+        let insert = try db.prepare("INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)")
+        try bound.withBuffers { try insert.run($0, text: $1) }
     }
 
     /// The text values of `keys` in a travelling payload (`nil`: absent, null or not text), read
@@ -1036,7 +1017,8 @@ extension Ledger {
         guard fresh else {
             try snapshot.forEachRow { gid, hlc, values in
                 let change = SyncChange(
-                    changeID: c.changeID, kind: "purchase", gid: gid, op: "put", hlc: hlc, baseHLC: 0, device: c.device,
+                    changeID: c.changeID, kind: "purchase", gid: String(decoding: gid, as: UTF8.self), op: "put", hlc: hlc, baseHLC: 0,
+                    device: c.device,
                     payload: snapshot.payload(values), seq: c.seq, author: c.author)
                 if try applyRow(change, shared: shared) { conflicts += 1 }
             }
@@ -1048,8 +1030,6 @@ extension Ledger {
             .purchases, names: snapshot.columns, memoKey: "snapshot|" + snapshot.columns.joined(separator: ","), fixed: ["trip_id", "refund_of"],
             insertOnly: true)
         var id = try nextID(.purchases)
-        var local: [String: Int64] = [:]
-        local.reserveCapacity(snapshot.count)
         // The outbox triggers of purchases and splits are dropped for the insert and created again
         // before it commits. Within a pull they record nothing (`withApplying`), but a statement
         // that fires a trigger keeps a statement journal, a copy of each page it changes, which
@@ -1060,19 +1040,28 @@ extension Ledger {
         let insertVersion = try db.prepare(
             "INSERT INTO sync_rows (kind, local_id, gid, trip_id, hlc, device) VALUES ('purchase', ?, ?, ?, ?, ?)")
         var bound = PackedValues()
+        var device = c.device
         try snapshot.forEachRow { gid, hlc, values in
-            let refunded = try refundOf.flatMap(values.text(at:)).flatMap { try local[$0] ?? localID(kind: "purchase", gid: $0) }
+            // A refund follows its purchase: its global id is already in sync_rows.
+            let refunded = try refundOf.flatMap(values.text(at:)).flatMap { try localID(kind: "purchase", gid: $0) }
             bound.removeAll()
             bound.appendInteger(id)
             bound.appendInteger(shared.trip.id)
             if let refunded { bound.appendInteger(refunded) } else { bound.appendNull() }
             for i in write.kept { bound.append(values, at: i) }
             try bound.withBuffers { try insertPurchase.run($0, text: $1) }
-            try insertVersion.run([.integer(id), .text(gid), trip, .integer(hlc), .text(c.device)])
-            if let payers = payers.flatMap(values.text(at:)), let shares = shares.flatMap(values.text(at:)) {
-                try insertSplit(purchaseID: id, payers: payers, shares: shares, shared: shared)
+            bound.removeAll()
+            bound.appendInteger(id)
+            bound.appendText(gid)
+            bound.appendInteger(shared.trip.id)
+            bound.appendInteger(hlc)
+            device.withUTF8 { bound.appendText($0) }
+            try bound.withBuffers { try insertVersion.run($0, text: $1) }
+            if let payers, let shares {
+                try values.withText(at: payers) { payers in
+                    try values.withText(at: shares) { try insertSplit(purchaseID: id, payers: payers, shares: $0, shared: shared, using: &bound) }
+                }
             }
-            local[gid] = id
             id += 1
         }
         try installSyncTriggers()
@@ -1160,28 +1149,50 @@ extension RowCodec.Table {
 }
 
 /// Member ids already translated by the current `prepareOutgoing`, `applyIncoming` or
-/// conflict step, which works on one trip (cleared at the start of each).
+/// conflict step, which works on one trip (cleared at the start of each). A trip has a few
+/// members and every purchase names them: each is looked up once, and found again by comparing
+/// bytes, with no `String` or hashing per list.
 final class MemberIDMemo: Sendable {
     static let shared = MemberIDMemo()
-    /// One member's id, towards its global id and back.
-    private let members = Mutex<(toGlobal: [String: String], toLocal: [String: String])>(([:], [:]))
-    /// Whole `MEMBER=WEIGHT,…` lists, towards global ids and back.
-    private let lists = Mutex<(toGlobal: [String: String], toLocal: [String: String])>(([:], [:]))
+    private typealias Known = [(from: [UInt8], to: [UInt8])]
+    /// Members' ids, towards their travelling references and back.
+    private let known = Mutex<(toGlobal: Known, toLocal: Known)>(([], []))
 
-    func member(_ id: String, toGlobal: Bool) -> String? { members.withLock { toGlobal ? $0.toGlobal[id] : $0.toLocal[id] } }
-    func setMember(_ id: String, toGlobal: Bool, _ value: String) {
-        members.withLock {
-            if toGlobal { $0.toGlobal[id] = value } else { $0.toLocal[id] = value }
+    /// Appends `list` (`MEMBER=WEIGHT,…`) to `out` with each member translated; `lookup` gives a
+    /// member not met yet.
+    func translate(
+        _ list: UnsafeBufferPointer<UInt8>, toGlobal: Bool, to out: inout [UInt8], lookup: (String) throws -> String
+    ) throws {
+        try known.withLock { memo in
+            var start = 0
+            var first = true
+            while start < list.count {
+                var end = start
+                while end < list.count, list[end] != UInt8(ascii: ",") { end += 1 }
+                defer { start = end + 1 }
+                guard end > start else { continue }
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                let item = UnsafeBufferPointer(rebasing: list[start..<end])
+                guard let eq = item.lastIndex(of: UInt8(ascii: "=")) else {
+                    out.append(contentsOf: item)
+                    continue
+                }
+                let who = UnsafeBufferPointer(rebasing: item[..<eq])
+                let table = toGlobal ? memo.toGlobal : memo.toLocal
+                if let found = table.first(where: { $0.from.elementsEqual(who) }) {
+                    out.append(contentsOf: found.to)
+                } else {
+                    let other = Array(try lookup(String(decoding: who, as: UTF8.self)).utf8)
+                    if toGlobal { memo.toGlobal.append((Array(who), other)) } else { memo.toLocal.append((Array(who), other)) }
+                    out.append(contentsOf: other)
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: item[eq...]))
+            }
         }
     }
-    func list(_ text: String, toGlobal: Bool) -> String? { lists.withLock { toGlobal ? $0.toGlobal[text] : $0.toLocal[text] } }
-    func setList(_ text: String, toGlobal: Bool, _ value: String) {
-        lists.withLock {
-            if toGlobal { $0.toGlobal[text] = value } else { $0.toLocal[text] = value }
-        }
-    }
+
     func clear() {
-        members.withLock { $0 = ([:], [:]) }
-        lists.withLock { $0 = ([:], [:]) }
+        known.withLock { $0 = ([], []) }
     }
 }
