@@ -14,6 +14,7 @@ public enum Embedded {
         ("m0010_members", PackageResources.m0010_members_sql),
         ("m0011_sharing", PackageResources.m0011_sharing_sql),
         ("m0012_closed_elsewhere", PackageResources.m0012_closed_elsewhere_sql),
+        ("m0013_manual_rate_versions", PackageResources.m0013_manual_rate_versions_sql),
     ]
 
     /// `config/settings.toml`: the default settings.

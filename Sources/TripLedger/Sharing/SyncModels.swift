@@ -2,7 +2,8 @@
 public struct SyncChange: Sendable, Equatable {
     /// Unique for ever; the server keeps each once, so a repeated push adds nothing.
     public var changeID: String
-    /// `trip`, `member`, `purchase`, `transfer`, `rate` or `provider`.
+    /// `trip`, `member`, `purchase` (or `snapshot`, many purchases), `transfer`, or one of
+    /// `rateKinds`.
     public var kind: String
     /// The row's global id.
     public var gid: String
@@ -26,6 +27,10 @@ public struct SyncChange: Sendable, Equatable {
 
     /// The kinds of changes that are rows inside a trip (not the trip itself, not rates).
     public static let rowKinds: Set<String> = ["member", "purchase", "transfer"]
+    /// The kinds of changes that carry rates, not rows of the trip: an observation a provider
+    /// published, a provider's newest date, a rate set by hand (`trip rates set`). Each device
+    /// applies them, its own included, so that every device re-rates alike.
+    public static let rateKinds: Set<String> = ["rate", "provider", "manual_rate"]
 
     /// How many rows of the trip the change carries, as a traveller counts them: a snapshot's
     /// purchases, 1 for any other change.

@@ -353,6 +353,19 @@ extension Ledger {
                     changeID: "rate:\(key):\(s.text(5))", kind: "rate", gid: "rate:\(key)", op: "put", hlc: 0,
                     baseHLC: 0, device: device, payload: payload))
         }
+        // Rates set by hand in or into the trip's currencies, every time: a handful, and the server
+        // keeps each version once (its change id names the version).
+        for v in try manualRates(touchingTrip: shared.trip.id) {
+            let key = "\(v.rate.base.code):\(v.rate.quote.code):\(v.rate.date)"
+            let payload = JSONValue.object([
+                "base": .string(v.rate.base.code), "quote": .string(v.rate.quote.code), "date": .string(v.rate.date.description),
+                "rate": .string(v.rate.rate), "created_at": .string(v.createdAt), "hlc": .int(v.hlc), "device": .string(v.device),
+            ])
+            out.append(
+                SyncChange(
+                    changeID: "manual_rate:\(key):\(v.hlc):\(v.device)", kind: "manual_rate", gid: "manual_rate:\(key)", op: "put",
+                    hlc: v.hlc, baseHLC: 0, device: device, payload: payload.serialized))
+        }
         // The newest date each provider has published decides whether a rate is still
         // provisional; it travels with the rates so every device decides alike.
         try db.prepare(
@@ -384,7 +397,7 @@ extension Ledger {
                     // The change id is `rate:PROVIDER:BASE:QUOTE:DATE:FETCHED_AT`.
                     let fetched = String(c.changeID.split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false).last ?? "")
                     sentThrough = max(sentThrough ?? fetched, fetched)
-                case "provider": continue
+                case "provider", "manual_rate": continue
                 default: rows.append(.string(c.changeID))
                 }
             }
@@ -440,7 +453,7 @@ extension Ledger {
                 // The clock moves past every clock received.
                 try db.run("UPDATE sync_state SET hlc = max(hlc, ?)", [.integer(changes.map(\.hlc).max() ?? 0)])
                 for c in changes {
-                    if c.device == me && c.kind != "rate" && c.kind != "provider" { continue }
+                    if c.device == me && !SyncChange.rateKinds.contains(c.kind) { continue }
                     switch c.kind {
                     case "rate":
                         try db.run(
@@ -463,6 +476,8 @@ extension Ledger {
                             ON CONFLICT (provider, url) DO UPDATE SET latest_date = excluded.latest_date
                             WHERE provider_state.latest_date IS NULL OR excluded.latest_date > provider_state.latest_date
                             """, [SQLValue(c.payload), .text(clock.now)])
+                    case "manual_rate":
+                        if try receiveManualRate(payload: c.payload ?? "{}") { summary.rates += 1 }
                     case "trip", "member", "purchase", "transfer":
                         if try applyRow(c, shared: shared) { summary.conflicts += 1 }
                         summary.applied += 1
@@ -849,6 +864,20 @@ extension Ledger {
         try bound.appendText { try appendMemberList(shares, toGlobal: false, shared: shared, to: &$0) }
         let insert = try db.prepare("INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)")
         try bound.withBuffers { try insert.run($0, text: $1) }
+    }
+
+    /// A rate set by hand on another device (or this one, back from the server): merged into
+    /// `manual_rates` (`mergeManualRate`). Returns whether it was one; a malformed one is skipped.
+    private func receiveManualRate(payload: String) throws -> Bool {
+        let f = try payloadTexts(payload, "base", "quote", "date", "rate", "created_at", "device")
+        guard let base = f[0].flatMap(CurrencyTable.shared.lookup), let quote = f[1].flatMap(CurrencyTable.shared.lookup), base != quote,
+            let date = f[2].flatMap({ CivilDate(iso: $0) }), let text = f[3], let rate = try? Ledger.validateRate(text, field: "rate"),
+            let createdAt = f[4], let device = f[5],
+            let hlc = try db.scalarInt("SELECT json_extract(?, '$.hlc')", [.text(payload)])
+        else { return false }
+        try mergeManualRate(
+            ManualRateVersion(rate: ManualRate(base: base, quote: quote, date: date, rate: rate), createdAt: createdAt, hlc: hlc, device: device))
+        return true
     }
 
     /// The text values of `keys` in a travelling payload (`nil`: absent, null or not text), read

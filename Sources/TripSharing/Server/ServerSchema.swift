@@ -8,7 +8,7 @@
 /// policies: it is the administrator.
 enum ServerSchema {
     /// The version this `trip` writes and reads.
-    static let version = 4
+    static let version = 5
 
     /// Upgrade steps; step i brings the schema from version i to i + 1.
     static let steps: [String] = [
@@ -120,6 +120,13 @@ enum ServerSchema {
         """
         COMMENT ON COLUMN trip_ledger.changes.kind IS
             'trip, member, purchase, transfer, rate, provider; from schema 4 also snapshot: a first share''s purchases, {"count", "columns", "rows"}.';
+        """,
+        // 5: rates set by hand travel as changes of kind `manual_rate`, each version once. The
+        // tables do not change; the version does, so that a `trip` that would skip them, and
+        // convert the trip's purchases differently from every other device, refuses the server.
+        """
+        COMMENT ON COLUMN trip_ledger.changes.kind IS
+            'trip, member, purchase, transfer, rate, provider; from schema 4 also snapshot: a first share''s purchases, {"count", "columns", "rows"}; from schema 5 also manual_rate: a rate set by hand, {"base", "quote", "date", "rate", "created_at", "hlc", "device"}.';
         """,
     ]
 

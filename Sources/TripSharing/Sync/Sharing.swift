@@ -181,7 +181,7 @@ public struct Sharing {
         let total = try ledger.netTotal(shared)
         return SyncResult(
             trip: trip.name, home: trip.homeCurrency, pushed: push.added,
-            sent: sent.filter { $0.kind != "rate" && $0.kind != "provider" }.reduce(0) { $0 + $1.rows },
+            sent: sent.filter { !SyncChange.rateKinds.contains($0.kind) }.reduce(0) { $0 + $1.rows },
             pulled: summary.applied, pulledBy: summary.byAuthor, rates: summary.rates, conflicts: summary.conflicts,
             total: total, change: total - before)
     }

@@ -541,6 +541,36 @@ struct SharedTripRatesAndSchemaTests {
         #expect(try snapshot(ana) == snapshot(ben))
     }
 
+    /// A rate set by hand (`trip rates set`, no network) travels with the trip: a device that joins
+    /// converts at it. Two devices setting a rate for the same pair and day, offline, either way
+    /// round, end with the later one on both, whichever syncs first, and the same numbers.
+    @Test func manualRatesTravelAndTheLaterOneWinsEverywhere() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben")
+        try #require(ana.run("new", "Osaka", "--currency", "JPY", "--home", "EUR").exitCode == 0)
+        try #require(ana.run("member", "add", "ana", "ben").exitCode == 0)
+        try #require(ana.run("rates", "set", "JPY", "0.0061", "--in", "EUR", "--date", "2026-03-01").exitCode == 0)
+        try #require(ana.run("add", "10000", "--date", "2026-03-05", "--note", "ramen").exitCode == 0)
+        try #require(ana.run("share", "--with", "ben").exitCode == 0)
+        try #require(ben.run("join", "Osaka").exitCode == 0)
+        let joined = try ben.run("list", "--format", "json")
+        let converted = try #require((joined.json["purchases"] as? [[String: Any]])?.first)
+        #expect("\(converted)".contains("61.00") && "\(converted)".contains("manual"), "at Ana's rate: \(converted)")
+        #expect(try ben.run("rates", "show").stdout.contains("1 JPY = 0.0061 EUR"))
+        #expect(try snapshot(ana) == snapshot(ben))
+        // Offline, Ana sets another rate for the day, then Ben sets one the other way round: his is
+        // the later write, and Ana syncing last does not bring hers back.
+        try #require(ana.run("rates", "set", "JPY", "0.0063", "--in", "EUR", "--date", "2026-03-01").exitCode == 0)
+        try #require(ben.run("rates", "set", "EUR", "160", "--in", "JPY", "--date", "2026-03-01").exitCode == 0)
+        for d in [ben, ana, ben, ana] { #expect(try d.run("sync").exitCode == 0) }
+        for d in [ana, ben] {
+            let shown = try d.run("rates", "show").stdout
+            #expect(shown.contains("1 EUR = 160 JPY") && !shown.contains("0.0061") && !shown.contains("0.0063"), "\(shown)")
+        }
+        #expect(try ana.run("report").stdout.contains("EUR 62.50"))
+        #expect(try snapshot(ana) == snapshot(ben))
+    }
+
     /// Two shared trips of one name visible to a role: `trip join` names their owners, and
     /// OWNER/NAME picks one.
     @Test func joiningAnAmbiguousNameListsTheOwners() throws {
