@@ -9,7 +9,8 @@ import Darwin
 extension TripBench {
     /// Shared trips against a throwaway PostgreSQL on loopback (Tests/Sharing/pg-cluster.sh): the
     /// first `trip share` of the 20,000-purchase group trip and `trip join` of it on a new ledger,
-    /// each beside `psql \copy` of the same trip's CSV export into a table (target: within 10×);
+    /// each beside `psql \copy` of the same trip's CSV export into a table, timed just before each
+    /// run (target: within 10× its median);
     /// `trip sync` with nothing to do (≤ 50 ms, connection included); `trip add` on a shared trip
     /// (≤ 10 ms, libpq not loaded).
     static func sharingRows(tripBinary: String, dataDir: String) throws -> [(String, Double, Double?)] {
@@ -43,7 +44,10 @@ extension TripBench {
         }
         var rows: [(String, Double, Double?)] = []
 
-        // psql \copy of the trip's CSV export: the reference for moving the trip in bulk.
+        // psql \copy of the trip's CSV export: the reference for moving the trip in bulk. It is
+        // timed again just before each share and each join, so that both sides of the comparison
+        // run under the same load: this machine's speed drifts from minute to minute, and a
+        // reference timed once at the start was compared with runs made under another load.
         let csv = dataDir + "/group-export.csv"
         run(tripBinary, ["export", "--format", "csv", "--trip", "Group"], env(template, ""), stdout: csv)
         let header = shellOutput("head -1 '\(csv)'") ?? ""
@@ -51,32 +55,45 @@ extension TripBench {
         let copyFromInput = "\\copy trip_csv FROM STDIN CSV HEADER"
         let copyDB = freshDatabase()
         shell("psql -X -q '\(url("ana", copyDB))' -c 'CREATE TABLE trip_csv (\(columns))'")
-        let copy = median(3) {
-            shell("psql -X -q '\(url("ana", copyDB))' -c 'TRUNCATE trip_csv' -c '\(copyFromInput)' < '\(csv)'")
+        func copyOnce() { shell("psql -X -q '\(url("ana", copyDB))' -c 'TRUNCATE trip_csv' -c '\(copyFromInput)' < '\(csv)'") }
+        copyOnce()
+        var copies: [Double] = []
+        func timeReference() {
+            let start = now()
+            copyOnce()
+            copies.append(now() - start)
         }
-        rows.append(("psql \\copy of the trip's CSV export (reference)", copy, nil))
 
         // First share: a fresh server database and a fresh copy of the ledger each time (not timed).
         var shared = ""
         var sharedDB = ""
         let share = timed(
-            3,
+            5,
             prepare: {
                 sharedDB = freshDatabase()
                 shared = dataDir + "/shared-\(round).sqlite"
                 for suffix in ["", "-wal", "-shm"] { unlink(shared + suffix) }
                 copyFile(template, shared)
+                timeReference()
             }
         ) {
             let status = spawn(tripBinary, ["share", "Group", "--with", "ben"], env(shared, url("ana", sharedDB))).status
             guard status == 0 else { fatalError("trip share failed (\(status))") }
         }
-        rows.append(("trip share (first, 20,000 purchases, 12 members)", share, copy * 10))
         let fresh = dataDir + "/joined.sqlite"
-        let join = timed(3, prepare: { for suffix in ["", "-wal", "-shm"] { unlink(fresh + suffix) } }) {
+        let join = timed(
+            5,
+            prepare: {
+                for suffix in ["", "-wal", "-shm"] { unlink(fresh + suffix) }
+                timeReference()
+            }
+        ) {
             let status = spawn(tripBinary, ["join", "Group"], env(fresh, url("ben", sharedDB))).status
             guard status == 0 else { fatalError("trip join failed (\(status))") }
         }
+        let copy = copies.sorted()[copies.count / 2]
+        rows.append(("psql \\copy of the trip's CSV export (reference, median of 10 beside them)", copy, nil))
+        rows.append(("trip share (first, 20,000 purchases, 12 members)", share, copy * 10))
         rows.append(("trip join (same trip, new ledger)", join, copy * 10))
         rows.append(
             (
