@@ -5,7 +5,7 @@ import TripCore
 
 extension TextFormat {
     /// `trip add` / `trip edit` on a group trip: the breakdown, then who paid and who shares it.
-    public static func purchase(_ p: Purchase, verb: String, split: PurchaseSplit?) -> String {
+    public static func purchase(_ p: Purchase, verb: Verb, split: PurchaseSplit?) -> String {
         var text = purchase(p, verb: verb)
         guard let split else { return text }
         let (paid, shares) = split.amounts(total: p.breakdown.total, home: p.conversion.home)

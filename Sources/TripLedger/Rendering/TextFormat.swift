@@ -70,7 +70,15 @@ public enum TextFormat {
     }
 
     /// The breakdown printed by `trip add` and `trip edit`.
-    public static func purchase(_ p: Purchase, verb: String) -> String {
+    /// What a command did to the purchase it shows.
+    public enum Verb: String, Sendable {
+        case added = "Added", updated = "Updated", restored = "Restored", refunded = "Refunded"
+
+        /// "Added #3 to Japan", but "Updated #3 in Japan": an edit does not move it there.
+        var preposition: String { self == .added || self == .restored ? "to" : "in" }
+    }
+
+    public static func purchase(_ p: Purchase, verb: Verb) -> String {
         let b = p.breakdown, c = p.currency
         let what =
             switch p.kind {
@@ -78,7 +86,9 @@ public enum TextFormat {
             case .refund: " (refund of #\(p.refundOf.map(String.init) ?? "?"))"
             case .credit: " (credit)"
             }
-        var lines = ["\(verb) #\(p.id)\(what) to \(safe(p.tripName)) · \(p.date)\(p.note.isEmpty ? "" : " · " + safe(p.note))"]
+        var lines = [
+            "\(verb.rawValue) #\(p.id)\(what) \(verb.preposition) \(safe(p.tripName)) · \(p.date)\(p.note.isEmpty ? "" : " · " + safe(p.note))"
+        ]
         var rows: [(String, String)] = [("price", money(b.price, c))]
         // The preset is named so that nothing it adds happens unseen.
         if let preset = p.preset {

@@ -34,7 +34,7 @@ extension TripCommand {
             StartupTrace.lap("add purchase")
             if let warning = try ledger.outsideTripWarning(p) { ProcessExit.printError(warning) }
             let split = try ledger.split(of: p)
-            emit(global.format, json: p.json(split: split), text: TextFormat.purchase(p, verb: "Added", split: split))
+            emit(global.format, json: p.json(split: split), text: TextFormat.purchase(p, verb: .added, split: split))
         }
 
         /// The currency is the first word when it is a known code in any case, or any three capital

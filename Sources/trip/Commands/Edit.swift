@@ -21,7 +21,7 @@ extension TripCommand {
                 split: purchase.splitDraft)
             if let warning = try ledger.outsideTripWarning(p) { ProcessExit.printError(warning) }
             let split = try ledger.split(of: p)
-            emit(global.format, json: p.json(split: split), text: TextFormat.purchase(p, verb: "Updated", split: split))
+            emit(global.format, json: p.json(split: split), text: TextFormat.purchase(p, verb: .updated, split: split))
         }
     }
 }

@@ -22,7 +22,7 @@ extension TripCommand {
         func run() throws {
             let ledger = try global.openLedger()
             let p = try ledger.addRefund(id, amount: amount, date: date, charged: charged)
-            emit(global.format, json: p.json, text: TextFormat.purchase(p, verb: "Refunded"))
+            emit(global.format, json: p.json, text: TextFormat.purchase(p, verb: .refunded))
         }
     }
 }

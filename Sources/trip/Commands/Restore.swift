@@ -12,7 +12,7 @@ extension TripCommand {
 
         func run() throws {
             let p = try global.openLedger().restorePurchase(id)
-            emit(global.format, json: .object(["restored": p.json]), text: TextFormat.purchase(p, verb: "Restored"))
+            emit(global.format, json: .object(["restored": p.json]), text: TextFormat.purchase(p, verb: .restored))
         }
     }
 }
