@@ -1,5 +1,5 @@
-/// Rows inserted into `purchases` many at a time: one prepared multi-row
-/// `INSERT … VALUES (…), (…), …` per `batchSize` rows.
+/// Rows inserted many at a time: one prepared multi-row `INSERT … VALUES (…), (…), …` per
+/// `batchSize` rows (an import's purchases; a join's purchases, their global ids and splits).
 ///
 /// A one-row INSERT pays SQLite's per-statement work (reset, opening a cursor on the table and on
 /// each index, the schema check) for every row, several times the cost of the row itself; a batch
@@ -17,13 +17,20 @@ final class BatchInsert {
 
     /// `INSERT INTO purchases (<PurchaseRow.insertColumns>, import_key) VALUES (?, …), …`: the
     /// statement is built only from those constant fragments and `?` markers.
-    init(db: Database, batchSize: Int = 64) {
+    convenience init(db: Database, batchSize: Int = 64) {
+        self.init(
+            db: db, prefix: "INSERT OR FAIL INTO purchases (\(PurchaseRow.insertColumns), import_key) VALUES ",
+            row: "(\(PurchaseRow.placeholders), ?)", batchSize: batchSize)
+    }
+
+    /// `prefix`: `INSERT OR FAIL INTO table (columns) VALUES `; `row`: one row's `(?, …)`. OR
+    /// FAIL: a constraint error stops the statement without undoing its earlier rows, so SQLite
+    /// needs no statement journal (a copy of every page each batch changes); the caller's
+    /// transaction is rolled back on the error anyway.
+    init(db: Database, prefix: String, row: String, batchSize: Int = 64) {
         self.db = db
-        // OR FAIL: a constraint error stops the statement without undoing its earlier rows, so
-        // SQLite needs no statement journal (a copy of every page each batch changes); the caller's
-        // transaction is rolled back on the error anyway.
-        prefix = "INSERT OR FAIL INTO purchases (\(PurchaseRow.insertColumns), import_key) VALUES "
-        rowPlaceholders = "(\(PurchaseRow.placeholders), ?)"
+        self.prefix = prefix
+        rowPlaceholders = row
         self.batchSize = max(batchSize, 1)
     }
 

@@ -143,29 +143,47 @@ struct RowCodec {
     ) {
         let memoKey = "\(db.path)|\(table.rawValue)|\(fixedNames.joined(separator: ","))|\(insertOnly)|\(memoKey)"
         if let known = RowCodec.boundStatements.withLock({ $0[memoKey] }) { return known }
-        let columns = Set(try self.columns(table))
-        let kept = names.indices.filter { i in
-            let name = names[i]
-            return name != "id" && columns.contains(name) && !fixedNames.contains(name)
-        }
+        let kept = try keptColumns(table, names: names, fixed: fixedNames)
         let all = ["id"] + fixedNames + kept.map { names[$0] }
         let statement = (RowCodec.upsert(table, columns: all, values: all.indices.map { "?\($0 + 1)" }, insertOnly: insertOnly), kept)
         RowCodec.boundStatements.withLock { $0[memoKey] = statement }
         return statement
     }
 
+    /// `boundWrite` of many new rows at once (a join's snapshot): a `BatchInsert` of rows of the
+    /// id, `fixed`'s values, then those of the columns of `names` this schema has, and the
+    /// positions in `names` it binds.
+    func batchInsert(_ table: Table, names: [String], fixed fixedNames: [String]) throws -> (insert: BatchInsert, kept: [Int]) {
+        let kept = try keptColumns(table, names: names, fixed: fixedNames)
+        let all = ["id"] + fixedNames + kept.map { names[$0] }
+        let row = "(" + Array(repeating: "?", count: all.count).joined(separator: ", ") + ")"
+        return (BatchInsert(db: db, prefix: RowCodec.insertPrefix(table, columns: all, orFail: true), row: row), kept)
+    }
+
+    /// The positions in `names` of the columns this schema has, but `id` and `fixed`'s.
+    private func keptColumns(_ table: Table, names: [String], fixed fixedNames: [String]) throws -> [Int] {
+        let columns = Set(try self.columns(table))
+        return names.indices.filter { i in
+            let name = names[i]
+            return name != "id" && columns.contains(name) && !fixedNames.contains(name)
+        }
+    }
+
     /// Inserts row `id` with `values` (SQL expressions of bound parameters) for `columns`, or
     /// updates it in place when it exists (unless `insertOnly`).
     private static func upsert(_ table: Table, columns: [String], values: [String], insertOnly: Bool = false) -> String {
         let updates = columns.dropFirst().map { "\"\($0)\" = excluded.\"\($0)\"" }
-        let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
         // A plain insert of an id already present fails (its primary key): it never overwrites.
         let conflict =
             insertOnly ? "" : updates.isEmpty ? " ON CONFLICT (id) DO NOTHING" : " ON CONFLICT (id) DO UPDATE SET " + updates.joined(separator: ", ")
+        return insertPrefix(table, columns: columns, orFail: false) + "(" + values.joined(separator: ", ") + ")" + conflict
+    }
+
+    /// `INSERT [OR FAIL] INTO "table" ("column", …) VALUES `.
+    private static func insertPrefix(_ table: Table, columns: [String], orFail: Bool) -> String {
+        let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
         // sql-built: the table and column names come from the schema (pragma_table_info), not from input.
-        return """
-            INSERT INTO "\(table.rawValue)" (\(quoted)) VALUES (\(values.joined(separator: ", ")))\(conflict)
-            """
+        return "INSERT \(orFail ? "OR FAIL " : "")INTO \"\(table.rawValue)\" (\(quoted)) VALUES "
     }
 
     /// Statements for payloads read in Swift, with the positions of the payload's fields each binds.

@@ -265,19 +265,24 @@ extension Ledger {
     private func giveGlobalIDs(_ select: String, _ shared: SharedTrip, version: (hlc: Int64, device: String)? = nil) throws {
         var missing: [Int64] = []
         try db.prepare(select).forEach([.integer(shared.trip.id)]) { missing.append($0.int(0)) }
-        let insert = try db.prepare("INSERT INTO sync_rows (kind, local_id, gid, trip_id, hlc, device) VALUES ('purchase', ?, ?, ?, ?, ?)")
-        var bound = PackedValues()
         var device = version?.device ?? ""
+        var bound = PackedValues()
         for id in missing {
             var gid = GlobalID.make()
-            bound.removeAll()
             bound.appendInteger(id)
             gid.withUTF8 { bound.appendText($0) }
             bound.appendInteger(shared.trip.id)
             bound.appendInteger(version?.hlc ?? 0)
             device.withUTF8 { bound.appendText($0) }
-            try bound.withBuffers { try insert.run($0, text: $1) }
         }
+        try Ledger.purchaseVersions(db).insert(bound, width: 5, rows: 0..<missing.count)
+    }
+
+    /// Purchases' global ids and versions, many at a time: rows of their local id, global id,
+    /// trip, clock and device.
+    private static func purchaseVersions(_ db: Database) -> BatchInsert {
+        BatchInsert(
+            db: db, prefix: "INSERT OR FAIL INTO sync_rows (kind, local_id, gid, trip_id, hlc, device) VALUES ", row: "('purchase', ?, ?, ?, ?, ?)")
     }
 
     /// The change of a first share's purchases (`PurchaseSnapshot`): every purchase of the trip as
@@ -858,12 +863,21 @@ extension Ledger {
         using bound: inout PackedValues
     ) throws {
         bound.removeAll()
+        try appendSplit(purchaseID: purchaseID, payers: payers, shares: shares, shared: shared, to: &bound)
+        let insert = try db.prepare("INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)")
+        try bound.withBuffers { try insert.run($0, text: $1) }
+    }
+
+    /// Appends a `purchase_splits` row of a travelling purchase's payers and split to `bound`:
+    /// the trip, the purchase, then both lists with this ledger's member ids.
+    private func appendSplit(
+        purchaseID: Int64, payers: UnsafeBufferPointer<UInt8>, shares: UnsafeBufferPointer<UInt8>, shared: SharedTrip,
+        to bound: inout PackedValues
+    ) throws {
         bound.appendInteger(shared.trip.id)
         bound.appendInteger(purchaseID)
         try bound.appendText { try appendMemberList(payers, toGlobal: false, shared: shared, to: &$0) }
         try bound.appendText { try appendMemberList(shares, toGlobal: false, shared: shared, to: &$0) }
-        let insert = try db.prepare("INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)")
-        try bound.withBuffers { try insert.run($0, text: $1) }
     }
 
     /// A rate set by hand on another device (or this one, back from the server): merged into
@@ -1055,44 +1069,59 @@ extension Ledger {
         }
         let refundOf = snapshot.columns.firstIndex(of: "refund_of")
         let payers = snapshot.columns.firstIndex(of: "payers"), shares = snapshot.columns.firstIndex(of: "shares")
-        let write = try RowCodec(db: db).boundWrite(
-            .purchases, names: snapshot.columns, memoKey: "snapshot|" + snapshot.columns.joined(separator: ","), fixed: ["trip_id", "refund_of"],
-            insertOnly: true)
         var id = try nextID(.purchases)
         // The outbox triggers of purchases and splits are dropped for the insert and created again
         // before it commits. Within a pull they record nothing (`withApplying`), but a statement
         // that fires a trigger keeps a statement journal, a copy of each page it changes, which
-        // was most of the insert's time. Each statement is prepared once (the database caches
-        // them), a purchase's values bound from one buffer.
+        // was most of the insert's time. The rows go in 64 at a time, as an import's do
+        // (`BatchInsert`), their values packed in one buffer per table.
         try db.execute("DROP TRIGGER IF EXISTS purchases_sync_insert; DROP TRIGGER IF EXISTS purchase_splits_sync_insert")
-        let insertPurchase = try db.prepare(write.sql)
-        let insertVersion = try db.prepare(
-            "INSERT INTO sync_rows (kind, local_id, gid, trip_id, hlc, device) VALUES ('purchase', ?, ?, ?, ?, ?)")
-        var bound = PackedValues()
+        let purchases = try RowCodec(db: db).batchInsert(.purchases, names: snapshot.columns, fixed: ["trip_id", "refund_of"])
+        let versions = Ledger.purchaseVersions(db)
+        let splits = BatchInsert(
+            db: db, prefix: "INSERT OR FAIL INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES ", row: "(?, ?, ?, ?)")
+        let purchaseWidth = 3 + purchases.kept.count
+        var pending = (purchases: PackedValues(), versions: PackedValues(), splits: PackedValues(), rows: 0, splitRows: 0)
+        func flush() throws {
+            try purchases.insert.insert(pending.purchases, width: purchaseWidth, rows: 0..<pending.rows)
+            try versions.insert(pending.versions, width: 5, rows: 0..<pending.rows)
+            try splits.insert(pending.splits, width: 4, rows: 0..<pending.splitRows)
+            pending.purchases.removeAll()
+            pending.versions.removeAll()
+            pending.splits.removeAll()
+            pending.rows = 0
+            pending.splitRows = 0
+        }
         var device = c.device
         try snapshot.forEachRow { gid, hlc, values in
-            // A refund follows its purchase: its global id is already in sync_rows.
-            let refunded = try refundOf.flatMap(values.text(at:)).flatMap { try localID(kind: "purchase", gid: $0) }
-            bound.removeAll()
-            bound.appendInteger(id)
-            bound.appendInteger(shared.trip.id)
-            if let refunded { bound.appendInteger(refunded) } else { bound.appendNull() }
-            for i in write.kept { bound.append(values, at: i) }
-            try bound.withBuffers { try insertPurchase.run($0, text: $1) }
-            bound.removeAll()
-            bound.appendInteger(id)
-            bound.appendText(gid)
-            bound.appendInteger(shared.trip.id)
-            bound.appendInteger(hlc)
-            device.withUTF8 { bound.appendText($0) }
-            try bound.withBuffers { try insertVersion.run($0, text: $1) }
+            // A refund follows its purchase: once the rows before it are in, its global id is in sync_rows.
+            var refunded: Int64?
+            if let refundOf, let refundGID = values.text(at: refundOf) {
+                try flush()
+                refunded = try localID(kind: "purchase", gid: refundGID)
+            }
+            pending.purchases.appendInteger(id)
+            pending.purchases.appendInteger(shared.trip.id)
+            if let refunded { pending.purchases.appendInteger(refunded) } else { pending.purchases.appendNull() }
+            for i in purchases.kept { pending.purchases.append(values, at: i) }
+            pending.versions.appendInteger(id)
+            pending.versions.appendText(gid)
+            pending.versions.appendInteger(shared.trip.id)
+            pending.versions.appendInteger(hlc)
+            device.withUTF8 { pending.versions.appendText($0) }
             if let payers, let shares {
                 try values.withText(at: payers) { payers in
-                    try values.withText(at: shares) { try insertSplit(purchaseID: id, payers: payers, shares: $0, shared: shared, using: &bound) }
+                    try values.withText(at: shares) {
+                        try appendSplit(purchaseID: id, payers: payers, shares: $0, shared: shared, to: &pending.splits)
+                        pending.splitRows += 1
+                    }
                 }
             }
+            pending.rows += 1
             id += 1
+            if pending.rows == 64 { try flush() }
         }
+        try flush()
         try installSyncTriggers()
         return (snapshot.count, 0)
     }
