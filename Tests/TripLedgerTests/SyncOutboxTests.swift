@@ -88,6 +88,42 @@ struct SyncOutboxTests {
         #expect(try c.ledger.db.scalarInt("SELECT count(*) FROM purchases") == 4)
     }
 
+    /// A join inserts a snapshot 64 rows at a time: across those batches every purchase keeps its
+    /// payers and split, and a refund whose purchase is still waiting in the same batch refunds
+    /// that purchase.
+    @Test func aSnapshotInBatchesKeepsSplitsAndRefunds() throws {
+        let a = try TestLedger(), b = try TestLedger()
+        let trip = try a.ledger.createTrip(NewTrip(name: "Quito", localCurrency: "USD", homeCurrency: "USD"))
+        _ = try a.ledger.addMembers(["ana", "ben"], trip: nil)
+        for i in 1...70 {
+            let split = SplitDraft(paidBy: i % 2 == 0 ? "ben" : nil, split: i % 3 == 0 ? "ana=2,ben=1" : nil)
+            _ = try a.ledger.addPurchase(PurchaseDraft(amount: "\(i)", note: "taxi \(i)"), split: split)
+        }
+        // Purchase 68 is in the second batch, with the refund right after the rows before it.
+        _ = try a.ledger.addRefund("68", amount: "10", date: nil, charged: nil)
+        _ = try a.ledger.markShared(trip, gid: GlobalID.make(), owner: "ana")
+        let changes = try a.ledger.prepareOutgoing(try #require(try a.ledger.sharedTrip(trip)))
+        #expect(changes.map(\.kind) == ["trip", "member", "member", PurchaseSnapshot.kind])
+        let rows = """
+            SELECT group_concat(p.note || '|' || p.kind || '|' || p.total_minor || '|' || coalesce(r.note, '') || '|'
+              || coalesce(replace(replace(s.payers || ' ' || s.shares,
+                   (SELECT id FROM members WHERE name = 'ana') || '=', 'ana='), (SELECT id FROM members WHERE name = 'ben') || '=', 'ben='), ''),
+              char(10))
+            FROM (SELECT * FROM purchases ORDER BY id) p
+            LEFT JOIN purchases r ON r.id = p.refund_of LEFT JOIN purchase_splits s ON s.purchase_id = p.id
+            """
+        let expected = try #require(try a.ledger.db.scalarText(rows))
+        #expect(expected.contains("taxi 68|refund|1000|taxi 68|"), "\(expected.suffix(200))")
+        #expect(expected.contains("taxi 69|purchase|6900||ana=1 ana=2,ben=1"), "\(expected.suffix(200))")
+
+        let joined = try b.ledger.createJoinedTrip(changes[0], owner: "ana")
+        let applied = try b.ledger.applyIncoming(try #require(try b.ledger.sharedTrip(joined)), changes, upTo: Int64(changes.count))
+        #expect(applied.applied == 74 && applied.conflicts == 0, "\(applied)")
+        #expect(try b.ledger.db.scalarText(rows) == expected)
+        #expect(try b.ledger.db.scalarInt("SELECT count(*) FROM sync_rows WHERE kind = 'purchase'") == 71)
+        #expect(try b.ledger.db.scalarText("PRAGMA foreign_key_check") == nil)
+    }
+
     /// Global ids are UUIDv7 (RFC 9562): version 7, the RFC variant, the time in the first 48 bits,
     /// and those one process makes in order, even many within one millisecond (a first share).
     @Test func globalIDsAreTimeOrderedUUIDv7() {
