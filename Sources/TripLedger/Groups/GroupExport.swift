@@ -11,8 +11,7 @@ final class GroupExport {
     let accounts: [Int64: String]
     private let splits: Statement?
     /// Trip id → member id → position in `members`.
-    private let positions: [Int64: [Int64: Int]]
-    private var cache: [Int64: Rational] = [:]
+    private let positions: [Int64: SplitWeights.Positions]
 
     init(ledger: Ledger, trips: [Trip]) throws {
         var members: [Int64: [Member]] = [:]
@@ -21,7 +20,7 @@ final class GroupExport {
             if !m.isEmpty { members[t.id] = m }
         }
         self.members = members
-        positions = members.mapValues { list in Dictionary(uniqueKeysWithValues: list.enumerated().map { ($1.id, $0) }) }
+        positions = members.mapValues { SplitWeights.Positions($0) }
         var accounts: [Int64: String] = [:]
         for list in members.values {
             var taken: Set<String> = []
@@ -51,13 +50,11 @@ final class GroupExport {
     /// The payers and sharers of `p` (indices into its trip's `members`), `nil` when it has none.
     func split(of p: Purchase) throws -> (payers: [(index: Int, weight: Rational)], sharers: [(index: Int, weight: Rational)])? {
         guard let splits, let index = positions[p.tripID] else { return nil }
-        var cache = self.cache
-        defer { self.cache = cache }
         return try splits.first([.integer(p.tripID), .integer(p.id)]) { statement in
             let s = ResultRow<SplitColumn>(statement)
             var payers: [(index: Int, weight: Rational)] = [], sharers: [(index: Int, weight: Rational)] = []
-            s.withBytes(.payers) { SplitWeights.decode($0, index: index, into: &payers, cache: &cache) }
-            s.withBytes(.shares) { SplitWeights.decode($0, index: index, into: &sharers, cache: &cache) }
+            s.withBytes(.payers) { SplitWeights.decode($0, index: index, into: &payers) }
+            s.withBytes(.shares) { SplitWeights.decode($0, index: index, into: &sharers) }
             return (payers, sharers)
         }
     }

@@ -141,14 +141,13 @@ extension Ledger {
     public func split(of purchase: Purchase) throws -> PurchaseSplit? {
         let members = try members(ofTripID: purchase.tripID)
         if members.isEmpty { return nil }
-        let index = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.id, $0) })
-        var cache: [Int64: Rational] = [:]
+        let index = SplitWeights.Positions(members)
         return try db.prepare("SELECT \(SplitColumn.sqlList) FROM purchase_splits s WHERE s.trip_id = ? AND s.purchase_id = ?")
             .first([.integer(purchase.tripID), .integer(purchase.id)]) { s in
                 let row = ResultRow<SplitColumn>(s)
                 var payers: [(index: Int, weight: Rational)] = [], shares: [(index: Int, weight: Rational)] = []
-                row.withBytes(.payers) { SplitWeights.decode($0, index: index, into: &payers, cache: &cache) }
-                row.withBytes(.shares) { SplitWeights.decode($0, index: index, into: &shares, cache: &cache) }
+                row.withBytes(.payers) { SplitWeights.decode($0, index: index, into: &payers) }
+                row.withBytes(.shares) { SplitWeights.decode($0, index: index, into: &shares) }
                 return PurchaseSplit(
                     payers: payers.map { .init(member: members[$0.index], weight: $0.weight) },
                     shares: shares.map { .init(member: members[$0.index], weight: $0.weight) })

@@ -95,8 +95,7 @@ extension Ledger {
         trip: Trip, members: [Member], from: String = "0001-01-01", to: String = "9999-12-31",
         currency: String? = nil, details: Bool = false, _ body: (SplitRow) throws -> Void
     ) throws -> Int {
-        let index = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.id, $0) })
-        var cache: [Int64: Rational] = [:]
+        let index = SplitWeights.Positions(members)
         var row = SplitRow()
         var split = 0
         // ?5 (`details`): the note and kind only for a member's lines; balances read neither.
@@ -113,8 +112,8 @@ extension Ledger {
             row.id = s.int(.purchaseID)
             row.payers.removeAll(keepingCapacity: true)
             row.sharers.removeAll(keepingCapacity: true)
-            s.withBytes(.payers) { SplitWeights.decode($0, index: index, into: &row.payers, cache: &cache) }
-            s.withBytes(.shares) { SplitWeights.decode($0, index: index, into: &row.sharers, cache: &cache) }
+            s.withBytes(.payers) { SplitWeights.decode($0, index: index, into: &row.payers) }
+            s.withBytes(.shares) { SplitWeights.decode($0, index: index, into: &row.sharers) }
             // Money back (a refund, a credit) counts negative, and is divided like a purchase.
             let sign: Int64 = s.int(.isPurchase) == 1 ? 1 : -1
             row.moneyBack = sign < 0

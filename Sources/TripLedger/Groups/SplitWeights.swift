@@ -16,11 +16,37 @@ enum SplitWeights {
         return out
     }
 
-    /// Appends to `out` the parts of `bytes` whose member is in `index` (member id → position in
-    /// join order). Weights `1/1`…: `cache` keeps the whole-number ones, the common case.
+    /// Where each member of a trip stands in its join order, by member id: a flat table when the
+    /// ids are small (they are a ledger's row ids), so that reading the splits of a whole trip
+    /// hashes nothing per part.
+    struct Positions {
+        private var table: [Int32] = []
+        private var byID: [Int64: Int] = [:]
+
+        init(_ members: [Member]) { self.init(ids: members.map(\.id)) }
+
+        /// `ids`: the members' ids in join order.
+        init(ids: [Int64]) {
+            let largest = ids.max() ?? 0
+            if (ids.min() ?? 0) >= 0 && largest < 65_536 {
+                table = Array(repeating: -1, count: Int(largest) + 1)
+                for (position, id) in ids.enumerated() where table[Int(id)] < 0 { table[Int(id)] = Int32(position) }
+            } else {
+                byID = Dictionary(ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            }
+        }
+
+        subscript(id: Int64) -> Int? {
+            guard !table.isEmpty else { return byID[id] }
+            guard id >= 0, id < table.count, table[Int(id)] >= 0 else { return nil }
+            return Int(table[Int(id)])
+        }
+    }
+
+    /// Appends to `out` the parts of `bytes` whose member is in `index` (its position in join
+    /// order).
     static func decode(
-        _ bytes: UnsafeBufferPointer<UInt8>, index: [Int64: Int], into out: inout [(index: Int, weight: Rational)],
-        cache: inout [Int64: Rational]
+        _ bytes: UnsafeBufferPointer<UInt8>, index: Positions, into out: inout [(index: Int, weight: Rational)]
     ) {
         var i = 0
         func number() -> Int64 {
@@ -42,14 +68,8 @@ enum SplitWeights {
             }
             i += 1  // ","
             guard let position = index[id] else { continue }
-            let w: Rational
-            if den == 1, let cached = cache[num] {
-                w = cached
-            } else {
-                w = (try? Rational(Int128(num), Int128(den))) ?? .zero
-                if den == 1 { cache[num] = w }
-            }
-            out.append((position, w))
+            // A whole number (the common case, and every payer's amount) needs no reduction.
+            out.append((position, den == 1 ? Rational(integer: Int128(num)) : (try? Rational(Int128(num), Int128(den))) ?? .zero))
         }
     }
 

@@ -39,7 +39,7 @@ final class PurchaseStream {
 
     /// A trip's members (join order), by id, and their names as JSON strings.
     private struct Group {
-        let index: [Int64: Int]
+        let index: SplitWeights.Positions
         let names: [[UInt8]]
     }
 
@@ -52,7 +52,6 @@ final class PurchaseStream {
     private var date = LastDate()
     private var rateDate = LastDate()
     private var groups: [Int64: Group] = [:]
-    private var weightCache: [Int64: Rational] = [:]
     private var weightTexts: [Rational: [UInt8]] = [:]
     private var payers: [(index: Int, weight: Rational)] = []
     private var sharers: [(index: Int, weight: Rational)] = []
@@ -205,14 +204,14 @@ final class PurchaseStream {
                 JSONValue.writeString(m.name, to: &n)
                 names.append(n)
             }
-            group = Group(index: Dictionary(uniqueKeysWithValues: list.enumerated().map { ($1.id, $0) }), names: names)
+            group = Group(index: SplitWeights.Positions(list), names: names)
             groups[trip] = group
         }
         guard !group.names.isEmpty else { return false }
         payers.removeAll(keepingCapacity: true)
         sharers.removeAll(keepingCapacity: true)
-        split.withBytes(.payers) { SplitWeights.decode($0, index: group.index, into: &payers, cache: &weightCache) }
-        split.withBytes(.shares) { SplitWeights.decode($0, index: group.index, into: &sharers, cache: &weightCache) }
+        split.withBytes(.payers) { SplitWeights.decode($0, index: group.index, into: &payers) }
+        split.withBytes(.shares) { SplitWeights.decode($0, index: group.index, into: &sharers) }
         return true
     }
 
