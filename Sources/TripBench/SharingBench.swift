@@ -92,7 +92,7 @@ extension TripBench {
             guard status == 0 else { fatalError("trip join failed (\(status))") }
         }
         let copy = copies.sorted()[copies.count / 2]
-        rows.append(("psql \\copy of the trip's CSV export (reference, median of 10 beside them)", copy, nil))
+        rows.append(("psql \\copy of the trip's CSV export (reference, median of \(copies.count) beside them)", copy, nil))
         rows.append(("trip share (first, 20,000 purchases, 12 members)", share, copy * 10))
         rows.append(("trip join (same trip, new ledger)", join, copy * 10))
         rows.append(

@@ -69,7 +69,6 @@ public enum TextFormat {
         return "at \(q.rate) (\(parts.joined(separator: ", ")))"
     }
 
-    /// The breakdown printed by `trip add` and `trip edit`.
     /// What a command did to the purchase it shows.
     public enum Verb: String, Sendable {
         case added = "Added", updated = "Updated", restored = "Restored", refunded = "Refunded"
@@ -78,6 +77,7 @@ public enum TextFormat {
         var preposition: String { self == .added || self == .restored ? "to" : "in" }
     }
 
+    /// The breakdown printed by `trip add`, `edit`, `refund` and `restore`.
     public static func purchase(_ p: Purchase, verb: Verb) -> String {
         let b = p.breakdown, c = p.currency
         let what =

@@ -137,20 +137,17 @@ struct RowCodec {
     /// The statement that writes a row from values for `names` (bound as `?1` the id, then `fixed`'s,
     /// then those of `names` this schema has, but `id` and `fixed`'s): its SQL, and the positions in
     /// `names` it binds. `memoKey` stands for `names` (a pull's rows share one key list).
-    /// `insertOnly`: the rows are new (a join), and a plain `INSERT` saves the upsert's work.
-    func boundWrite(_ table: Table, names: [String], memoKey: String, fixed fixedNames: [String], insertOnly: Bool = false) throws -> (
-        sql: String, kept: [Int]
-    ) {
-        let memoKey = "\(db.path)|\(table.rawValue)|\(fixedNames.joined(separator: ","))|\(insertOnly)|\(memoKey)"
+    private func boundWrite(_ table: Table, names: [String], memoKey: String, fixed fixedNames: [String]) throws -> (sql: String, kept: [Int]) {
+        let memoKey = "\(db.path)|\(table.rawValue)|\(fixedNames.joined(separator: ","))|\(memoKey)"
         if let known = RowCodec.boundStatements.withLock({ $0[memoKey] }) { return known }
         let kept = try keptColumns(table, names: names, fixed: fixedNames)
         let all = ["id"] + fixedNames + kept.map { names[$0] }
-        let statement = (RowCodec.upsert(table, columns: all, values: all.indices.map { "?\($0 + 1)" }, insertOnly: insertOnly), kept)
+        let statement = (RowCodec.upsert(table, columns: all, values: all.indices.map { "?\($0 + 1)" }), kept)
         RowCodec.boundStatements.withLock { $0[memoKey] = statement }
         return statement
     }
 
-    /// `boundWrite` of many new rows at once (a join's snapshot): a `BatchInsert` of rows of the
+    /// A write of many new rows at once (a join's snapshot): a `BatchInsert` of rows of the
     /// id, `fixed`'s values, then those of the columns of `names` this schema has, and the
     /// positions in `names` it binds.
     func batchInsert(_ table: Table, names: [String], fixed fixedNames: [String]) throws -> (insert: BatchInsert, kept: [Int]) {
@@ -170,12 +167,10 @@ struct RowCodec {
     }
 
     /// Inserts row `id` with `values` (SQL expressions of bound parameters) for `columns`, or
-    /// updates it in place when it exists (unless `insertOnly`).
-    private static func upsert(_ table: Table, columns: [String], values: [String], insertOnly: Bool = false) -> String {
+    /// updates it in place when it exists.
+    private static func upsert(_ table: Table, columns: [String], values: [String]) -> String {
         let updates = columns.dropFirst().map { "\"\($0)\" = excluded.\"\($0)\"" }
-        // A plain insert of an id already present fails (its primary key): it never overwrites.
-        let conflict =
-            insertOnly ? "" : updates.isEmpty ? " ON CONFLICT (id) DO NOTHING" : " ON CONFLICT (id) DO UPDATE SET " + updates.joined(separator: ", ")
+        let conflict = updates.isEmpty ? " ON CONFLICT (id) DO NOTHING" : " ON CONFLICT (id) DO UPDATE SET " + updates.joined(separator: ", ")
         return insertPrefix(table, columns: columns, orFail: false) + "(" + values.joined(separator: ", ") + ")" + conflict
     }
 

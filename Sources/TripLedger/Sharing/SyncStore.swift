@@ -814,6 +814,8 @@ extension Ledger {
         }
     }
 
+    /// The local values of a travelling row's references: its trip, and per kind its members or
+    /// the purchase it refunds.
     private func localReferences(kind: String, payload: String, shared: SharedTrip) throws -> [(String, SQLValue)] {
         let trip: (String, SQLValue) = ("trip_id", .integer(shared.trip.id))
         func member(_ path: String) throws -> SQLValue {
@@ -849,23 +851,13 @@ extension Ledger {
             try db.run("DELETE FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?", [.integer(shared.trip.id), .integer(purchaseID)])
         }
         if var payers = parts[0], var shares = parts[1] {
-            var bound = PackedValues()
+            var row = PackedValues()
             try payers.withUTF8 { p in
-                try shares.withUTF8 { try insertSplit(purchaseID: purchaseID, payers: p, shares: $0, shared: shared, using: &bound) }
+                try shares.withUTF8 { try appendSplit(purchaseID: purchaseID, payers: p, shares: $0, shared: shared, to: &row) }
             }
+            let insert = try db.prepare("INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)")
+            try row.withBuffers { try insert.run($0, text: $1) }
         }
-    }
-
-    /// Stores a travelling purchase's payers and split (members by global id) with this ledger's
-    /// member ids. `bound`: a buffer for the values, reused from row to row.
-    private func insertSplit(
-        purchaseID: Int64, payers: UnsafeBufferPointer<UInt8>, shares: UnsafeBufferPointer<UInt8>, shared: SharedTrip,
-        using bound: inout PackedValues
-    ) throws {
-        bound.removeAll()
-        try appendSplit(purchaseID: purchaseID, payers: payers, shares: shares, shared: shared, to: &bound)
-        let insert = try db.prepare("INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)")
-        try bound.withBuffers { try insert.run($0, text: $1) }
     }
 
     /// Appends a `purchase_splits` row of a travelling purchase's payers and split to `bound`:
@@ -883,11 +875,16 @@ extension Ledger {
     /// A rate set by hand on another device (or this one, back from the server): merged into
     /// `manual_rates` (`mergeManualRate`). Returns whether it was one; a malformed one is skipped.
     private func receiveManualRate(payload: String) throws -> Bool {
-        let f = try payloadTexts(payload, "base", "quote", "date", "rate", "created_at", "device")
-        guard let base = f[0].flatMap(CurrencyTable.shared.lookup), let quote = f[1].flatMap(CurrencyTable.shared.lookup), base != quote,
-            let date = f[2].flatMap({ CivilDate(iso: $0) }), let text = f[3], let rate = try? Ledger.validateRate(text, field: "rate"),
-            let createdAt = f[4], let device = f[5],
-            let hlc = try db.scalarInt("SELECT json_extract(?, '$.hlc')", [.text(payload)])
+        guard let fields = FlatJSON.fields(payload) else { return false }
+        func text(_ key: String) -> String? {
+            guard case .text(let value)? = fields.first(where: { $0.0 == key })?.1 else { return nil }
+            return value
+        }
+        guard let base = text("base").flatMap(CurrencyTable.shared.lookup), let quote = text("quote").flatMap(CurrencyTable.shared.lookup),
+            base != quote, let date = text("date").flatMap({ CivilDate(iso: $0) }),
+            let rate = try? Ledger.validateRate(text("rate") ?? "", field: "rate"),
+            let createdAt = text("created_at"), let device = text("device"),
+            case .integer(let hlc)? = fields.first(where: { $0.0 == "hlc" })?.1
         else { return false }
         try mergeManualRate(
             ManualRateVersion(rate: ManualRate(base: base, quote: quote, date: date, rate: rate), createdAt: createdAt, hlc: hlc, device: device))
@@ -1042,9 +1039,9 @@ extension Ledger {
     }
 
     /// Applies a first share's purchases. A ledger that holds none of the trip's purchases yet (a
-    /// join) inserts them in bulk: one prepared statement per table, as many rows as purchases,
-    /// which is what `applyRow` does for a purchase it has never seen. Otherwise each row is
-    /// applied as the purchase's own change would be.
+    /// join) inserts them in bulk, 64 rows at a time per table, which is what `applyRow` does for
+    /// a purchase it has never seen. Otherwise each row is applied as the purchase's own change
+    /// would be.
     private func applySnapshot(_ c: SyncChange, shared: SharedTrip) throws -> (rows: Int, conflicts: Int) {
         guard let snapshot = c.payload.flatMap(PurchaseSnapshot.init) else {
             throw TripError.badText(field: "snapshot", reason: "a shared trip's purchases could not be read")

@@ -34,6 +34,17 @@ struct SharedTripWorld {
         return (parts.first ?? -1, parts.last ?? -1)
     }
 
+    /// Ana's new trip `name` in EUR with `purchases` (amount, note), shared with Ben, who joined
+    /// it: the two devices of a conflict.
+    func anaSharesWithBen(_ name: String, purchases: [(String, String)]) throws -> (ana: TripProcess, ben: TripProcess) {
+        let ana = device("ana"), ben = device("ben")
+        try #require(ana.run("new", name, "--currency", "EUR", "--home", "EUR").exitCode == 0)
+        for (amount, note) in purchases { try #require(ana.run("add", amount, note).exitCode == 0) }
+        try #require(ana.run("share", "--with", "ben").exitCode == 0)
+        try #require(ben.run("join", name).exitCode == 0)
+        return (ana, ben)
+    }
+
     /// A device: its own ledger, logged in as `role`.
     func device(_ role: String, ledger: String? = nil, today: String = "2026-03-08") -> TripProcess {
         TripProcess(
@@ -160,12 +171,7 @@ struct SharedTripEndToEndTests {
     /// A delete against an edit: the delete wins on every device, and the edit stays restorable.
     @Test func aDeleteWinsOverAnEditAndTheEditStaysRestorable() throws {
         let world = try SharedTripWorld()
-        let ana = world.device("ana"), ben = world.device("ben")
-        try #require(ana.run("new", "Paris", "--currency", "EUR", "--home", "EUR").exitCode == 0)
-        try #require(ana.run("add", "12", "croissants").exitCode == 0)
-        try #require(ana.run("add", "30", "metro").exitCode == 0)
-        try #require(ana.run("share", "--with", "ben").exitCode == 0)
-        try #require(ben.run("join", "Paris").exitCode == 0)
+        let (ana, ben) = try world.anaSharesWithBen("Paris", purchases: [("12", "croissants"), ("30", "metro")])
         let benID = try #require(
             (try ben.run("list", "--format", "json").json["purchases"] as? [[String: Any]])?
                 .first { $0["note"] as? String == "metro" }?["id"] as? Int)
@@ -200,12 +206,7 @@ struct SharedTripEndToEndTests {
     /// device; keeping the removal changes nothing.
     @Test func resolvingARemovalAgainstAnEditCanKeepEither() throws {
         let world = try SharedTripWorld()
-        let ana = world.device("ana"), ben = world.device("ben")
-        try #require(ana.run("new", "Rome", "--currency", "EUR", "--home", "EUR").exitCode == 0)
-        try #require(ana.run("add", "8", "espresso").exitCode == 0)
-        try #require(ana.run("add", "25", "museum").exitCode == 0)
-        try #require(ana.run("share", "--with", "ben").exitCode == 0)
-        try #require(ben.run("join", "Rome").exitCode == 0)
+        let (ana, ben) = try world.anaSharesWithBen("Rome", purchases: [("8", "espresso"), ("25", "museum")])
         // Ben removes both while Ana edits both.
         #expect(try ben.run("rm", "1").exitCode == 0)
         #expect(try ben.run("rm", "2").exitCode == 0)
