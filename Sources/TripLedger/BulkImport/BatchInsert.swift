@@ -15,14 +15,6 @@ final class BatchInsert {
     /// Rows inserted so far.
     private(set) var added = 0
 
-    /// `INSERT INTO purchases (<PurchaseRow.insertColumns>, import_key) VALUES (?, …), …`: the
-    /// statement is built only from those constant fragments and `?` markers.
-    convenience init(db: Database, batchSize: Int = 64) {
-        self.init(
-            db: db, prefix: "INSERT OR FAIL INTO purchases (\(PurchaseRow.insertColumns), import_key) VALUES ",
-            row: "(\(PurchaseRow.placeholders), ?)", batchSize: batchSize)
-    }
-
     /// `prefix`: `INSERT OR FAIL INTO table (columns) VALUES `; `row`: one row's `(?, …)`. OR
     /// FAIL: a constraint error stops the statement without undoing its earlier rows, so SQLite
     /// needs no statement journal (a copy of every page each batch changes); the caller's

@@ -21,36 +21,14 @@ struct ExportScope {
     }
 }
 
-/// The result columns of `exportScope`'s query: one row per kind of posting (its first five
-/// columns are the GROUP BY), and its first date.
-enum ExportScopeColumn: Int32, ColumnList {
-    case currency, homeCurrency, category, paidWith, unconverted, firstDate
-
-    var sql: StaticString {
-        switch self {
-        case .currency: "p.currency"
-        case .homeCurrency: "p.home_currency"
-        case .category: "p.category"
-        case .paidWith: "p.paid_with"
-        case .unconverted: "p.home_minor IS NULL"
-        case .firstDate: "min(p.date)"
-        }
-    }
-}
-
 extension Ledger {
     func exportScope(trips: [Trip], all: Bool) throws -> ExportScope {
-        let values: [SQLValue] = all ? [] : trips.map { .integer($0.id) }
         var currencies: [String: Currency] = [:]
         var homes: [String: Currency] = [:]
         var accounts: [String: CivilDate] = [:]
         var first: CivilDate?
         // One row per kind of posting; account names are derived here, as in the journals.
-        var sql = "SELECT \(ExportScopeColumn.sqlList) FROM purchases p"
-        if !all { sql += " WHERE p.trip_id = ?" }
-        sql += " GROUP BY p.currency, p.home_currency, p.category, p.paid_with, p.home_minor IS NULL"
-        try db.prepare(sql).forEach(values) { statement in
-            let s = ResultRow<ExportScopeColumn>(statement)
+        try purchaseStore.forEachExportScope(trips: all ? nil : trips.map(\.id)) { s in
             let currency = Currency.stored(s.text(.currency)), home = Currency.stored(s.text(.homeCurrency))
             currencies[currency.code] = currency
             homes[home.code] = home

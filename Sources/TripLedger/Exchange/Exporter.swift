@@ -24,10 +24,7 @@ extension Ledger {
     ) throws -> ExportSummary {
         let trips = all ? try self.trips() : [try resolveTrip(name)]
         try db.preferStreaming()
-        var sql = "SELECT \(Purchase.columns) \(Purchase.from)"
-        if !all { sql += " WHERE p.trip_id = ?" }
-        sql += " ORDER BY p.trip_id, p.date, p.id"
-        let values: [SQLValue] = all ? [] : [.integer(trips[0].id)]
+        let tripID = all ? nil : trips[0].id
         var summary = ExportSummary()
         switch format {
         case .csv:
@@ -39,8 +36,7 @@ extension Ledger {
                 return list.map(\.name).joined(separator: ",")
             }
             try write(PurchaseCSV.record(PurchaseCSV.columns))
-            try db.prepare(sql).forEach(values) { row in
-                let p = Purchase(row: row.row())
+            try purchaseStore.forEachExported(trip: tripID) { p in
                 summary.add(p)
                 let cells = try group.cells(of: p)
                 try write(PurchaseCSV.record(PurchaseCSV.fields(p, paidBy: cells.paidBy, split: cells.split, members: members(p.tripID))))
@@ -51,13 +47,10 @@ extension Ledger {
         case .json:
             // Each purchase object with its `paid_by` and `split`, written by `PurchaseStream`
             // (the same bytes as `Purchase.json(split:)`); its first columns are `Purchase.columns`.
-            var streamSQL = "SELECT \(PurchaseStream.columns) \(PurchaseStream.from)"
-            if !all { streamSQL += " WHERE p.trip_id = ?" }
-            streamSQL += " ORDER BY p.trip_id, p.date, p.id"
             let stream = PurchaseStream { [self] in try members(ofTripID: $0) }
             var bytes: [UInt8] = []
             try write("{\"purchases\":[")
-            try db.prepare(streamSQL).forEach(values) { row in
+            try purchaseStore.forEachExportedStreamed(trip: tripID) { row in
                 bytes.removeAll(keepingCapacity: true)
                 bytes.append(contentsOf: (summary.purchases == 0 ? "\n" : ",\n").utf8)
                 try stream.writeJSON(row, to: &bytes)
@@ -74,8 +67,7 @@ extension Ledger {
                 scope.memberAccounts = Set(group.accounts.values).sorted().map { ($0, first) }
             }
             try write(journal.header(scope))
-            try db.prepare(sql).forEach(values) { row in
-                let p = Purchase(row: row.row())
+            try purchaseStore.forEachExported(trip: tripID) { p in
                 summary.add(p)
                 try write(journal.entry(p, members: try group.postings(of: p)))
             }

@@ -72,12 +72,7 @@ extension Ledger {
         }
 
         if !group.splits.isEmpty {
-            var ids: [UInt64: Int64] = [:]
-            try db.prepare("SELECT \(ImportedPurchaseColumn.sqlList) FROM purchases WHERE id > ? AND import_key IS NOT NULL")
-                .forEach([.integer(lastID)]) {
-                    let s = ResultRow<ImportedPurchaseColumn>($0)
-                    ids[UInt64(bitPattern: s.int(.importKey))] = s.int(.id)
-                }
+            let ids = try purchaseStore.importedIDs(after: lastID)
             let insert = try db.prepare("INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)")
             for (key, s) in group.splits {
                 guard let id = ids[key] else { continue }
@@ -124,17 +119,5 @@ extension Ledger {
             added += 1
         }
         return (added, skipped)
-    }
-}
-
-/// A purchase this import added, by the key that recognises its CSV row.
-enum ImportedPurchaseColumn: Int32, ColumnList {
-    case id, importKey
-
-    var sql: StaticString {
-        switch self {
-        case .id: "id"
-        case .importKey: "import_key"
-        }
     }
 }

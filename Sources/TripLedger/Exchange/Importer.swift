@@ -125,8 +125,7 @@ extension Ledger {
     /// through negative ids, so no row ever takes an id another row still holds.
     func shiftIDs(after lastID: Int64, pastHighWater highWater: Int64) throws {
         guard highWater > lastID else { return }
-        try db.run("UPDATE purchases SET id = -id WHERE id > ?", [.integer(lastID)])
-        try db.run("UPDATE purchases SET id = ? - id WHERE id < 0", [.integer(highWater - lastID)])
+        try purchaseStore.shiftIDs(after: lastID, by: highWater - lastID)
     }
 
     /// `trip import FILE`: reads every row, validates it and inserts it, all in one transaction:
@@ -170,7 +169,7 @@ extension Ledger {
         defer { try? db.execute("PRAGMA threads = 0") }
 
         let (result, bulk) = try db.transaction {
-            let lastID = try db.scalarInt("SELECT max(id) FROM purchases") ?? 0
+            let lastID = try purchaseStore.maxID()
             let removedAbove = try highWater(.purchases)
             let sink = try ImportSink(db: db, bulkThreshold: bulkThreshold, progressEvery: progressEvery)
             let now = clock.now
@@ -275,8 +274,7 @@ extension Ledger {
     /// What the foreign key on `purchases.trip_id` would have checked row by row: every trip the
     /// rows went into still exists (inside the import's transaction, so none can go away later).
     func verifyTrips(_ ids: Set<Int64>) throws {
-        let exists = try db.prepare("SELECT 1 FROM trips WHERE id = ?")
-        for id in ids where try exists.first([.integer(id)], { _ in true }) == nil {
+        for id in ids where try !tripStore.exists(id) {
             throw TripError.badText(field: "import", reason: "trip \(id) was deleted while importing; nothing was imported")
         }
     }
@@ -333,12 +331,11 @@ final class ImportSink {
 
     init(db: Database, bulkThreshold: Int, progressEvery: Int) throws {
         self.db = db
-        insert = BatchInsert(db: db)
-        storedKeys =
-            try db.scalarInt("SELECT 1 FROM purchases WHERE import_key IS NOT NULL LIMIT 1") != nil
-            ? try db.prepare("SELECT 1 FROM purchases WHERE import_key = ?") : nil
+        let store = PurchaseStore(db: db)
+        insert = store.importBatches()
+        storedKeys = try store.hasImportKeys() ? try store.importKeyLookup() : nil
         // A large import switches to bulk mode: see `BulkIndexes`.
-        bulkAfter = max(bulkThreshold, Int(try db.scalarInt("SELECT max(id) FROM purchases") ?? 0) / 2)
+        bulkAfter = max(bulkThreshold, Int(try store.maxID()) / 2)
         self.progressEvery = max(progressEvery, 1)
     }
 
@@ -393,19 +390,10 @@ struct BulkIndexes {
 
     static func suspend(_ db: Database) throws -> BulkIndexes {
         var b = BulkIndexes()
-        try db.prepare("SELECT import_key FROM purchases WHERE import_key IS NOT NULL").forEach {
-            _ = b.known.insert(UInt64(bitPattern: $0.int(0)))
-        }
-        try db.prepare(
-            "SELECT \(IndexColumn.sqlList) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'purchases' AND sql IS NOT NULL"
-        ).forEach {
-            let s = ResultRow<IndexColumn>($0)
-            b.indexes.append((s.text(.name), s.text(.definition)))
-        }
-        for index in b.indexes {
-            // sql-built: an index name read back from sqlite_master, quoted; not input.
-            try db.execute("DROP INDEX \"\(index.name.replacingDoubleQuotes)\"")
-        }
+        let store = PurchaseStore(db: db)
+        try store.forEachImportKey { _ = b.known.insert($0) }
+        b.indexes = try store.indexes()
+        for index in b.indexes { try store.dropIndex(named: index.name) }
         return b
     }
 
@@ -419,20 +407,12 @@ struct BulkIndexes {
         let cache = try db.scalarInt("PRAGMA cache_size")
         try db.execute("PRAGMA cache_size = -2000")
         defer { if cache == -65536 { _ = try? db.execute("PRAGMA cache_size = -65536") } }
-        for index in indexes { try db.execute(index.sql) }
+        let store = PurchaseStore(db: db)
+        for index in indexes { try store.createIndex(index.sql) }
         // Planner statistics for the table's new size: without them (a ledger filled by an
         // import has none) reports pick a worse index and run much slower (`make bench`,
-        // report after import). A sampled ANALYZE (`analysis_limit`) costs a small part of what a
-        // full one does on a large table.
-        try db.execute("PRAGMA analysis_limit = 10000")
-        defer { _ = try? db.execute("PRAGMA analysis_limit = 0") }
-        try db.execute("ANALYZE purchases")
-    }
-}
-
-extension String {
-    fileprivate var replacingDoubleQuotes: String {
-        split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"")
+        // report after import).
+        try store.analyzeSampled()
     }
 }
 
@@ -530,18 +510,6 @@ extension TripError {
             return self
         default:
             return .badRow(row: row, column: column, value: cell, reason: "is rejected: \(description)")
-        }
-    }
-}
-
-/// An index of `purchases` as `sqlite_master` records it.
-enum IndexColumn: Int32, ColumnList {
-    case name, definition
-
-    var sql: StaticString {
-        switch self {
-        case .name: "name"
-        case .definition: "sql"
         }
     }
 }

@@ -49,14 +49,7 @@ extension Ledger {
     public func balancesByCurrency(trip name: String?) throws -> [GroupBalances] {
         let trip = try resolveTrip(name)
         let members = try requireMembers(trip)
-        var codes: [String] = []
-        try db.prepare(
-            """
-            SELECT currency FROM purchases WHERE trip_id = ?1 UNION SELECT currency FROM transfers WHERE trip_id = ?1
-            ORDER BY 1
-            """
-        ).forEach([.integer(trip.id)]) { codes.append($0.text(0)) }
-        return try codes.map { try balances(of: trip, members: members, inCurrency: Currency.stored($0)) }
+        return try purchaseStore.currenciesPaid(trip: trip.id).map { try balances(of: trip, members: members, inCurrency: Currency.stored($0)) }
     }
 
     func requireMembers(_ trip: Trip) throws -> [Member] {

@@ -54,36 +54,6 @@ struct SplitRow {
     }
 }
 
-/// The result columns of `scanSplits`' query. `note` and `kind` are read only with `details` (?5).
-enum SplitScanColumn: Int32, ColumnList {
-    case purchaseID, payers, shares, total, home, currency, category, rateSource, provisional, taxIncluded
-    case homeDiscount, homeService, homeTax, homeTip, date, paidWith, isPurchase, note, kind
-
-    var sql: StaticString {
-        switch self {
-        case .purchaseID: "s.purchase_id"
-        case .payers: "s.payers"
-        case .shares: "s.shares"
-        case .total: "p.total_minor"
-        case .home: "p.home_minor"
-        case .currency: "p.currency"
-        case .category: "p.category"
-        case .rateSource: "p.rate_source"
-        case .provisional: "p.provisional"
-        case .taxIncluded: "p.tax_included"
-        case .homeDiscount: "p.home_discount_minor"
-        case .homeService: "p.home_service_minor"
-        case .homeTax: "p.home_tax_minor"
-        case .homeTip: "p.home_tip_minor"
-        case .date: "p.date"
-        case .paidWith: "p.paid_with"
-        case .isPurchase: "p.kind = 'purchase'"
-        case .note: "CASE WHEN ?5 THEN p.note END"
-        case .kind: "CASE WHEN ?5 THEN p.kind END"
-        }
-    }
-}
-
 extension Ledger {
     /// Calls `body` with each purchase of `trip` that has a split, dated within `from…to` (and in
     /// `currency`, if given), in id order, with its payers and sharers; returns how many purchases
@@ -99,15 +69,7 @@ extension Ledger {
         var row = SplitRow()
         var split = 0
         // ?5 (`details`): the note and kind only for a member's lines; balances read neither.
-        try db.prepare(
-            """
-            SELECT \(SplitScanColumn.sqlList)
-            FROM purchase_splits s JOIN purchases p ON p.id = s.purchase_id
-            WHERE s.trip_id = ?1 AND p.date BETWEEN ?2 AND ?3 AND (?4 IS NULL OR p.currency = ?4)
-            ORDER BY s.purchase_id
-            """
-        ).forEach([.integer(trip.id), .text(from), .text(to), SQLValue(currency), .integer(details ? 1 : 0)]) { statement in
-            let s = ResultRow<SplitScanColumn>(statement)
+        try purchaseStore.forEachSplitPurchase(trip: trip.id, from: from, to: to, currency: currency, details: details) { s in
             split += 1
             row.id = s.int(.purchaseID)
             row.payers.removeAll(keepingCapacity: true)
@@ -136,11 +98,7 @@ extension Ledger {
             }
             try body(row)
         }
-        let all =
-            try db.scalarInt(
-                """
-                SELECT count(*) FROM purchases WHERE trip_id = ?1 AND date BETWEEN ?2 AND ?3 AND (?4 IS NULL OR currency = ?4)
-                """, [.integer(trip.id), .text(from), .text(to), SQLValue(currency)]) ?? 0
-        return Int(all) - split
+        let all = try purchaseStore.count(trip: trip.id, from: from, to: to, currency: currency)
+        return all - split
     }
 }

@@ -42,7 +42,6 @@ extension Ledger {
             paidWith: purchase.paidWith, currency: purchase.currency, expression: purchase.expression,
             inputs: purchase.inputs, breakdown: purchase.breakdown, preset: nil, purchaseRate: nil, charged: nil,
             conversion: purchase.conversion)
-        try db.prepare("INSERT INTO purchases (\(PurchaseRow.insertColumns)) VALUES (\(PurchaseRow.placeholders))")
-            .run(row.values(now: clock.now, createdAt: clock.now))
+        try purchaseStore.insert(row, id: nil, now: clock.now, createdAt: clock.now)
     }
 }

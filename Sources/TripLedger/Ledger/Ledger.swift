@@ -108,19 +108,9 @@ public final class Ledger {
 
     // MARK: ledger-wide settings
 
-    func ledgerSetting(_ key: String) throws -> String? {
-        try db.scalarText("SELECT value FROM ledger_settings WHERE key = ?", [.text(key)])
-    }
+    func ledgerSetting(_ key: String) throws -> String? { try SettingsStore(db: db).value(key) }
 
-    func setLedgerSetting(_ key: String, _ value: String?) throws {
-        if let value {
-            try db.run(
-                "INSERT INTO ledger_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                [.text(key), .text(value)])
-        } else {
-            try db.run("DELETE FROM ledger_settings WHERE key = ?", [.text(key)])
-        }
-    }
+    func setLedgerSetting(_ key: String, _ value: String?) throws { try SettingsStore(db: db).set(key, value) }
 
     /// The home currency for new trips: `trip init --home`, else the config's `home_currency`.
     public func defaultHome() throws -> (currency: Currency, source: String) {

@@ -20,7 +20,7 @@ extension Ledger {
             }
             let trip = try self.trip(id: p.tripID)!
             try requireOpen(trip)
-            let remaining = p.breakdown.total - (try refundedTotal(of: id))
+            let remaining = p.breakdown.total - (try purchaseStore.refundedTotal(of: id))
             let rounding = p.inputs.rounding
             let minor: Int64
             if let amount {
@@ -63,25 +63,11 @@ extension Ledger {
             row.refundOf = id
             // The id explicitly: never one a removed purchase had (m0006).
             let refundID = try nextID(.purchases)
-            try db.run(
-                "INSERT INTO purchases (id, \(PurchaseRow.insertColumns)) VALUES (?, \(PurchaseRow.placeholders))",
-                [.integer(refundID)] + row.values(now: clock.now, createdAt: clock.now))
+            try purchaseStore.insert(row, id: refundID, now: clock.now, createdAt: clock.now)
             // On a group trip a refund is divided like the purchase it refunds.
             try copySplit(from: p, to: refundID)
             return try purchase(id: refundID)
         }
-    }
-
-    /// What the refunds of purchase `id` add up to, in its currency's minor units.
-    func refundedTotal(of id: Int64) throws -> Int64 {
-        try db.scalarInt("SELECT coalesce(sum(total_minor), 0) FROM purchases WHERE refund_of = ?", [.integer(id)]) ?? 0
-    }
-
-    /// The ids of the refunds of purchase `id`, oldest first.
-    func refundIDs(of id: Int64) throws -> [Int64] {
-        var ids: [Int64] = []
-        try db.prepare("SELECT id FROM purchases WHERE refund_of = ? ORDER BY id").forEach([.integer(id)]) { ids.append($0.int(0)) }
-        return ids
     }
 
     /// After an edit of purchase or refund `id`: a purchase's refunds still share its trip and
@@ -90,16 +76,12 @@ extension Ledger {
     func checkRefundLink(of p: Purchase) throws {
         let (purchaseID, refunds): (Int64, [Int64]) =
             p.kind == .refund
-            ? (p.refundOf ?? p.id, [p.id]) : (p.id, try refundIDs(of: p.id))
+            ? (p.refundOf ?? p.id, [p.id]) : (p.id, try purchaseStore.refundIDs(of: p.id))
         guard !refunds.isEmpty, p.kind != .credit else { return }
         let original = try purchase(id: purchaseID)
         let list = refunds.map { "#\($0)" }.joined(separator: ", ")
         if p.kind == .purchase {
-            let mismatch =
-                try db.scalarInt(
-                    """
-                    SELECT count(*) FROM purchases WHERE refund_of = ? AND (currency <> ? OR trip_id <> ?)
-                    """, [.integer(purchaseID), .text(original.currency.code), .integer(original.tripID)]) ?? 0
+            let mismatch = try purchaseStore.refundsElsewhere(of: purchaseID, currency: original.currency, trip: original.tripID)
             if mismatch > 0 {
                 throw TripError.badText(
                     field: "edit",
@@ -114,7 +96,7 @@ extension Ledger {
                     refund #\(p.id) must stay in the currency and trip of purchase #\(purchaseID)
                     """)
         }
-        let refunded = try refundedTotal(of: purchaseID)
+        let refunded = try purchaseStore.refundedTotal(of: purchaseID)
         if refunded > original.breakdown.total {
             throw TripError.badText(
                 field: "edit",

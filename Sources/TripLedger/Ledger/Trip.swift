@@ -17,41 +17,6 @@ public struct Trip: Sendable, Equatable {
     public let budgetMinor: Int64?
     public let createdAt: String
     public let closedAt: String?
-
-    static let columns = Column.sqlList
-
-    /// The result columns of `columns`, in order.
-    enum Column: Int32, ColumnList {
-        case id, name, localCurrency, homeCurrency, start, end, presets, budget, createdAt, closedAt
-
-        var sql: StaticString {
-            switch self {
-            case .id: "id"
-            case .name: "name"
-            case .localCurrency: "local_currency"
-            case .homeCurrency: "home_currency"
-            case .start: "start_date"
-            case .end: "end_date"
-            case .presets: "preset"
-            case .budget: "budget_minor"
-            case .createdAt: "created_at"
-            case .closedAt: "closed_at"
-            }
-        }
-    }
-
-    init(row: ResultRow<Column>) {
-        id = row.int(.id)
-        name = row.text(.name)
-        localCurrency = row.optionalText(.localCurrency).flatMap { CurrencyTable.shared.lookup($0) }
-        homeCurrency = .stored(row.text(.homeCurrency))
-        start = row.optionalText(.start).flatMap { CivilDate(iso: $0) }
-        end = row.optionalText(.end).flatMap { CivilDate(iso: $0) }
-        presets = (row.optionalText(.presets) ?? "").split(separator: ",").map(String.init)
-        budgetMinor = row.optionalInt(.budget)
-        createdAt = row.text(.createdAt)
-        closedAt = row.optionalText(.closedAt)
-    }
 }
 
 /// What `trip new` was given, as typed: `Ledger.createTrip` checks and parses every field (name,
@@ -122,35 +87,21 @@ extension Ledger {
             try requireNewTripName(name)
             // The id explicitly: never one a deleted trip had (m0006).
             let id = try nextID(.trips)
-            // Every column `Trip` reads, so a new one needs its value here too.
-            try db.run(
-                "INSERT INTO trips (\(Trip.columns)) VALUES (\(Trip.Column.placeholders))",
-                Trip.Column.allCases.map { column -> SQLValue in
-                    switch column {
-                    case .id: .integer(id)
-                    case .name: .text(name)
-                    case .localCurrency: SQLValue(local?.code)
-                    case .homeCurrency: .text(home.code)
-                    case .start: SQLValue(start?.description)
-                    case .end: SQLValue(end?.description)
-                    case .presets: SQLValue(presets)
-                    case .budget: SQLValue(budget)
-                    case .createdAt: .text(clock.now)
-                    case .closedAt: .null
-                    }
-                })
+            try tripStore.insert(
+                id: id, name: name, local: local, home: home, start: start, end: end, presets: presets, budget: budget,
+                createdAt: clock.now)
             try setLedgerSetting("current_trip", String(id))
             return try trip(id: id)!
         }
     }
 
     func trip(id: Int64) throws -> Trip? {
-        try db.prepare("SELECT \(Trip.columns) FROM trips WHERE id = ?").first([.integer(id)], { Trip(row: $0.row()) })
+        try tripStore.trip(id: id)
     }
 
     /// The trip of that name; else the one trip whose name differs only in case, width or spacing.
     public func trip(named name: String) throws -> Trip {
-        if let t = try db.prepare("SELECT \(Trip.columns) FROM trips WHERE name = ?").first([.text(name)], { Trip(row: $0.row()) }) {
+        if let t = try tripStore.trip(named: name) {
             return t
         }
         let key = TextField.matchKey(name)
@@ -161,9 +112,7 @@ extension Ledger {
 
     /// All trips, oldest first.
     public func trips() throws -> [Trip] {
-        var out: [Trip] = []
-        try db.prepare("SELECT \(Trip.columns) FROM trips ORDER BY id").forEach { out.append(Trip(row: $0.row())) }
-        return out
+        try tripStore.all()
     }
 
     public func currentTrip() throws -> Trip? {
@@ -204,7 +153,7 @@ extension Ledger {
         try db.transaction {
             let t = try resolveTrip(name)
             let stored = try tripPresets(names, local: t.localCurrency)
-            try db.run("UPDATE trips SET preset = ? WHERE id = ?", [SQLValue(stored), .integer(t.id)])
+            try tripStore.setPresets(stored, trip: t.id)
             return try trip(id: t.id)!
         }
     }
@@ -229,7 +178,7 @@ extension Ledger {
         return try db.transaction {
             let t = try trip(named: old)
             try requireNewTripName(newName, except: t.id)
-            try db.run("UPDATE trips SET name = ? WHERE id = ?", [.text(newName), .integer(t.id)])
+            try tripStore.rename(t.id, to: newName)
             return try trip(id: t.id)!
         }
     }
@@ -240,7 +189,7 @@ extension Ledger {
     public func closeTrip(_ name: String) throws -> Trip {
         try db.transaction {
             let t = try trip(named: name)
-            try db.run("UPDATE trips SET closed_at = coalesce(closed_at, ?) WHERE id = ?", [.text(clock.now), .integer(t.id)])
+            try tripStore.close(t.id, at: clock.now)
             return try trip(id: t.id)!
         }
     }
@@ -249,7 +198,7 @@ extension Ledger {
     public func reopenTrip(_ name: String) throws -> Trip {
         try db.transaction {
             let t = try trip(named: name)
-            try db.run("UPDATE trips SET closed_at = NULL WHERE id = ?", [.integer(t.id)])
+            try tripStore.reopen(t.id)
             return try trip(id: t.id)!
         }
     }
@@ -263,8 +212,8 @@ extension Ledger {
     public func deleteTrip(_ name: String) throws -> (trip: Trip, purchases: Int) {
         try db.transaction {
             let t = try trip(named: name)
-            let n = Int(try db.scalarInt("SELECT count(*) FROM purchases WHERE trip_id = ?", [.integer(t.id)]) ?? 0)
-            try db.run("DELETE FROM trips WHERE id = ?", [.integer(t.id)])
+            let n = try purchaseStore.count(trip: t.id)
+            try tripStore.delete(t.id)
             if try currentTrip() == nil { try setLedgerSetting("current_trip", nil) }
             return (t, n)
         }

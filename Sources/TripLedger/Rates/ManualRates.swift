@@ -25,86 +25,6 @@ public struct ManualRate: Sendable, Equatable {
     }
 }
 
-/// The part of a purchase that re-rating (and re-expressing a report) reads.
-struct RerateRow {
-    let id: Int64
-    let currency: Currency
-    let date: CivilDate
-    let breakdown: Breakdown
-    let conversion: Conversion
-    let kind: PurchaseKind
-
-    static let columns = Column.sqlList
-
-    /// The result columns of `columns`, in order.
-    enum Column: Int32, ColumnList, BreakdownColumns, ConversionColumns {
-        case id, currency, date, price, discount, service, tax, taxIncluded, tip, total
-        case homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider
-        case rateFetchedAt, provisional, kind
-
-        var sql: StaticString {
-            switch self {
-            case .id: "p.id"
-            case .currency: "p.currency"
-            case .date: "p.date"
-            case .price: "p.price_minor"
-            case .discount: "p.discount_minor"
-            case .service: "p.service_minor"
-            case .tax: "p.tax_minor"
-            case .taxIncluded: "p.tax_included"
-            case .tip: "p.tip_minor"
-            case .total: "p.total_minor"
-            case .homeCurrency: "p.home_currency"
-            case .home: "p.home_minor"
-            case .homeDiscount: "p.home_discount_minor"
-            case .homeService: "p.home_service_minor"
-            case .homeTax: "p.home_tax_minor"
-            case .homeTip: "p.home_tip_minor"
-            case .rate: "p.rate"
-            case .rateDate: "p.rate_date"
-            case .rateSource: "p.rate_source"
-            case .rateProvider: "p.rate_provider"
-            case .rateFetchedAt: "p.rate_fetched_at"
-            case .provisional: "p.provisional"
-            case .kind: "p.kind"
-            }
-        }
-    }
-
-    init(row: ResultRow<Column>) {
-        id = row.int(.id)
-        currency = .stored(row.text(.currency))
-        date = CivilDate(iso: row.text(.date)) ?? CivilDate(year: 1970, month: 1, day: 1)!
-        breakdown = Breakdown(stored: row)
-        conversion = Conversion(stored: row)
-        kind = PurchaseKind(rawValue: row.text(.kind)) ?? .purchase
-    }
-}
-
-/// The columns of `purchases` that re-rating rewrites: the stored conversion but its home currency
-/// (which a new rate does not change), and the update time.
-enum RerateUpdateColumn: Int32, ColumnList {
-    case home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider, rateFetchedAt
-    case provisional, updatedAt
-
-    var sql: StaticString {
-        switch self {
-        case .home: "home_minor"
-        case .homeDiscount: "home_discount_minor"
-        case .homeService: "home_service_minor"
-        case .homeTax: "home_tax_minor"
-        case .homeTip: "home_tip_minor"
-        case .rate: "rate"
-        case .rateDate: "rate_date"
-        case .rateSource: "rate_source"
-        case .rateProvider: "rate_provider"
-        case .rateFetchedAt: "rate_fetched_at"
-        case .provisional: "provisional"
-        case .updatedAt: "updated_at"
-        }
-    }
-}
-
 /// What a re-rating changed.
 public struct RerateSummary: Sendable, Equatable {
     /// Purchases whose conversion changed.
@@ -245,21 +165,10 @@ extension Ledger {
 
     private func rerateNow(currencies: Set<String>?, tripID: Int64?) throws -> RerateSummary {
         var summary = RerateSummary()
-        // Only the columns a conversion needs: this runs over every provisional purchase.
         // Refunds and credits are re-rated like purchases; their kind only signs the reported delta.
-        var sql = """
-            SELECT \(RerateRow.columns)
-            FROM purchases p JOIN trips t ON t.id = p.trip_id
-            WHERE t.closed_at IS NULL AND p.purchase_rate IS NULL AND p.charged_minor IS NULL
-              AND (p.provisional = 1 OR p.rate_source IN ('none', 'manual', 'fallback'))
-            """
-        var values: [SQLValue] = []
-        if let tripID { sql += " AND p.trip_id = ?"; values.append(.integer(tripID)) }
-        var rows: [RerateRow] = []
-        try db.prepare(sql).forEach(values) { rows.append(RerateRow(row: $0.row())) }
+        let rows = try purchaseStore.rerateCandidates(trip: tripID)
         let resolver = RateResolver(ledger: self)
         var cache: [String: RateQuote?] = [:]
-        let update = try db.prepare("UPDATE purchases SET \(RerateUpdateColumn.assignments) WHERE id = ?")
         for p in rows {
             let sign = p.kind.sign
             if let currencies, !currencies.contains(p.currency.code) && !currencies.contains(p.conversion.homeCurrency.code) { continue }
@@ -284,24 +193,7 @@ extension Ledger {
             guard c != p.conversion else { continue }
             summary.changed += 1
             summary.delta[c.homeCurrency.code, default: 0] += sign * ((c.home ?? 0) - (p.conversion.home ?? 0))
-            let q = c.quote
-            try update.run(
-                RerateUpdateColumn.allCases.map { column -> SQLValue in
-                    switch column {
-                    case .home: SQLValue(c.home)
-                    case .homeDiscount: SQLValue(c.homeDiscount)
-                    case .homeService: SQLValue(c.homeService)
-                    case .homeTax: SQLValue(c.homeTax)
-                    case .homeTip: SQLValue(c.homeTip)
-                    case .rate: SQLValue(q?.rate)
-                    case .rateDate: SQLValue(q?.date?.description)
-                    case .rateSource: .text(c.source.rawValue)
-                    case .rateProvider: SQLValue(q?.provider)
-                    case .rateFetchedAt: SQLValue(q?.fetchedAt)
-                    case .provisional: SQLValue(c.provisional)
-                    case .updatedAt: .text(clock.now)
-                    }
-                } + [.integer(p.id)])
+            try purchaseStore.updateConversion(id: p.id, c, now: clock.now)
         }
         try rerateTransfers(currencies: currencies, tripID: tripID)
         return summary

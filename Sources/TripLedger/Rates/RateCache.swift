@@ -64,14 +64,7 @@ extension Ledger {
         for t in trips where t.closedAt == nil {
             var codes: Set<String> = []
             var from: String?, to: String?
-            try db.prepare(
-                """
-                SELECT \(NeedColumn.sqlList) FROM purchases
-                WHERE trip_id = ? AND provisional = 1 AND purchase_rate IS NULL AND charged_minor IS NULL
-                GROUP BY currency
-                """
-            ).forEach([.integer(t.id)]) { statement in
-                let s = ResultRow<NeedColumn>(statement)
+            try purchaseStore.forEachRateNeed(trip: t.id) { s in
                 codes.insert(s.text(.currency))
                 from = min(from ?? s.text(.first), s.text(.first))
                 to = max(to ?? s.text(.last), s.text(.last))
@@ -85,10 +78,7 @@ extension Ledger {
 
     /// Every currency code the ledger's purchases use (purchase and home currencies).
     public func currenciesInUse() throws -> [String] {
-        var out: [String] = []
-        try db.prepare("SELECT currency FROM purchases UNION SELECT home_currency FROM purchases UNION SELECT home_currency FROM trips")
-            .forEach { out.append($0.text(0)) }
-        return out.sorted()
+        try purchaseStore.currenciesInUse().sorted()
     }
 }
 
@@ -112,19 +102,6 @@ enum ValidatorColumn: Int32, ColumnList {
         switch self {
         case .etag: "etag"
         case .lastModified: "last_modified"
-        }
-    }
-}
-
-/// Per purchase currency of a trip, the first and last date of its purchases that wait for a rate.
-enum NeedColumn: Int32, ColumnList {
-    case currency, first, last
-
-    var sql: StaticString {
-        switch self {
-        case .currency: "currency"
-        case .first: "min(date)"
-        case .last: "max(date)"
         }
     }
 }

@@ -27,16 +27,8 @@ extension Ledger {
             let code = s.text(0), date = s.text(1)
             if latest[code].map({ $0.0 < date }) ?? true { latest[code] = (date, s.text(2)) }
         }
-        var provisional: [String: Int] = [:]
-        // A scan of the covering index purchases_report: no index serves only this count (see
-        // m0004_rate_source_check.sql).
-        try db.prepare("SELECT currency, count(*) FROM purchases WHERE provisional = 1 GROUP BY currency").forEach { s in
-            provisional[s.text(0)] = Int(s.int(1))
-        }
-        var used: Set<String> = []
-        try db.prepare("SELECT DISTINCT currency FROM purchases UNION SELECT DISTINCT home_currency FROM purchases").forEach { s in
-            used.insert(s.text(0))
-        }
+        let provisional = try purchaseStore.provisionalCounts()
+        let used = try purchaseStore.purchaseAndHomeCurrencies()
         let codes = used.union(latest.keys).sorted()
         return codes.map { code in
             let l = latest[code]

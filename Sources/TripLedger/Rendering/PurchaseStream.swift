@@ -10,20 +10,6 @@ import TripCore
 /// with `json(split:)`, `TextFormat.listRow`) write for the same row: `PurchaseStreamTests`
 /// compares both, byte for byte, on a ledger with every kind of row.
 final class PurchaseStream {
-    /// `Purchase.columns`, then the purchase's split (NULL when it has none).
-    static let columns = """
-        \(Purchase.columns), \(SplitColumn.sqlList)
-        """
-    static let from = """
-        FROM purchases p JOIN trips t ON t.id = p.trip_id \
-        LEFT JOIN purchase_splits s ON s.trip_id = p.trip_id AND s.purchase_id = p.id
-        """
-    /// The same columns for a trip without members (no split to read): no lookup per row. One NULL
-    /// per `SplitColumn`.
-    static let unsplitColumns = """
-        \(Purchase.columns), NULL, NULL
-        """
-
     typealias Column = Purchase.Column
 
     /// Where `SplitColumn`'s columns start.

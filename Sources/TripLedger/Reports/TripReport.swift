@@ -180,97 +180,6 @@ struct ReportRow {
     var id: Int64 = 0
 }
 
-/// The result columns of the report's one grouped scan of `purchases_report`: the group's key
-/// (the first six, also its GROUP BY), then its sums. Refunds and credits count negative in every sum.
-enum ReportGroupColumn: Int32, ColumnList {
-    case tripID, category, currency, rateSource, provisional, taxIncluded, rows, home, discount, service, tax, tip
-    case total, first, last, unconverted, unconvertedTotal, refunds, refundCount
-
-    var sql: StaticString {
-        switch self {
-        case .tripID: "trip_id"
-        case .category: "category"
-        case .currency: "currency"
-        case .rateSource: "rate_source"
-        case .provisional: "provisional"
-        case .taxIncluded: "tax_included"
-        case .rows: "count(*)"
-        case .home: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0)"
-        case .discount: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_discount_minor), 0)"
-        case .service: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_service_minor), 0)"
-        case .tax: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_tax_minor), 0)"
-        case .tip: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_tip_minor), 0)"
-        case .total: "sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * total_minor)"
-        case .first: "min(date)"
-        case .last: "max(date)"
-        case .unconverted: "sum(home_minor IS NULL)"
-        case .unconvertedTotal:
-            "coalesce(sum(CASE WHEN home_minor IS NULL THEN (CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * total_minor END), 0)"
-        case .refunds: "coalesce(sum(CASE WHEN kind <> 'purchase' THEN home_minor END), 0)"
-        case .refundCount: "sum(kind <> 'purchase')"
-        }
-    }
-}
-
-/// The columns of a report line grouped in SQL: its key, how many purchases, their signed home
-/// total and how many have no home amount.
-protocol LineColumns: ColumnList {
-    static var key: Self { get }
-    static var rows: Self { get }
-    static var home: Self { get }
-    static var unconverted: Self { get }
-}
-
-/// `LineColumns` of the per-day lines.
-enum DayLineColumn: Int32, LineColumns {
-    case key, rows, home, unconverted
-
-    var sql: StaticString {
-        switch self {
-        case .key: "date"
-        case .rows: "count(*)"
-        case .home: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0)"
-        case .unconverted: "sum(home_minor IS NULL)"
-        }
-    }
-}
-
-/// `LineColumns` of the per-payment lines.
-enum PaymentLineColumn: Int32, LineColumns {
-    case key, rows, home, unconverted
-
-    var sql: StaticString {
-        switch self {
-        case .key: "coalesce(paid_with, 'unspecified')"
-        case .rows: "count(*)"
-        case .home: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0)"
-        case .unconverted: "sum(home_minor IS NULL)"
-        }
-    }
-}
-
-extension TripReport.Line {
-    init<C: LineColumns>(row: ResultRow<C>) {
-        self.init(key: row.text(.key), count: Int(row.int(.rows)), home: row.int(.home), original: nil)
-        unconverted = Int(row.int(.unconverted))
-    }
-}
-
-/// The columns a re-expressed report selects after `RerateRow.columns`.
-enum ReexpressColumn: Int32, ColumnList {
-    case category, paidWith
-
-    var sql: StaticString {
-        switch self {
-        case .category: "p.category"
-        case .paidWith: "p.paid_with"
-        }
-    }
-
-    /// Where these columns start.
-    static let base = RerateRow.Column.count
-}
-
 extension Ledger {
     /// `trip report` for the current trip (or `name`) with the default options.
     public func report(trip name: String?) throws -> TripReport {
@@ -307,18 +216,7 @@ extension Ledger {
         let sqlPath = trips.filter { target == nil || target == $0.homeCurrency }
         if !sqlPath.isEmpty {
             // One scan: of one trip's index entries, or (`--all`) of the whole index once.
-            let one = trips.count == 1
-            let tripFilter = one ? "trip_id = ?3 AND" : ""
-            // Refunds and credits count negative in every sum (`kind` is the index's last column).
-            try db.prepare(
-                // sql-built: `tripFilter` is one of two constants above; a bound `?3 IS NULL OR` would lose the index.
-                """
-                SELECT \(ReportGroupColumn.sqlList)
-                FROM purchases INDEXED BY purchases_report WHERE \(tripFilter) date BETWEEN ?1 AND ?2
-                GROUP BY trip_id, category, currency, rate_source, provisional, tax_included
-                """
-            ).forEach(range + (one ? [.integer(trips[0].id)] : [])) { s in
-                let row = ResultRow<ReportGroupColumn>(s)
+            try purchaseStore.forEachReportGroup(trip: trips.count == 1 ? trips[0].id : nil, from: from, to: to) { row in
                 grouped[row.int(.tripID), default: []].append(
                     ReportRow(
                         category: row.optionalText(.category) ?? "uncategorized", currency: row.text(.currency),
@@ -385,25 +283,11 @@ extension Ledger {
     }
 
     func dayLines(trip: Trip, range: [SQLValue]) throws -> [TripReport.Line] {
-        var out: [TripReport.Line] = []
-        try db.prepare(
-            """
-            SELECT \(DayLineColumn.sqlList)
-            FROM purchases INDEXED BY purchases_by_trip_date WHERE trip_id = ? AND date BETWEEN ? AND ? GROUP BY date ORDER BY date
-            """
-        ).forEach([.integer(trip.id)] + range) { s in out.append(TripReport.Line(row: s.row(DayLineColumn.self))) }
-        return out
+        try purchaseStore.dayLines(trip: trip.id, range: range)
     }
 
     func paymentLines(trip: Trip, range: [SQLValue]) throws -> [TripReport.Line] {
-        var out: [TripReport.Line] = []
-        try db.prepare(
-            """
-            SELECT \(PaymentLineColumn.sqlList)
-            FROM purchases WHERE trip_id = ? AND date BETWEEN ? AND ? GROUP BY 1
-            """
-        ).forEach([.integer(trip.id)] + range) { s in out.append(TripReport.Line(row: s.row(PaymentLineColumn.self))) }
-        return out.sorted { ($0.home, $1.key) > ($1.home, $0.key) }
+        try purchaseStore.paymentLines(trip: trip.id, range: range).sorted { ($0.home, $1.key) > ($1.home, $0.key) }
     }
 
     /// Each purchase converted again into `target` at the rate of its own date (manual, cache,
@@ -413,14 +297,7 @@ extension Ledger {
         let resolver = RateResolver(ledger: self)
         var quotes: [String: RateQuote?] = [:]
         var rows: [ReportRow] = []
-        try db.prepare(
-            """
-            SELECT \(RerateRow.columns), \(ReexpressColumn.sqlList)
-            FROM purchases p WHERE p.trip_id = ? AND p.date BETWEEN ? AND ?
-            """
-        ).forEach([.integer(trip.id)] + range) { s in
-            let p = RerateRow(row: s.row())
-            let more = ResultRow<ReexpressColumn>(s, base: ReexpressColumn.base)
+        try purchaseStore.forEachReexpressRow(trip: trip.id, range: range) { p, more in
             let key = "\(p.currency.code)@\(p.date)"
             let quote: RateQuote?
             if let cached = quotes[key] {

@@ -99,11 +99,7 @@ extension Ledger {
     /// negative, unconverted purchases left out), in one pass over a covering index: a sync
     /// reports how it moved the total without the cost of a whole report.
     public func netTotal(_ shared: SharedTrip) throws -> Int64 {
-        try db.scalarInt(
-            """
-            SELECT coalesce(sum(CASE kind WHEN 'purchase' THEN home_minor ELSE -home_minor END), 0)
-            FROM purchases INDEXED BY purchases_by_trip_date WHERE trip_id = ?
-            """, [.integer(shared.trip.id)]) ?? 0
+        try purchaseStore.netHomeTotal(trip: shared.trip.id)
     }
 
     // MARK: push
@@ -300,7 +296,7 @@ extension Ledger {
             [trip, .integer(hlc), .text(device)])
         let codec = RowCodec(db: db)
         let columns = try codec.columns(.purchases, without: Ledger.purchaseLocalColumns)
-        let count = Int(try db.scalarInt("SELECT count(*) FROM purchases WHERE trip_id = ?", [trip]) ?? 0)
+        let count = try purchaseStore.count(trip: shared.trip.id)
         // About 340 bytes a purchase.
         var writer = PurchaseSnapshot.Writer(
             count: count, columns: columns + ["refund_of", "payers", "shares"], capacity: count * 360 + 1024)
@@ -607,7 +603,7 @@ extension Ledger {
                 // An edit the removal won over comes back from the trash, and travels as a restore.
                 let inTrash =
                     try !alive && table == .purchases
-                    && db.scalarInt("SELECT 1 FROM removed_purchases WHERE id = ?", [.integer(c.localID)]) != nil
+                    && purchaseStore.trashedTrip(of: c.localID) != nil
                 if local != nil, alive || inTrash {
                     if inTrash { try requireOpen(shared.trip) }
                     try writeRow(table, id: c.localID, payload: keep, shared: shared, fromTrash: inTrash)
@@ -627,9 +623,7 @@ extension Ledger {
             try writeRow(table, id: c.localID, payload: mine, shared: shared, fromTrash: table == .purchases)
         } else if let row = try RowCodec(db: db).read(table, id: c.localID) {
             if table == .purchases {
-                try db.run(
-                    "INSERT OR REPLACE INTO removed_purchases (id, trip_id, removed_at, row) VALUES (?, ?, ?, ?)",
-                    [id, .integer(shared.trip.id), .text(clock.now), .text(row)])
+                try purchaseStore.putInTrash(id: c.localID, trip: shared.trip.id, removedAt: clock.now, row: row)
                 try db.run("DELETE FROM purchase_splits WHERE purchase_id = ?", [id])
             }
             try db.run(table.deleteByID, [id])
@@ -728,13 +722,7 @@ extension Ledger {
         if kind == "purchase" {
             // Two statements, not four: a first share reads every purchase of the trip. The keys
             // come in the order they always had (the row's columns, then refund_of, payers, shares).
-            let references =
-                try db.prepare(
-                    """
-                    SELECT p.refund_of, s.payers, s.shares FROM purchases p
-                    LEFT JOIN purchase_splits s ON s.purchase_id = p.id AND s.trip_id = ?2 WHERE p.id = ?1
-                    """
-                ).first([.integer(localID), .integer(shared.trip.id)]) { ($0.optionalInt(0), $0.optionalText(1), $0.optionalText(2)) }
+            let references = try purchaseStore.references(of: localID, trip: shared.trip.id)
             guard let (refundOf, payers, shares) = references,
                 let columns = try RowCodec(db: db).read(.purchases, id: localID, without: Ledger.purchaseLocalColumns)
             else { return nil }
@@ -840,7 +828,7 @@ extension Ledger {
     private func writeRow(_ table: RowCodec.Table, id: Int64, payload: String, shared: SharedTrip, new: Bool = false, fromTrash: Bool = false)
         throws
     {
-        if fromTrash { try db.run("DELETE FROM removed_purchases WHERE id = ?", [.integer(id)]) }
+        if fromTrash { try purchaseStore.removeFromTrash(id: id) }
         try RowCodec(db: db).write(table, id: id, payload: payload, fixed: try localReferences(kind: table.kind, payload: payload, shared: shared))
         if table == .purchases { try writeSplits(payload: payload, purchaseID: id, shared: shared, new: new) }
     }
@@ -1027,10 +1015,7 @@ extension Ledger {
             try writeRow(table, id: id, payload: payload, shared: shared)
         } else if table == .purchases {
             // Deleted here: the edit is kept in the trash, so `trip restore` brings back the latest version.
-            try db.run(
-                """
-                UPDATE removed_purchases SET row = json_patch(row, json_remove(?, '$.refund_of', '$.payers', '$.shares')) WHERE id = ?
-                """, [.text(payload), .integer(id)])
+            try purchaseStore.patchTrashed(id: id, columns: payload)
         }
         try db.run(
             "UPDATE sync_rows SET hlc = ?, device = ?, base_hlc = ? WHERE kind = ? AND local_id = ?",
@@ -1148,9 +1133,7 @@ extension Ledger {
         do {
             try db.transaction {
                 if table == .purchases, let mine {
-                    try db.run(
-                        "INSERT OR REPLACE INTO removed_purchases (id, trip_id, removed_at, row) VALUES (?, ?, ?, ?)",
-                        [.integer(id), .integer(shared.trip.id), .text(clock.now), .text(mine)])
+                    try purchaseStore.putInTrash(id: id, trip: shared.trip.id, removedAt: clock.now, row: mine)
                 }
                 try db.run(table.deleteByID, [.integer(id)])
             }
@@ -1186,18 +1169,18 @@ extension RowCodec.Table {
 
     var existsByID: String {
         switch self {
-        case .trips: "SELECT 1 FROM trips WHERE id = ?"
+        case .trips: TripStore.existsByID
         case .members: "SELECT 1 FROM members WHERE id = ?"
-        case .purchases: "SELECT 1 FROM purchases WHERE id = ?"
+        case .purchases: PurchaseStore.existsByID
         case .transfers: "SELECT 1 FROM transfers WHERE id = ?"
         }
     }
 
     var deleteByID: String {
         switch self {
-        case .trips: "DELETE FROM trips WHERE id = ?"
+        case .trips: TripStore.deleteByID
         case .members: "DELETE FROM members WHERE id = ?"
-        case .purchases: "DELETE FROM purchases WHERE id = ?"
+        case .purchases: PurchaseStore.deleteByID
         case .transfers: "DELETE FROM transfers WHERE id = ?"
         }
     }

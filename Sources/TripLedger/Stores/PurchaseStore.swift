@@ -1,0 +1,1120 @@
+import TripCore
+
+/// The `purchases` table's SQL: every statement over `purchases`, the column list each one reads or
+/// writes, and the mapping between those columns and `Purchase` / `PurchaseRow`. No other code
+/// names a column of `purchases`, so a column added to the table (a migration) is added here, to
+/// `Purchase` and to the contract docs, and nowhere else (`PurchaseColumnTests` checks the lists).
+struct PurchaseStore {
+    let db: Database
+}
+
+extension Ledger {
+    /// The purchases table of this ledger.
+    var purchaseStore: PurchaseStore { PurchaseStore(db: db) }
+}
+
+// MARK: - One purchase, read and written whole
+
+extension Purchase {
+    /// The columns `init(row:)` reads, `Column`'s list.
+    static let columns = Column.sqlList
+    static let from = "FROM purchases p JOIN trips t ON t.id = p.trip_id"
+
+    /// The result columns of `columns`, in order. `PurchaseColumnTests` checks that every column of
+    /// `purchases` is here or named as one a purchase does not read.
+    enum Column: Int32, ColumnList, BreakdownColumns, ConversionColumns {
+        case id, tripID, tripName, date, note, category, paidWith, currency, expression, price, discountSpec, discount
+        case serviceSpec, service, taxSpec, taxIncluded, tax, tipSpec, tip, total, rounding, preset, purchaseRate, charged
+        case homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider
+        case rateFetchedAt, provisional, explicitFields, kind, refundOf
+
+        var sql: StaticString {
+            switch self {
+            case .id: "p.id"
+            case .tripID: "p.trip_id"
+            case .tripName: "t.name"
+            case .date: "p.date"
+            case .note: "p.note"
+            case .category: "p.category"
+            case .paidWith: "p.paid_with"
+            case .currency: "p.currency"
+            case .expression: "p.expression"
+            case .price: "p.price_minor"
+            case .discountSpec: "p.discount_spec"
+            case .discount: "p.discount_minor"
+            case .serviceSpec: "p.service_spec"
+            case .service: "p.service_minor"
+            case .taxSpec: "p.tax_spec"
+            case .taxIncluded: "p.tax_included"
+            case .tax: "p.tax_minor"
+            case .tipSpec: "p.tip_spec"
+            case .tip: "p.tip_minor"
+            case .total: "p.total_minor"
+            case .rounding: "p.rounding"
+            case .preset: "p.preset"
+            case .purchaseRate: "p.purchase_rate"
+            case .charged: "p.charged_minor"
+            case .homeCurrency: "p.home_currency"
+            case .home: "p.home_minor"
+            case .homeDiscount: "p.home_discount_minor"
+            case .homeService: "p.home_service_minor"
+            case .homeTax: "p.home_tax_minor"
+            case .homeTip: "p.home_tip_minor"
+            case .rate: "p.rate"
+            case .rateDate: "p.rate_date"
+            case .rateSource: "p.rate_source"
+            case .rateProvider: "p.rate_provider"
+            case .rateFetchedAt: "p.rate_fetched_at"
+            case .provisional: "p.provisional"
+            case .explicitFields: "p.explicit_fields"
+            case .kind: "p.kind"
+            case .refundOf: "p.refund_of"
+            }
+        }
+    }
+
+    init(row: ResultRow<Column>) {
+        func spec(_ c: Column) -> AdjustmentSpec? {
+            row.optionalText(c).flatMap { try? AdjustmentSpec.parse($0, field: "stored") }
+        }
+        id = row.int(.id)
+        tripID = row.int(.tripID)
+        tripName = row.text(.tripName)
+        date = CivilDate(iso: row.text(.date)) ?? CivilDate(year: 1970, month: 1, day: 1)!
+        note = row.text(.note)
+        category = row.optionalText(.category)
+        paidWith = row.optionalText(.paidWith)
+        currency = .stored(row.text(.currency))
+        expression = row.text(.expression)
+        let rounding = RoundingMode(rawValue: row.text(.rounding)) ?? .halfUp
+        breakdown = Breakdown(stored: row)
+        inputs = AdjustmentInputs(
+            discount: spec(.discountSpec), service: spec(.serviceSpec), tax: spec(.taxSpec), taxIncluded: breakdown.taxIncluded,
+            tip: spec(.tipSpec), rounding: rounding)
+        preset = row.optionalText(.preset)
+        purchaseRate = row.optionalText(.purchaseRate)
+        chargedMinor = row.optionalInt(.charged)
+        conversion = Conversion(stored: row)
+        explicitFields = row.optionalText(.explicitFields).map(ExplicitFields.init(stored:))
+        kind = PurchaseKind(rawValue: row.text(.kind)) ?? .purchase
+        refundOf = row.optionalInt(.refundOf)
+    }
+}
+
+extension PurchaseRow {
+    /// The row of what `PurchaseBuilder` built, of kind purchase (the caller sets a refund's or credit's).
+    init(_ built: PurchaseValues) {
+        self.init(
+            tripID: built.tripID, date: built.date, note: built.note, category: built.category, paidWith: built.paidWith,
+            currency: built.currency, expression: built.expression, inputs: built.inputs, breakdown: built.breakdown,
+            preset: built.preset, purchaseRate: built.purchaseRate, charged: built.charged, conversion: built.conversion,
+            explicit: built.explicit)
+    }
+}
+
+/// The columns of one purchase row, computed and validated, ready to insert.
+struct PurchaseRow {
+    let tripID: Int64
+    let date: CivilDate
+    let note: String
+    let category: String?
+    let paidWith: String?
+    let currency: Currency
+    let expression: String
+    let inputs: AdjustmentInputs
+    let breakdown: Breakdown
+    let preset: String?
+    let purchaseRate: String?
+    let charged: Int64?
+    let conversion: Conversion
+    /// `nil` for rows that do not record it (imported).
+    var explicit: ExplicitFields? = nil
+    var kind: PurchaseKind = .purchase
+    var refundOf: Int64? = nil
+
+    /// The columns `values` fills, `Column`'s list (the id is bound before them).
+    static let insertColumns = Column.sqlList
+    static let placeholders = Column.placeholders
+    /// The number of `insertColumns`.
+    static let columnCount = Int(Column.count)
+
+    /// The columns of `purchases` that an inserted purchase sets, in order. `PurchaseColumnTests`
+    /// checks that every column of the table is here or named as one an insert leaves alone.
+    enum Column: Int32, ColumnList {
+        case tripID, date, note, category, paidWith, currency, expression, price, discountSpec, discount, serviceSpec
+        case service, taxSpec, taxIncluded, tax, tipSpec, tip, total, rounding, preset, purchaseRate, charged
+        case homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider
+        case rateFetchedAt, provisional, createdAt, updatedAt, explicitFields, kind, refundOf
+
+        var sql: StaticString {
+            switch self {
+            case .tripID: "trip_id"
+            case .date: "date"
+            case .note: "note"
+            case .category: "category"
+            case .paidWith: "paid_with"
+            case .currency: "currency"
+            case .expression: "expression"
+            case .price: "price_minor"
+            case .discountSpec: "discount_spec"
+            case .discount: "discount_minor"
+            case .serviceSpec: "service_spec"
+            case .service: "service_minor"
+            case .taxSpec: "tax_spec"
+            case .taxIncluded: "tax_included"
+            case .tax: "tax_minor"
+            case .tipSpec: "tip_spec"
+            case .tip: "tip_minor"
+            case .total: "total_minor"
+            case .rounding: "rounding"
+            case .preset: "preset"
+            case .purchaseRate: "purchase_rate"
+            case .charged: "charged_minor"
+            case .homeCurrency: "home_currency"
+            case .home: "home_minor"
+            case .homeDiscount: "home_discount_minor"
+            case .homeService: "home_service_minor"
+            case .homeTax: "home_tax_minor"
+            case .homeTip: "home_tip_minor"
+            case .rate: "rate"
+            case .rateDate: "rate_date"
+            case .rateSource: "rate_source"
+            case .rateProvider: "rate_provider"
+            case .rateFetchedAt: "rate_fetched_at"
+            case .provisional: "provisional"
+            case .createdAt: "created_at"
+            case .updatedAt: "updated_at"
+            case .explicitFields: "explicit_fields"
+            case .kind: "kind"
+            case .refundOf: "refund_of"
+            }
+        }
+    }
+
+    private static let allColumns = Column.allCases
+
+    /// The values of `insertColumns`, in their order.
+    func values(now: String, createdAt: String) -> [SQLValue] {
+        var out: [SQLValue] = []
+        out.reserveCapacity(Self.columnCount)
+        for column in Self.allColumns { out.append(value(column, now: now, createdAt: createdAt)) }
+        return out
+    }
+
+    func value(_ column: Column, now: String, createdAt: String) -> SQLValue {
+        let b = breakdown, c = conversion, q = conversion.quote
+        switch column {
+        case .tripID: return .integer(tripID)
+        case .date: return .text(date.description)
+        case .note: return .text(note)
+        case .category: return SQLValue(category)
+        case .paidWith: return SQLValue(paidWith)
+        case .currency: return .text(currency.code)
+        case .expression: return .text(expression)
+        case .price: return .integer(b.price)
+        case .discountSpec: return SQLValue(inputs.discount?.description)
+        case .discount: return .integer(b.discount)
+        case .serviceSpec: return SQLValue(inputs.service?.description)
+        case .service: return .integer(b.service)
+        case .taxSpec: return SQLValue(inputs.tax?.description)
+        case .taxIncluded: return SQLValue(inputs.taxIncluded)
+        case .tax: return .integer(b.tax)
+        case .tipSpec: return SQLValue(inputs.tip?.description)
+        case .tip: return .integer(b.tip)
+        case .total: return .integer(b.total)
+        case .rounding: return .text(inputs.rounding.rawValue)
+        case .preset: return SQLValue(preset)
+        case .purchaseRate: return SQLValue(purchaseRate)
+        case .charged: return SQLValue(charged)
+        case .homeCurrency: return .text(c.homeCurrency.code)
+        case .home: return SQLValue(c.home)
+        case .homeDiscount: return SQLValue(c.homeDiscount)
+        case .homeService: return SQLValue(c.homeService)
+        case .homeTax: return SQLValue(c.homeTax)
+        case .homeTip: return SQLValue(c.homeTip)
+        case .rate: return SQLValue(q?.rate)
+        case .rateDate: return SQLValue(q?.date?.description)
+        case .rateSource: return .text(c.source.rawValue)
+        case .rateProvider: return SQLValue(q?.provider)
+        case .rateFetchedAt: return SQLValue(q?.fetchedAt)
+        case .provisional: return SQLValue(c.provisional)
+        case .createdAt: return .text(createdAt)
+        case .updatedAt: return .text(now)
+        case .explicitFields: return SQLValue(explicit?.stored)
+        case .kind: return .text(kind.rawValue)
+        case .refundOf: return SQLValue(refundOf)
+        }
+    }
+}
+
+/// The rows `PurchaseStream` writes: `Purchase.columns`, then the purchase's split (NULL when it
+/// has none).
+enum StreamedPurchase {
+    static let columns = """
+        \(Purchase.columns), \(SplitColumn.sqlList)
+        """
+    static let from = """
+        FROM purchases p JOIN trips t ON t.id = p.trip_id \
+        LEFT JOIN purchase_splits s ON s.trip_id = p.trip_id AND s.purchase_id = p.id
+        """
+    /// The same columns for a trip without members (no split to read): no lookup per row. One NULL
+    /// per `SplitColumn`.
+    static let unsplitColumns = """
+        \(Purchase.columns), NULL, NULL
+        """
+}
+
+// MARK: - Stored breakdowns and conversions, whatever else a statement reads
+
+/// A statement's columns that include a purchase's stored conversion (`purchases.home_currency` …
+/// `purchases.provisional`), so that `Conversion(stored:)` reads them by name whatever else the
+/// statement selects. Each conforming list declares these cases (an enum case is the static member).
+protocol ConversionColumns: ColumnList {
+    static var homeCurrency: Self { get }
+    static var home: Self { get }
+    static var homeDiscount: Self { get }
+    static var homeService: Self { get }
+    static var homeTax: Self { get }
+    static var homeTip: Self { get }
+    static var rate: Self { get }
+    static var rateDate: Self { get }
+    static var rateSource: Self { get }
+    static var rateProvider: Self { get }
+    static var rateFetchedAt: Self { get }
+    static var provisional: Self { get }
+}
+
+extension Conversion {
+    /// The conversion stored in the row's purchase columns.
+    init<C: ConversionColumns>(stored row: ResultRow<C>) {
+        let source = RateSource(rawValue: row.text(.rateSource)) ?? .none
+        let quote =
+            source == .none
+            ? nil
+            : RateQuote(
+                rate: row.optionalText(.rate) ?? "", date: row.optionalText(.rateDate).flatMap { CivilDate(iso: $0) },
+                source: source, provider: row.optionalText(.rateProvider), fetchedAt: row.optionalText(.rateFetchedAt),
+                provisional: row.int(.provisional) == 1)
+        self.init(
+            homeCurrency: .stored(row.text(.homeCurrency)), home: row.optionalInt(.home),
+            homeDiscount: row.optionalInt(.homeDiscount), homeService: row.optionalInt(.homeService),
+            homeTax: row.optionalInt(.homeTax), homeTip: row.optionalInt(.homeTip), quote: quote)
+    }
+}
+
+/// The columns of a statement that reads a purchase's stored breakdown.
+protocol BreakdownColumns: ColumnList {
+    static var price: Self { get }
+    static var discount: Self { get }
+    static var service: Self { get }
+    static var tax: Self { get }
+    static var taxIncluded: Self { get }
+    static var tip: Self { get }
+    static var total: Self { get }
+}
+
+extension Breakdown {
+    /// The breakdown stored in the row's purchase columns (the subtotal is not stored).
+    init<C: BreakdownColumns>(stored row: ResultRow<C>) {
+        let price = row.int(.price), discount = row.int(.discount)
+        self.init(
+            price: price, discount: discount, subtotal: price - discount, service: row.int(.service), tax: row.int(.tax),
+            taxIncluded: row.int(.taxIncluded) == 1, tip: row.int(.tip), total: row.int(.total))
+    }
+}
+
+// MARK: - Rows by id
+
+extension PurchaseStore {
+    /// Purchase `id` with its trip's name, or nil.
+    func purchase(id: Int64) throws -> Purchase? {
+        try db.prepare("SELECT \(Purchase.columns) \(Purchase.from) WHERE p.id = ?").first([.integer(id)]) { Purchase(row: $0.row()) }
+    }
+
+    /// Inserts `row` under `id` (never one a removed purchase had: `Ledger.nextID`), or under the
+    /// next rowid when `id` is nil (a generated ledger).
+    func insert(_ row: PurchaseRow, id: Int64?, now: String, createdAt: String) throws {
+        if let id {
+            try db.run(
+                "INSERT INTO purchases (id, \(PurchaseRow.insertColumns)) VALUES (?, \(PurchaseRow.placeholders))",
+                [.integer(id)] + row.values(now: now, createdAt: createdAt))
+        } else {
+            try db.run(
+                "INSERT INTO purchases (\(PurchaseRow.insertColumns)) VALUES (\(PurchaseRow.placeholders))",
+                row.values(now: now, createdAt: createdAt))
+        }
+    }
+
+    /// Writes `row` over purchase `id`, keeping when it was created and its import key (so that
+    /// re-importing its file does not add it again). Must run inside the caller's transaction.
+    func replace(id: Int64, with row: PurchaseRow, now: String) throws {
+        let created = try db.scalarText("SELECT created_at FROM purchases WHERE id = ?", [.integer(id)]) ?? now
+        let importKey = try db.scalarInt("SELECT import_key FROM purchases WHERE id = ?", [.integer(id)])
+        // The row is deleted and inserted again under its id: its refunds' `refund_of` points at it
+        // in between, so foreign keys are checked at commit (the pragma ends with the transaction).
+        try db.execute("PRAGMA defer_foreign_keys = ON")
+        try db.run(Self.deleteByID, [.integer(id)])
+        try insert(row, id: id, now: now, createdAt: created)
+        if let importKey {
+            try db.run("UPDATE purchases SET import_key = ? WHERE id = ?", [.integer(importKey), .integer(id)])
+        }
+    }
+
+    /// The largest id present (0 for none).
+    func maxID() throws -> Int64 { try db.scalarInt("SELECT max(id) FROM purchases") ?? 0 }
+
+    /// A purchase by id, looked up and deleted (also by a shared trip's sync, whatever the table).
+    static let existsByID = "SELECT 1 FROM purchases WHERE id = ?"
+    static let deleteByID = "DELETE FROM purchases WHERE id = ?"
+
+    /// How many purchases trip `tripID` has.
+    func count(trip tripID: Int64) throws -> Int {
+        Int(try db.scalarInt("SELECT count(*) FROM purchases WHERE trip_id = ?", [.integer(tripID)]) ?? 0)
+    }
+
+    /// Every column of `purchases`, as the schema has it now (later migrations add columns).
+    func columnNames() throws -> [String] {
+        var names: [String] = []
+        try db.prepare("SELECT name FROM pragma_table_info('purchases') ORDER BY cid").forEach { names.append($0.text(0)) }
+        return names
+    }
+}
+
+// MARK: - Refunds
+
+extension PurchaseStore {
+    /// What the refunds of purchase `id` add up to, in its currency's minor units.
+    func refundedTotal(of id: Int64) throws -> Int64 {
+        try db.scalarInt("SELECT coalesce(sum(total_minor), 0) FROM purchases WHERE refund_of = ?", [.integer(id)]) ?? 0
+    }
+
+    /// The ids of the refunds of purchase `id`, oldest first.
+    func refundIDs(of id: Int64) throws -> [Int64] {
+        var ids: [Int64] = []
+        try db.prepare("SELECT id FROM purchases WHERE refund_of = ? ORDER BY id").forEach([.integer(id)]) { ids.append($0.int(0)) }
+        return ids
+    }
+
+    /// How many refunds of purchase `id` are not in `currency` on trip `tripID`.
+    func refundsElsewhere(of id: Int64, currency: Currency, trip tripID: Int64) throws -> Int64 {
+        try db.scalarInt(
+            "SELECT count(*) FROM purchases WHERE refund_of = ? AND (currency <> ? OR trip_id <> ?)",
+            [.integer(id), .text(currency.code), .integer(tripID)]) ?? 0
+    }
+}
+
+// MARK: - The trash (`removed_purchases`)
+
+extension PurchaseStore {
+    /// Moves purchase `id` to the trash, whole: every column as a JSON object under its name.
+    func moveToTrash(id: Int64, removedAt: String) throws {
+        let pairs = try columnNames().map { "'\($0)', \"\($0)\"" }.joined(separator: ", ")
+        try db.run(
+            // sql-built: the column names come from the schema (pragma_table_info), not from input.
+            """
+            INSERT INTO removed_purchases (id, trip_id, removed_at, row)
+            SELECT id, trip_id, ?, json_object(\(pairs)) FROM purchases WHERE id = ?
+            """, [.text(removedAt), .integer(id)])
+        try db.run(Self.deleteByID, [.integer(id)])
+    }
+
+    /// The trip of removed purchase `id`, or nil when the trash does not hold it.
+    func trashedTrip(of id: Int64) throws -> Int64? {
+        try db.scalarInt("SELECT trip_id FROM removed_purchases WHERE id = ?", [.integer(id)])
+    }
+
+    /// Puts `row` (a purchase's columns as a JSON object) in the trash as purchase `id` of trip
+    /// `tripID`, replacing what the trash held under that id.
+    func putInTrash(id: Int64, trip tripID: Int64, removedAt: String, row: String) throws {
+        try db.run(
+            "INSERT OR REPLACE INTO removed_purchases (id, trip_id, removed_at, row) VALUES (?, ?, ?, ?)",
+            [.integer(id), .integer(tripID), .text(removedAt), .text(row)])
+    }
+
+    /// Writes the columns of `columns` (a travelling purchase's JSON object; its references by
+    /// global id are left out) over removed purchase `id`, so a restore brings back that version.
+    func patchTrashed(id: Int64, columns: String) throws {
+        try db.run(
+            """
+            UPDATE removed_purchases SET row = json_patch(row, json_remove(?, '$.refund_of', '$.payers', '$.shares')) WHERE id = ?
+            """, [.text(columns), .integer(id)])
+    }
+
+    /// Forgets removed purchase `id` (it is written again from elsewhere).
+    func removeFromTrash(id: Int64) throws { try db.run("DELETE FROM removed_purchases WHERE id = ?", [.integer(id)]) }
+
+    /// Brings removed purchase `id` back under its id with every stored value; a column added
+    /// after it was removed is left to its default.
+    func restoreFromTrash(id: Int64) throws {
+        let columns = try columnNames()
+        let names = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+        let values = columns.map { "json_extract(row, '$.\($0)')" }.joined(separator: ", ")
+        try db.run(
+            // sql-built: the column names come from the schema (pragma_table_info), not from input.
+            """
+            INSERT INTO purchases (\(names)) SELECT \(values) FROM removed_purchases
+            WHERE id = ? AND json_type(row, '$.id') IS NOT NULL
+            """, [.integer(id)])
+        try removeFromTrash(id: id)
+    }
+}
+
+// MARK: - Reports
+
+/// The result columns of the report's one grouped scan of `purchases_report`: the group's key
+/// (the first six, also its GROUP BY), then its sums. Refunds and credits count negative in every sum.
+enum ReportGroupColumn: Int32, ColumnList {
+    case tripID, category, currency, rateSource, provisional, taxIncluded, rows, home, discount, service, tax, tip
+    case total, first, last, unconverted, unconvertedTotal, refunds, refundCount
+
+    var sql: StaticString {
+        switch self {
+        case .tripID: "trip_id"
+        case .category: "category"
+        case .currency: "currency"
+        case .rateSource: "rate_source"
+        case .provisional: "provisional"
+        case .taxIncluded: "tax_included"
+        case .rows: "count(*)"
+        case .home: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0)"
+        case .discount: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_discount_minor), 0)"
+        case .service: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_service_minor), 0)"
+        case .tax: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_tax_minor), 0)"
+        case .tip: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_tip_minor), 0)"
+        case .total: "sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * total_minor)"
+        case .first: "min(date)"
+        case .last: "max(date)"
+        case .unconverted: "sum(home_minor IS NULL)"
+        case .unconvertedTotal:
+            "coalesce(sum(CASE WHEN home_minor IS NULL THEN (CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * total_minor END), 0)"
+        case .refunds: "coalesce(sum(CASE WHEN kind <> 'purchase' THEN home_minor END), 0)"
+        case .refundCount: "sum(kind <> 'purchase')"
+        }
+    }
+}
+
+/// The columns of a report line grouped in SQL: its key, how many purchases, their signed home
+/// total and how many have no home amount.
+protocol LineColumns: ColumnList {
+    static var key: Self { get }
+    static var rows: Self { get }
+    static var home: Self { get }
+    static var unconverted: Self { get }
+}
+
+/// `LineColumns` of the per-day lines.
+enum DayLineColumn: Int32, LineColumns {
+    case key, rows, home, unconverted
+
+    var sql: StaticString {
+        switch self {
+        case .key: "date"
+        case .rows: "count(*)"
+        case .home: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0)"
+        case .unconverted: "sum(home_minor IS NULL)"
+        }
+    }
+}
+
+/// `LineColumns` of the per-payment lines.
+enum PaymentLineColumn: Int32, LineColumns {
+    case key, rows, home, unconverted
+
+    var sql: StaticString {
+        switch self {
+        case .key: "coalesce(paid_with, 'unspecified')"
+        case .rows: "count(*)"
+        case .home: "coalesce(sum((CASE kind WHEN 'purchase' THEN 1 ELSE -1 END) * home_minor), 0)"
+        case .unconverted: "sum(home_minor IS NULL)"
+        }
+    }
+}
+
+extension TripReport.Line {
+    init<C: LineColumns>(row: ResultRow<C>) {
+        self.init(key: row.text(.key), count: Int(row.int(.rows)), home: row.int(.home), original: nil)
+        unconverted = Int(row.int(.unconverted))
+    }
+}
+
+/// The columns a re-expressed report selects after `RerateRow.columns`.
+enum ReexpressColumn: Int32, ColumnList {
+    case category, paidWith
+
+    var sql: StaticString {
+        switch self {
+        case .category: "p.category"
+        case .paidWith: "p.paid_with"
+        }
+    }
+
+    /// Where these columns start.
+    static let base = RerateRow.Column.count
+}
+
+// MARK: - trip list
+
+/// The query behind `trip list`: one filter, read by `purchaseRows` (a row at a time) and by
+/// `listLayout` (one aggregate over the same rows, for the text table's column widths).
+struct PurchaseQuery {
+    let trip: Trip
+    /// `WHERE …` over `purchases p`, and its bound values.
+    let condition: String
+    let values: [SQLValue]
+    let order: String
+
+    init(_ filter: PurchaseFilter, trip: Trip, clock: Clock) throws {
+        self.trip = trip
+        var condition = "p.trip_id = ?"
+        var values: [SQLValue] = [.integer(trip.id)]
+        let (since, until) = try clock.range(since: filter.since, until: filter.until)
+        if let since {
+            condition += " AND p.date >= ?"
+            values.append(.text(since.description))
+        }
+        if let until {
+            condition += " AND p.date <= ?"
+            values.append(.text(until.description))
+        }
+        if let category = filter.category {
+            condition += " AND p.category = ?"
+            values.append(.text(TextField.label(category)))
+        }
+        if let limit = filter.limit {
+            guard limit >= 0 else { throw TripError.usage("limit: \(limit) is negative; give a number of purchases") }
+            // The last `limit` purchases, found from the newest end of the index, then shown in the asked order.
+            // sql-built: `condition` is made of the constant clauses above; every value is bound.
+            condition = "p.id IN (SELECT p.id FROM purchases p WHERE \(condition) ORDER BY p.date DESC, p.id DESC LIMIT ?)"
+            values.append(.integer(Int64(limit)))
+        }
+        self.condition = condition
+        self.values = values
+        order = filter.reverse ? "ORDER BY p.date DESC, p.id DESC" : "ORDER BY p.date, p.id"
+    }
+}
+
+/// The result columns of `listLayout`'s aggregate, per purchase currency. Every column here is in
+/// the covering index `purchases_report`.
+enum ListLayoutColumn: Int32, ColumnList {
+    case currency, rows, maxID, minTotal, maxTotal, minHome, maxHome, rateWidth, anyProvisional
+
+    var sql: StaticString {
+        switch self {
+        case .currency: "p.currency"
+        case .rows: "count(*)"
+        case .maxID: "max(p.id)"
+        case .minTotal: "min(p.total_minor)"
+        case .maxTotal: "max(p.total_minor)"
+        case .minHome: "min(p.home_minor)"
+        case .maxHome: "max(p.home_minor)"
+        // The rate flag's width: `none`, or the source and `*` when provisional.
+        case .rateWidth: "max(CASE WHEN p.home_minor IS NULL THEN 4 ELSE length(p.rate_source) + p.provisional END)"
+        case .anyProvisional: "max(p.provisional AND p.home_minor IS NOT NULL)"
+        }
+    }
+}
+
+// MARK: - Export
+
+/// The result columns of `exportScope`'s query: one row per kind of posting (its first five
+/// columns are the GROUP BY), and its first date.
+enum ExportScopeColumn: Int32, ColumnList {
+    case currency, homeCurrency, category, paidWith, unconverted, firstDate
+
+    var sql: StaticString {
+        switch self {
+        case .currency: "p.currency"
+        case .homeCurrency: "p.home_currency"
+        case .category: "p.category"
+        case .paidWith: "p.paid_with"
+        case .unconverted: "p.home_minor IS NULL"
+        case .firstDate: "min(p.date)"
+        }
+    }
+}
+
+// MARK: - Rates
+
+/// Per purchase currency of a trip, the first and last date of its purchases that wait for a rate.
+enum NeedColumn: Int32, ColumnList {
+    case currency, first, last
+
+    var sql: StaticString {
+        switch self {
+        case .currency: "currency"
+        case .first: "min(date)"
+        case .last: "max(date)"
+        }
+    }
+}
+
+// MARK: - Re-rating
+
+/// The part of a purchase that re-rating (and re-expressing a report) reads.
+struct RerateRow {
+    let id: Int64
+    let currency: Currency
+    let date: CivilDate
+    let breakdown: Breakdown
+    let conversion: Conversion
+    let kind: PurchaseKind
+
+    static let columns = Column.sqlList
+
+    /// The result columns of `columns`, in order.
+    enum Column: Int32, ColumnList, BreakdownColumns, ConversionColumns {
+        case id, currency, date, price, discount, service, tax, taxIncluded, tip, total
+        case homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider
+        case rateFetchedAt, provisional, kind
+
+        var sql: StaticString {
+            switch self {
+            case .id: "p.id"
+            case .currency: "p.currency"
+            case .date: "p.date"
+            case .price: "p.price_minor"
+            case .discount: "p.discount_minor"
+            case .service: "p.service_minor"
+            case .tax: "p.tax_minor"
+            case .taxIncluded: "p.tax_included"
+            case .tip: "p.tip_minor"
+            case .total: "p.total_minor"
+            case .homeCurrency: "p.home_currency"
+            case .home: "p.home_minor"
+            case .homeDiscount: "p.home_discount_minor"
+            case .homeService: "p.home_service_minor"
+            case .homeTax: "p.home_tax_minor"
+            case .homeTip: "p.home_tip_minor"
+            case .rate: "p.rate"
+            case .rateDate: "p.rate_date"
+            case .rateSource: "p.rate_source"
+            case .rateProvider: "p.rate_provider"
+            case .rateFetchedAt: "p.rate_fetched_at"
+            case .provisional: "p.provisional"
+            case .kind: "p.kind"
+            }
+        }
+    }
+
+    init(row: ResultRow<Column>) {
+        id = row.int(.id)
+        currency = .stored(row.text(.currency))
+        date = CivilDate(iso: row.text(.date)) ?? CivilDate(year: 1970, month: 1, day: 1)!
+        breakdown = Breakdown(stored: row)
+        conversion = Conversion(stored: row)
+        kind = PurchaseKind(rawValue: row.text(.kind)) ?? .purchase
+    }
+}
+
+/// The columns of `purchases` that re-rating rewrites: the stored conversion but its home currency
+/// (which a new rate does not change), and the update time.
+enum RerateUpdateColumn: Int32, ColumnList {
+    case home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider, rateFetchedAt
+    case provisional, updatedAt
+
+    var sql: StaticString {
+        switch self {
+        case .home: "home_minor"
+        case .homeDiscount: "home_discount_minor"
+        case .homeService: "home_service_minor"
+        case .homeTax: "home_tax_minor"
+        case .homeTip: "home_tip_minor"
+        case .rate: "rate"
+        case .rateDate: "rate_date"
+        case .rateSource: "rate_source"
+        case .rateProvider: "rate_provider"
+        case .rateFetchedAt: "rate_fetched_at"
+        case .provisional: "provisional"
+        case .updatedAt: "updated_at"
+        }
+    }
+}
+
+// MARK: - Import
+
+/// A purchase this import added, by the key that recognises its CSV row.
+enum ImportedPurchaseColumn: Int32, ColumnList {
+    case id, importKey
+
+    var sql: StaticString {
+        switch self {
+        case .id: "id"
+        case .importKey: "import_key"
+        }
+    }
+}
+
+// MARK: - Splits
+
+/// The result columns of `scanSplits`' query. `note` and `kind` are read only with `details` (?5).
+enum SplitScanColumn: Int32, ColumnList {
+    case purchaseID, payers, shares, total, home, currency, category, rateSource, provisional, taxIncluded
+    case homeDiscount, homeService, homeTax, homeTip, date, paidWith, isPurchase, note, kind
+
+    var sql: StaticString {
+        switch self {
+        case .purchaseID: "s.purchase_id"
+        case .payers: "s.payers"
+        case .shares: "s.shares"
+        case .total: "p.total_minor"
+        case .home: "p.home_minor"
+        case .currency: "p.currency"
+        case .category: "p.category"
+        case .rateSource: "p.rate_source"
+        case .provisional: "p.provisional"
+        case .taxIncluded: "p.tax_included"
+        case .homeDiscount: "p.home_discount_minor"
+        case .homeService: "p.home_service_minor"
+        case .homeTax: "p.home_tax_minor"
+        case .homeTip: "p.home_tip_minor"
+        case .date: "p.date"
+        case .paidWith: "p.paid_with"
+        case .isPurchase: "p.kind = 'purchase'"
+        case .note: "CASE WHEN ?5 THEN p.note END"
+        case .kind: "CASE WHEN ?5 THEN p.kind END"
+        }
+    }
+}
+
+// MARK: - Statements of reports, lists, exports, rates and splits
+
+extension PurchaseStore {
+    /// The report's one grouped scan of the covering index `purchases_report`: of trip `tripID`'s
+    /// entries, or (nil: `--all`) of the whole index once, dated `from`…`to` (ISO dates).
+    func forEachReportGroup(
+        trip tripID: Int64?, from: String, to: String, _ body: (ResultRow<ReportGroupColumn>) throws -> Void
+    ) throws {
+        let tripFilter = tripID == nil ? "" : "trip_id = ?3 AND"
+        // Refunds and credits count negative in every sum (`kind` is the index's last column).
+        try db.prepare(
+            // sql-built: `tripFilter` is one of two constants above; a bound `?3 IS NULL OR` would lose the index.
+            """
+            SELECT \(ReportGroupColumn.sqlList)
+            FROM purchases INDEXED BY purchases_report WHERE \(tripFilter) date BETWEEN ?1 AND ?2
+            GROUP BY trip_id, category, currency, rate_source, provisional, tax_included
+            """
+        ).forEach([.text(from), .text(to)] + (tripID.map { [.integer($0)] } ?? [])) { try body(ResultRow($0)) }
+    }
+
+    /// Trip `tripID`'s report lines per day, dated `range` (from, to), in date order.
+    func dayLines(trip tripID: Int64, range: [SQLValue]) throws -> [TripReport.Line] {
+        var out: [TripReport.Line] = []
+        try db.prepare(
+            """
+            SELECT \(DayLineColumn.sqlList)
+            FROM purchases INDEXED BY purchases_by_trip_date WHERE trip_id = ? AND date BETWEEN ? AND ? GROUP BY date ORDER BY date
+            """
+        ).forEach([.integer(tripID)] + range) { s in out.append(TripReport.Line(row: s.row(DayLineColumn.self))) }
+        return out
+    }
+
+    /// Trip `tripID`'s report lines per payment method, dated `range` (from, to), in no order.
+    func paymentLines(trip tripID: Int64, range: [SQLValue]) throws -> [TripReport.Line] {
+        var out: [TripReport.Line] = []
+        try db.prepare(
+            """
+            SELECT \(PaymentLineColumn.sqlList)
+            FROM purchases WHERE trip_id = ? AND date BETWEEN ? AND ? GROUP BY 1
+            """
+        ).forEach([.integer(tripID)] + range) { s in out.append(TripReport.Line(row: s.row(PaymentLineColumn.self))) }
+        return out
+    }
+
+    /// Each purchase of trip `tripID` dated `range` (from, to), as re-expressing a report reads it.
+    func forEachReexpressRow(
+        trip tripID: Int64, range: [SQLValue], _ body: (RerateRow, ResultRow<ReexpressColumn>) throws -> Void
+    ) throws {
+        try db.prepare(
+            """
+            SELECT \(RerateRow.columns), \(ReexpressColumn.sqlList)
+            FROM purchases p WHERE p.trip_id = ? AND p.date BETWEEN ? AND ?
+            """
+        ).forEach([.integer(tripID)] + range) { s in
+            try body(RerateRow(row: s.row()), ResultRow<ReexpressColumn>(s, base: ReexpressColumn.base))
+        }
+    }
+
+    /// `query`'s purchases in its order, whole.
+    func forEachPurchase(_ query: PurchaseQuery, _ body: (Purchase) throws -> Void) throws {
+        try listed(query, columns: Purchase.columns, from: Purchase.from).forEach(query.values) { try body(Purchase(row: $0.row())) }
+    }
+
+    /// `query`'s rows in its order as `PurchaseStream` reads them (`StreamedPurchase`); their splits
+    /// are read only `withSplits` (a trip without members has none: no lookup per row).
+    func forEachStreamed(_ query: PurchaseQuery, withSplits: Bool, _ body: (Statement) throws -> Void) throws {
+        let columns = withSplits ? StreamedPurchase.columns : StreamedPurchase.unsplitColumns
+        try listed(query, columns: columns, from: withSplits ? StreamedPurchase.from : Purchase.from).forEach(query.values, body)
+    }
+
+    /// `query`'s rows in its order: `columns` (a constant column list of this file) from `from` (a
+    /// constant join of this file).
+    private func listed(_ query: PurchaseQuery, columns: String, from: String) throws -> Statement {
+        // sql-built: `columns` and `from` are this file's constants, `condition` and `order` those of `PurchaseQuery`; every value is bound.
+        try db.prepare("SELECT \(columns) \(from) WHERE \(query.condition) \(query.order)")
+    }
+
+    /// Every purchase of trip `tripID` (of every trip when nil) in export order: by trip, date and
+    /// id, the index `purchases_by_trip_date`'s, so SQLite does not sort.
+    func forEachExported(trip tripID: Int64?, _ body: (Purchase) throws -> Void) throws {
+        var sql = "SELECT \(Purchase.columns) \(Purchase.from)"
+        if tripID != nil { sql += " WHERE p.trip_id = ?" }
+        sql += " ORDER BY p.trip_id, p.date, p.id"
+        try db.prepare(sql).forEach(tripID.map { [.integer($0)] } ?? []) { try body(Purchase(row: $0.row())) }
+    }
+
+    /// `forEachExported`'s rows as `PurchaseStream` reads them, with their splits.
+    func forEachExportedStreamed(trip tripID: Int64?, _ body: (Statement) throws -> Void) throws {
+        var sql = "SELECT \(StreamedPurchase.columns) \(StreamedPurchase.from)"
+        if tripID != nil { sql += " WHERE p.trip_id = ?" }
+        sql += " ORDER BY p.trip_id, p.date, p.id"
+        try db.prepare(sql).forEach(tripID.map { [.integer($0)] } ?? [], body)
+    }
+
+    /// `trip list`'s widths: one aggregate per purchase currency over `query`'s rows.
+    func forEachListLayout(_ query: PurchaseQuery, _ body: (ResultRow<ListLayoutColumn>) throws -> Void) throws {
+        try db.prepare(
+            // sql-built: `condition` comes from `PurchaseQuery`'s constant clauses; every value is bound.
+            """
+            SELECT \(ListLayoutColumn.sqlList)
+            FROM purchases p WHERE \(query.condition) GROUP BY p.currency
+            """
+        ).forEach(query.values) { try body(ResultRow($0)) }
+    }
+
+    /// One row per kind of posting of trips `tripIDs` (every trip when nil).
+    func forEachExportScope(trips tripIDs: [Int64]?, _ body: (ResultRow<ExportScopeColumn>) throws -> Void) throws {
+        var sql = "SELECT \(ExportScopeColumn.sqlList) FROM purchases p"
+        if tripIDs != nil { sql += " WHERE p.trip_id = ?" }
+        sql += " GROUP BY p.currency, p.home_currency, p.category, p.paid_with, p.home_minor IS NULL"
+        try db.prepare(sql).forEach((tripIDs ?? []).map { .integer($0) }) { try body(ResultRow($0)) }
+    }
+
+    /// Per purchase currency of trip `tripID`, the dates of its purchases that wait for a rate.
+    func forEachRateNeed(trip tripID: Int64, _ body: (ResultRow<NeedColumn>) throws -> Void) throws {
+        try db.prepare(
+            """
+            SELECT \(NeedColumn.sqlList) FROM purchases
+            WHERE trip_id = ? AND provisional = 1 AND purchase_rate IS NULL AND charged_minor IS NULL
+            GROUP BY currency
+            """
+        ).forEach([.integer(tripID)]) { try body(ResultRow($0)) }
+    }
+
+    /// Every code in use: purchase and home currencies of purchases, and trips' home currencies.
+    func currenciesInUse() throws -> [String] {
+        var out: [String] = []
+        try db.prepare("SELECT currency FROM purchases UNION SELECT home_currency FROM purchases UNION SELECT home_currency FROM trips")
+            .forEach { out.append($0.text(0)) }
+        return out
+    }
+
+    /// Purchase and home currencies of purchases.
+    func purchaseAndHomeCurrencies() throws -> Set<String> {
+        var used: Set<String> = []
+        try db.prepare("SELECT DISTINCT currency FROM purchases UNION SELECT DISTINCT home_currency FROM purchases").forEach { s in
+            used.insert(s.text(0))
+        }
+        return used
+    }
+
+    /// How many provisional purchases, per purchase currency.
+    func provisionalCounts() throws -> [String: Int] {
+        var provisional: [String: Int] = [:]
+        // A scan of the covering index purchases_report: no index serves only this count (see
+        // m0004_rate_source_check.sql).
+        try db.prepare("SELECT currency, count(*) FROM purchases WHERE provisional = 1 GROUP BY currency").forEach { s in
+            provisional[s.text(0)] = Int(s.int(1))
+        }
+        return provisional
+    }
+
+    /// The currencies paid on trip `tripID`, by purchases or by transfers, in code order.
+    func currenciesPaid(trip tripID: Int64) throws -> [String] {
+        var codes: [String] = []
+        try db.prepare(
+            """
+            SELECT currency FROM purchases WHERE trip_id = ?1 UNION SELECT currency FROM transfers WHERE trip_id = ?1
+            ORDER BY 1
+            """
+        ).forEach([.integer(tripID)]) { codes.append($0.text(0)) }
+        return codes
+    }
+
+    /// The purchases `rerate` chooses a rate again for: of open trips (or trip `tripID`), rated by
+    /// the resolver (not `--rate`, not `--charged`), provisional, missing or manual.
+    func rerateCandidates(trip tripID: Int64?) throws -> [RerateRow] {
+        // Only the columns a conversion needs: this runs over every provisional purchase.
+        var sql = """
+            SELECT \(RerateRow.columns)
+            FROM purchases p JOIN trips t ON t.id = p.trip_id
+            WHERE t.closed_at IS NULL AND p.purchase_rate IS NULL AND p.charged_minor IS NULL
+              AND (p.provisional = 1 OR p.rate_source IN ('none', 'manual', 'fallback'))
+            """
+        var values: [SQLValue] = []
+        if let tripID {
+            sql += " AND p.trip_id = ?"
+            values.append(.integer(tripID))
+        }
+        var rows: [RerateRow] = []
+        try db.prepare(sql).forEach(values) { rows.append(RerateRow(row: $0.row())) }
+        return rows
+    }
+
+    private static let updateConversionSQL = "UPDATE purchases SET \(RerateUpdateColumn.assignments) WHERE id = ?"
+
+    /// Writes purchase `id`'s new conversion (its home currency stays).
+    func updateConversion(id: Int64, _ c: Conversion, now: String) throws {
+        let q = c.quote
+        try db.run(
+            Self.updateConversionSQL,
+            RerateUpdateColumn.allCases.map { column -> SQLValue in
+                switch column {
+                case .home: SQLValue(c.home)
+                case .homeDiscount: SQLValue(c.homeDiscount)
+                case .homeService: SQLValue(c.homeService)
+                case .homeTax: SQLValue(c.homeTax)
+                case .homeTip: SQLValue(c.homeTip)
+                case .rate: SQLValue(q?.rate)
+                case .rateDate: SQLValue(q?.date?.description)
+                case .rateSource: .text(c.source.rawValue)
+                case .rateProvider: SQLValue(q?.provider)
+                case .rateFetchedAt: SQLValue(q?.fetchedAt)
+                case .provisional: SQLValue(c.provisional)
+                case .updatedAt: .text(now)
+                }
+            } + [.integer(id)])
+    }
+
+    /// The purchases with an import key above id `lastID`, by that key.
+    func importedIDs(after lastID: Int64) throws -> [UInt64: Int64] {
+        var ids: [UInt64: Int64] = [:]
+        try db.prepare("SELECT \(ImportedPurchaseColumn.sqlList) FROM purchases WHERE id > ? AND import_key IS NOT NULL")
+            .forEach([.integer(lastID)]) {
+                let s = ResultRow<ImportedPurchaseColumn>($0)
+                ids[UInt64(bitPattern: s.int(.importKey))] = s.int(.id)
+            }
+        return ids
+    }
+
+    /// The split purchases of trip `tripID` dated `from`…`to` (in `currency` when given), in
+    /// purchase order, with their splits. `details` (?5) reads the note and kind too.
+    func forEachSplitPurchase(
+        trip tripID: Int64, from: String, to: String, currency: String?, details: Bool,
+        _ body: (ResultRow<SplitScanColumn>) throws -> Void
+    ) throws {
+        try db.prepare(
+            """
+            SELECT \(SplitScanColumn.sqlList)
+            FROM purchase_splits s JOIN purchases p ON p.id = s.purchase_id
+            WHERE s.trip_id = ?1 AND p.date BETWEEN ?2 AND ?3 AND (?4 IS NULL OR p.currency = ?4)
+            ORDER BY s.purchase_id
+            """
+        ).forEach([.integer(tripID), .text(from), .text(to), SQLValue(currency), .integer(details ? 1 : 0)]) { try body(ResultRow($0)) }
+    }
+
+    /// How many purchases of trip `tripID` are dated `from`…`to` (in `currency` when given).
+    func count(trip tripID: Int64, from: String, to: String, currency: String?) throws -> Int {
+        Int(
+            try db.scalarInt(
+                """
+                SELECT count(*) FROM purchases WHERE trip_id = ?1 AND date BETWEEN ?2 AND ?3 AND (?4 IS NULL OR currency = ?4)
+                """, [.integer(tripID), .text(from), .text(to), SQLValue(currency)]) ?? 0)
+    }
+}
+
+// MARK: - Import
+
+extension PurchaseStore {
+    /// Moves the ids above `lastID` by `shift`, through negative ids, so no row ever takes an id
+    /// another row still holds.
+    func shiftIDs(after lastID: Int64, by shift: Int64) throws {
+        try db.run("UPDATE purchases SET id = -id WHERE id > ?", [.integer(lastID)])
+        try db.run("UPDATE purchases SET id = ? - id WHERE id < 0", [.integer(shift)])
+    }
+
+    /// The batches an import inserts: every `PurchaseRow` column, then the row's import key.
+    func importBatches() -> BatchInsert {
+        BatchInsert(
+            db: db, prefix: "INSERT OR FAIL INTO purchases (\(PurchaseRow.insertColumns), import_key) VALUES ",
+            row: "(\(PurchaseRow.placeholders), ?)")
+    }
+
+    /// Whether any purchase has an import key.
+    func hasImportKeys() throws -> Bool {
+        try db.scalarInt("SELECT 1 FROM purchases WHERE import_key IS NOT NULL LIMIT 1") != nil
+    }
+
+    /// The statement that finds import key ?1: prepared once, run per imported row.
+    func importKeyLookup() throws -> Statement { try db.prepare("SELECT 1 FROM purchases WHERE import_key = ?") }
+
+    /// Every stored import key.
+    func forEachImportKey(_ body: (UInt64) -> Void) throws {
+        try db.prepare("SELECT import_key FROM purchases WHERE import_key IS NOT NULL").forEach { body(UInt64(bitPattern: $0.int(0))) }
+    }
+
+    /// The table's indexes as `sqlite_master` records them: name and `CREATE INDEX` text.
+    func indexes() throws -> [(name: String, sql: String)] {
+        var out: [(name: String, sql: String)] = []
+        try db.prepare(
+            "SELECT \(IndexColumn.sqlList) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'purchases' AND sql IS NOT NULL"
+        ).forEach {
+            let s = ResultRow<IndexColumn>($0)
+            out.append((s.text(.name), s.text(.definition)))
+        }
+        return out
+    }
+
+    /// Drops the index `name` (one `indexes` gave).
+    func dropIndex(named name: String) throws {
+        // sql-built: an index name read back from sqlite_master, quoted; not input.
+        try db.execute("DROP INDEX \"\(name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\""))\"")
+    }
+
+    /// Creates again the index whose `CREATE INDEX` text `indexes` gave.
+    func createIndex(_ sql: String) throws { try db.execute(sql) }
+
+    /// Planner statistics for the table's size, from a sample (`analysis_limit`): a small part of
+    /// what a full ANALYZE costs on a large table.
+    func analyzeSampled() throws {
+        try db.execute("PRAGMA analysis_limit = 10000")
+        defer { _ = try? db.execute("PRAGMA analysis_limit = 0") }
+        try db.execute("ANALYZE purchases")
+    }
+}
+
+/// An index of `purchases` as `sqlite_master` records it.
+enum IndexColumn: Int32, ColumnList {
+    case name, definition
+
+    var sql: StaticString {
+        switch self {
+        case .name: "name"
+        case .definition: "sql"
+        }
+    }
+}
+
+// MARK: - Sharing
+
+extension PurchaseStore {
+    /// Trip `tripID`'s net total in its home currency, as `trip report` sums it (refunds and
+    /// credits negative, unconverted purchases left out), in one pass over a covering index.
+    func netHomeTotal(trip tripID: Int64) throws -> Int64 {
+        try db.scalarInt(
+            """
+            SELECT coalesce(sum(CASE kind WHEN 'purchase' THEN home_minor ELSE -home_minor END), 0)
+            FROM purchases INDEXED BY purchases_by_trip_date WHERE trip_id = ?
+            """, [.integer(tripID)]) ?? 0
+    }
+
+    /// What purchase `id` of trip `tripID` refers to: the purchase it refunds, and its split's
+    /// payers and shares (as stored); nil when there is no such purchase.
+    func references(of id: Int64, trip tripID: Int64) throws -> (refundOf: Int64?, payers: String?, shares: String?)? {
+        try db.prepare(
+            """
+            SELECT p.refund_of, s.payers, s.shares FROM purchases p
+            LEFT JOIN purchase_splits s ON s.purchase_id = p.id AND s.trip_id = ?2 WHERE p.id = ?1
+            """
+        ).first([.integer(id), .integer(tripID)]) { ($0.optionalInt(0), $0.optionalText(1), $0.optionalText(2)) }
+    }
+}
