@@ -68,7 +68,7 @@ extension Ledger {
         let index = SplitWeights.Positions(members)
         var row = SplitRow()
         var split = 0
-        // ?5 (`details`): the note and kind only for a member's lines; balances read neither.
+        // `details`: the note and kind only for a member's lines; balances read neither.
         try purchaseStore.forEachSplitPurchase(trip: trip.id, from: from, to: to, currency: currency, details: details) { s in
             split += 1
             row.id = s.int(.purchaseID)
