@@ -66,6 +66,18 @@ struct PurchaseColumnTests {
         #expect(PurchaseRow.columnCount == inserted.count)
     }
 
+    /// A list that borrows `Purchase.Column`'s texts must use only its case names: a case it does
+    /// not have would have no column (and stop the process when the list's SQL is built).
+    @Test func subsetsNameOnlyPurchaseColumns() {
+        let names = Set(Purchase.Column.named.keys)
+        #expect(names.count == Purchase.Column.allCases.count)
+        for list in [RerateRow.Column.allCases.map(String.init(describing:)), ReexpressColumn.allCases.map(String.init(describing:))] {
+            #expect(Set(list).isSubset(of: names), "not in Purchase.Column: \(Set(list).subtracting(names).sorted())")
+        }
+        #expect(RerateRow.columns.hasPrefix("p.id, p.currency, p.date, p.price_minor, p.discount_minor"))
+        #expect(ReexpressColumn.sqlList == "p.category, p.paid_with")
+    }
+
     /// The lists that read a stored conversion name the same columns for it.
     @Test func conversionColumnsAgree() {
         func sql<C: ConversionColumns>(_: C.Type) -> [String] {

@@ -323,6 +323,20 @@ extension Breakdown {
     }
 }
 
+/// A statement's columns that are some of `Purchase.Column`'s, under the same case names: each
+/// case's text is `Purchase.Column`'s, so a purchase column's name is written once for reading.
+/// `PurchaseColumnTests` checks that every case names a `Purchase.Column`.
+protocol PurchaseColumnSubset: ColumnList {}
+
+extension PurchaseColumnSubset {
+    var sql: StaticString { Purchase.Column.named[String(describing: self)]!.sql }
+}
+
+extension Purchase.Column {
+    /// Every case by its name.
+    static let named = Dictionary(uniqueKeysWithValues: allCases.map { (String(describing: $0), $0) })
+}
+
 // MARK: - Rows by id
 
 extension PurchaseStore {
@@ -538,15 +552,8 @@ extension TripReport.Line {
 }
 
 /// The columns a re-expressed report selects after `RerateRow.columns`.
-enum ReexpressColumn: Int32, ColumnList {
+enum ReexpressColumn: Int32, PurchaseColumnSubset {
     case category, paidWith
-
-    var sql: StaticString {
-        switch self {
-        case .category: "p.category"
-        case .paidWith: "p.paid_with"
-        }
-    }
 
     /// Where these columns start.
     static let base = RerateRow.Column.count
@@ -661,39 +668,11 @@ struct RerateRow {
 
     static let columns = Column.sqlList
 
-    /// The result columns of `columns`, in order.
-    enum Column: Int32, ColumnList, BreakdownColumns, ConversionColumns {
+    /// The result columns of `columns`, in order: columns of `Purchase.Column`, under its names.
+    enum Column: Int32, PurchaseColumnSubset, BreakdownColumns, ConversionColumns {
         case id, currency, date, price, discount, service, tax, taxIncluded, tip, total
         case homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider
         case rateFetchedAt, provisional, kind
-
-        var sql: StaticString {
-            switch self {
-            case .id: "p.id"
-            case .currency: "p.currency"
-            case .date: "p.date"
-            case .price: "p.price_minor"
-            case .discount: "p.discount_minor"
-            case .service: "p.service_minor"
-            case .tax: "p.tax_minor"
-            case .taxIncluded: "p.tax_included"
-            case .tip: "p.tip_minor"
-            case .total: "p.total_minor"
-            case .homeCurrency: "p.home_currency"
-            case .home: "p.home_minor"
-            case .homeDiscount: "p.home_discount_minor"
-            case .homeService: "p.home_service_minor"
-            case .homeTax: "p.home_tax_minor"
-            case .homeTip: "p.home_tip_minor"
-            case .rate: "p.rate"
-            case .rateDate: "p.rate_date"
-            case .rateSource: "p.rate_source"
-            case .rateProvider: "p.rate_provider"
-            case .rateFetchedAt: "p.rate_fetched_at"
-            case .provisional: "p.provisional"
-            case .kind: "p.kind"
-            }
-        }
     }
 
     init(row: ResultRow<Column>) {
