@@ -1,16 +1,19 @@
 import Foundation
 import Testing
 
-/// Every statement whose table is `purchases` (or its trash), `trips` or `ledger_settings` is
-/// written in that table's store under `Sources/TripLedger/Stores/`, so a column added to one of
-/// them is looked for in one file. A statement's table is the one after its INSERT/UPDATE/DELETE,
-/// or after its first FROM outside parentheses; a statement of another table that looks one of
-/// these up in a join or subquery belongs to that other table's code.
+/// Every statement whose table is `purchases` (or its trash), `trips`, `ledger_settings` or one of
+/// the rate tables is written in that table's store under `Sources/TripLedger/Stores/`, so a column
+/// added to one of them is looked for in one file. A statement's table is the one after its
+/// INSERT/UPDATE/DELETE, or after its first FROM outside parentheses; a WITH statement's is its
+/// main statement's, after the common table expressions. A statement of another table that looks
+/// one of these up in a join, a subquery or a common table expression belongs to that other
+/// table's code.
 @Suite("Stores own their tables' SQL")
 struct StoreOwnershipTests {
     static let owned: [String: String] = [
         "purchases": "PurchaseStore.swift", "removed_purchases": "PurchaseStore.swift", "trips": "TripStore.swift",
-        "ledger_settings": "SettingsStore.swift",
+        "ledger_settings": "SettingsStore.swift", "rate_observations": "RateStore.swift", "provider_state": "RateStore.swift",
+        "manual_rates": "RateStore.swift",
     ]
 
     /// Statements elsewhere that read an owned table first, each with why it stays there.
@@ -25,6 +28,18 @@ struct StoreOwnershipTests {
         guard let first = words.first?.uppercased() else { return nil }
         func name(after index: Int) -> String? {
             index < words.count ? words[index].trimmingCharacters(in: CharacterSet(charactersIn: "(),;\"")) : nil
+        }
+        if first == "WITH" {
+            // The main statement is the first statement word outside the expressions' parentheses.
+            var depth = 0
+            for (i, w) in words.enumerated() {
+                let word = w.uppercased()
+                if depth == 0 && ["SELECT", "INSERT", "UPDATE", "DELETE"].contains(word) {
+                    return table(of: words[i...].joined(separator: " "))
+                }
+                depth += w.filter { $0 == "(" }.count - w.filter { $0 == ")" }.count
+            }
+            return nil
         }
         switch first {
         case "INSERT":
@@ -62,6 +77,7 @@ struct StoreOwnershipTests {
         #expect(strays.isEmpty, "statements of a store's table outside its store:\n\(strays.joined(separator: "\n"))")
         // The scan must still find the stores' own statements, or the check above proves nothing.
         #expect((seen["purchases"] ?? 0) > 30 && (seen["trips"] ?? 0) > 5 && (seen["ledger_settings"] ?? 0) >= 2, "\(seen)")
+        #expect((seen["rate_observations"] ?? 0) >= 5 && (seen["provider_state"] ?? 0) >= 4 && (seen["manual_rates"] ?? 0) >= 5, "\(seen)")
     }
 
     @Test(arguments: [
@@ -70,7 +86,9 @@ struct StoreOwnershipTests {
         ("INSERT OR FAIL INTO purchases (a) VALUES (?)", "purchases"),
         ("UPDATE trips SET name = ? WHERE id = ?", "trips"),
         ("DELETE FROM ledger_settings WHERE key = ?", "ledger_settings"),
-        ("WITH x AS (SELECT 1 FROM purchases) SELECT 1 FROM manual_rates", nil),
+        ("WITH x AS (SELECT 1 FROM purchases) SELECT 1 FROM manual_rates", "manual_rates"),
+        ("WITH a (c) AS (SELECT 1 FROM trips), b AS (SELECT c FROM a) DELETE FROM purchases WHERE id IN b", "purchases"),
+        ("SELECT 1", nil),
     ])
     func findsAStatementsTable(sql: String, table: String?) {
         #expect(Self.table(of: sql) == table)

@@ -10,19 +10,6 @@ public struct ManualRate: Sendable, Equatable {
     /// the wrong way round).
     public var inverse: String { RateResolver.inverse(rate) }
 
-    /// The columns of `manual_rates` a manual rate is read from.
-    enum Column: Int32, ColumnList {
-        case base, quote, date, rate
-
-        var sql: StaticString {
-            switch self {
-            case .base: "base"
-            case .quote: "quote"
-            case .date: "date"
-            case .rate: "rate"
-            }
-        }
-    }
 }
 
 /// What a re-rating changed.
@@ -54,103 +41,19 @@ extension Ledger {
         return try db.transaction {
             // Its version (m0013): a rate set here after one received from another device is later.
             let version = try tick()
-            try db.run(
-                """
-                INSERT INTO manual_rates (base, quote, date, rate, created_at, hlc, device) VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (base, quote, date) DO UPDATE SET
-                  rate = excluded.rate, created_at = excluded.created_at, hlc = excluded.hlc, device = excluded.device
-                """,
-                [
-                    .text(base.code), .text(quote.code), .text(day.description), .text(text), .text(clock.now), .integer(version),
-                    .text(try deviceID()),
-                ])
-            // An older entry for the inverse pair on the same day would be ambiguous: the new one wins.
-            try db.run(
-                "DELETE FROM manual_rates WHERE base = ? AND quote = ? AND date = ?",
-                [.text(quote.code), .text(base.code), .text(day.description)])
+            let rate = ManualRate(base: base, quote: quote, date: day, rate: text)
+            // An older entry for the inverse pair on the same day would be ambiguous: the store
+            // replaces it, and the new one wins.
+            try rateStore.setManualRate(
+                ManualRateVersion(rate: rate, createdAt: clock.now, hlc: version, device: try deviceID()))
             let summary = try rerate(currencies: [base.code, quote.code])
-            return (ManualRate(base: base, quote: quote, date: day, rate: text), summary)
+            return (rate, summary)
         }
     }
 
     /// `trip rates show`: every manual rate, by pair then date.
     public func manualRates() throws -> [ManualRate] {
-        var out: [ManualRate] = []
-        try db.prepare("SELECT \(ManualRate.Column.sqlList) FROM manual_rates ORDER BY base, quote, date").forEach { statement in
-            let s = ResultRow<ManualRate.Column>(statement)
-            guard let b = CurrencyTable.shared.lookup(s.text(.base)), let q = CurrencyTable.shared.lookup(s.text(.quote)),
-                let d = CivilDate(iso: s.text(.date))
-            else { return }
-            out.append(ManualRate(base: b, quote: q, date: d, rate: s.text(.rate)))
-        }
-        return out
-    }
-
-    /// A manual rate as it travels: the rate, when it was set, and the version of that write.
-    struct ManualRateVersion {
-        let rate: ManualRate
-        let createdAt: String
-        let hlc: Int64
-        let device: String
-
-        enum Column: Int32, ColumnList {
-            case createdAt, hlc, device
-
-            var sql: StaticString {
-                switch self {
-                case .createdAt: "created_at"
-                case .hlc: "hlc"
-                case .device: "device"
-                }
-            }
-        }
-    }
-
-    /// The manual rates in or into a currency of trip `tripID` (its home, its purchases', its
-    /// transfers'), with their versions: what a shared trip sends.
-    func manualRates(touchingTrip tripID: Int64) throws -> [ManualRateVersion] {
-        var out: [ManualRateVersion] = []
-        try db.prepare(
-            """
-            WITH currencies (code) AS (
-              SELECT home_currency FROM trips WHERE id = ?1
-              UNION SELECT currency FROM purchases WHERE trip_id = ?1
-              UNION SELECT currency FROM transfers WHERE trip_id = ?1)
-            SELECT \(ManualRate.Column.sqlList), \(ManualRateVersion.Column.sqlList) FROM manual_rates
-            WHERE base IN (SELECT code FROM currencies) OR quote IN (SELECT code FROM currencies)
-            ORDER BY base, quote, date
-            """
-        ).forEach([.integer(tripID)]) { statement in
-            let s = ResultRow<ManualRate.Column>(statement)
-            let v = ResultRow<ManualRateVersion.Column>(statement, base: ManualRate.Column.count)
-            guard let b = CurrencyTable.shared.lookup(s.text(.base)), let q = CurrencyTable.shared.lookup(s.text(.quote)),
-                let d = CivilDate(iso: s.text(.date))
-            else { return }
-            out.append(
-                ManualRateVersion(
-                    rate: ManualRate(base: b, quote: q, date: d, rate: s.text(.rate)), createdAt: v.text(.createdAt), hlc: v.int(.hlc),
-                    device: v.text(.device)))
-        }
-        return out
-    }
-
-    /// A manual rate set on another device: kept when it is the latest set for its pair (either
-    /// way round) on its day, as `setManualRate` keeps one there. The latest is the later clock,
-    /// then the greater device id, so every device keeps the same one whatever order they arrive
-    /// in. Does not re-rate; the caller does.
-    func mergeManualRate(_ version: ManualRateVersion) throws {
-        let rate = version.rate
-        let key: [SQLValue] = [.text(rate.base.code), .text(rate.quote.code), .text(rate.date.description)]
-        let newer = try db.scalarInt(
-            """
-            SELECT 1 FROM manual_rates
-            WHERE date = ?3 AND ((base = ?1 AND quote = ?2) OR (base = ?2 AND quote = ?1)) AND (hlc, device) >= (?4, ?5)
-            """, key + [.integer(version.hlc), .text(version.device)])
-        guard newer == nil else { return }
-        try db.run("DELETE FROM manual_rates WHERE date = ?3 AND ((base = ?1 AND quote = ?2) OR (base = ?2 AND quote = ?1))", key)
-        try db.run(
-            "INSERT INTO manual_rates (base, quote, date, rate, created_at, hlc, device) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            key + [.text(rate.rate), .text(version.createdAt), .integer(version.hlc), .text(version.device)])
+        try rateStore.manualRates()
     }
 
     /// Chooses the rate again for every purchase of an open trip whose rate came from the resolver

@@ -17,35 +17,16 @@ extension Ledger {
         etag: String?, lastModified: String?, latestDate: String?
     ) throws {
         try db.transaction {
-            let insert = try db.prepare(
-                """
-                INSERT INTO rate_observations (provider, base, quote, date, rate, fetched_at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (provider, base, quote, date) DO UPDATE SET rate = excluded.rate, fetched_at = excluded.fetched_at
-                """)
-            for o in observations {
-                try insert.run([.text(o.provider), .text(o.base), .text(o.quote), .text(o.date), .text(o.rate), .text(clock.now)])
-            }
-            try db.run(
-                """
-                INSERT INTO provider_state (provider, url, base, etag, last_modified, latest_date, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (provider, url) DO UPDATE SET base = excluded.base, etag = excluded.etag,
-                  last_modified = excluded.last_modified,
-                  latest_date = coalesce(excluded.latest_date, provider_state.latest_date), fetched_at = excluded.fetched_at
-                """,
-                [
-                    .text(provider), .text(url), .text(base), SQLValue(etag), SQLValue(lastModified), SQLValue(latestDate),
-                    .text(clock.now),
-                ])
+            try rateStore.storeObservations(observations, fetchedAt: clock.now)
+            try rateStore.storeProviderState(
+                provider: provider, url: url, base: base, etag: etag, lastModified: lastModified, latestDate: latestDate,
+                fetchedAt: clock.now)
         }
     }
 
     /// The validators of the last stored response for `url`, for a conditional GET.
     public func storedValidators(provider: String, url: String) throws -> (etag: String?, lastModified: String?)? {
-        try db.prepare("SELECT \(ValidatorColumn.sqlList) FROM provider_state WHERE provider = ? AND url = ?")
-            .first([.text(provider), .text(url)]) {
-                let s = ResultRow<ValidatorColumn>($0)
-                return (s.optionalText(.etag), s.optionalText(.lastModified))
-            }
+        try rateStore.validators(provider: provider, url: url)
     }
 
     /// Open trips in scope (`name`, or all, or the current trip) and what each still needs.
@@ -85,23 +66,6 @@ extension Ledger {
 extension Ledger {
     /// Codes a provider's cache holds, as base or quote (what a 304 Not Modified confirms).
     public func cachedCurrencies(provider: String) throws -> Set<String> {
-        var out: Set<String> = []
-        try db.prepare(
-            "SELECT DISTINCT base FROM rate_observations WHERE provider = ? UNION SELECT DISTINCT quote FROM rate_observations WHERE provider = ?"
-        )
-        .forEach([.text(provider), .text(provider)]) { out.insert($0.text(0)) }
-        return out
-    }
-}
-
-/// The columns of `provider_state` a conditional GET is made from.
-enum ValidatorColumn: Int32, ColumnList {
-    case etag, lastModified
-
-    var sql: StaticString {
-        switch self {
-        case .etag: "etag"
-        case .lastModified: "last_modified"
-        }
+        try rateStore.cachedCurrencies(provider: provider)
     }
 }

@@ -31,21 +31,7 @@ public struct RateResolver {
     }
 
     func manual(from: String, to: String, on date: CivilDate) throws -> RateQuote? {
-        let d = date.description
-        let sql = """
-            SELECT \(ManualRate.Column.sqlList) FROM manual_rates
-            WHERE ((base = ?1 AND quote = ?2) OR (base = ?2 AND quote = ?1))
-            ORDER BY (date <= ?3) DESC, CASE WHEN date <= ?3 THEN date END DESC, date ASC, base = ?1 DESC
-            LIMIT 1
-            """
-        guard
-            let (base, text, day) = try ledger.db.prepare(sql).first(
-                [.text(from), .text(to), .text(d)],
-                {
-                    let s = ResultRow<ManualRate.Column>($0)
-                    return (s.text(.base), s.text(.rate), s.text(.date))
-                })
-        else { return nil }
+        guard let (base, text, day) = try ledger.rateStore.manualRate(from: from, to: to, on: date) else { return nil }
         let on = CivilDate(iso: day)
         let rate = base == from ? text : RateResolver.inverse(text)
         return RateQuote(rate: rate, date: on, source: .manual, provisional: false)
@@ -60,21 +46,11 @@ public struct RateResolver {
     /// A provider's cached rate for the pair, crossed through the provider's base when neither side is it.
     func cached(provider: String, from: String, to: String, on date: CivilDate) throws -> RateQuote? {
         let staleLimit = date.adding(days: -ledger.settings.staleDays.value) ?? date
-        for base in try bases(of: provider) {
+        for base in try ledger.rateStore.bases(of: provider) {
             func leg(_ quote: String, onOrBefore day: CivilDate) throws -> (rate: Rational, text: String, date: String, fetched: String)? {
                 if quote == base { return (.one, "1", day.description, "") }
-                guard
-                    let row = try ledger.db.prepare(
-                        """
-                        SELECT \(ObservationColumn.sqlList) FROM rate_observations
-                        WHERE provider = ? AND base = ? AND quote = ? AND date <= ? ORDER BY date DESC LIMIT 1
-                        """
-                    ).first(
-                        [.text(provider), .text(base), .text(quote), .text(day.description)],
-                        {
-                            let s = ResultRow<ObservationColumn>($0)
-                            return (s.text(.rate), s.text(.date), s.text(.fetchedAt))
-                        }), let r = Rational(decimalText: row.0)
+                guard let row = try ledger.rateStore.observation(provider: provider, base: base, quote: quote, onOrBefore: day),
+                    let r = Rational(decimalText: row.rate)
                 else { return nil }
                 return (r, row.0, row.1, row.2)
             }
@@ -97,34 +73,12 @@ public struct RateResolver {
             } else {
                 continue
             }
-            let latest = try ledger.db.scalarText(
-                "SELECT max(latest_date) FROM provider_state WHERE provider = ? AND base = ?",
-                [.text(provider), .text(base)])
+            let latest = try ledger.rateStore.latestPublished(provider: provider, base: base)
             let final = obsDate == date || (latest.flatMap { CivilDate(iso: $0) }.map { $0 > date } ?? false)
             return RateQuote(
                 rate: text, date: obsDate, source: .provider, provider: provider,
                 fetchedAt: max(a.fetched, b.fetched), provisional: !final)
         }
         return nil
-    }
-
-    func bases(of provider: String) throws -> [String] {
-        var out: [String] = []
-        try ledger.db.prepare("SELECT DISTINCT base FROM provider_state WHERE provider = ?")
-            .forEach([.text(provider)]) { out.append($0.text(0)) }
-        return out
-    }
-}
-
-/// The columns of `rate_observations` a cached quote is read from.
-enum ObservationColumn: Int32, ColumnList {
-    case rate, date, fetchedAt
-
-    var sql: StaticString {
-        switch self {
-        case .rate: "rate"
-        case .date: "date"
-        case .fetchedAt: "fetched_at"
-        }
     }
 }

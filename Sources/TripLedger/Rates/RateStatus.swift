@@ -16,25 +16,15 @@ extension Ledger {
     /// `trip rates status`: per currency, the newest observation, its age and provider, and how
     /// many purchases still wait for a final rate.
     public func rateStatus() throws -> [RateStatusLine] {
-        var latest: [String: (String, String)] = [:]
-        try db.prepare(
-            """
-            SELECT quote, max(date), provider FROM rate_observations GROUP BY quote
-            UNION ALL
-            SELECT base, max(date), provider FROM rate_observations GROUP BY base
-            """
-        ).forEach { s in
-            let code = s.text(0), date = s.text(1)
-            if latest[code].map({ $0.0 < date }) ?? true { latest[code] = (date, s.text(2)) }
-        }
+        let latest = try rateStore.newestObservations()
         let provisional = try purchaseStore.provisionalCounts()
         let used = try purchaseStore.purchaseAndHomeCurrencies()
         let codes = used.union(latest.keys).sorted()
         return codes.map { code in
             let l = latest[code]
-            let date = l.flatMap { CivilDate(iso: $0.0) }
+            let date = l.flatMap { CivilDate(iso: $0.date) }
             return RateStatusLine(
-                currency: code, latest: date, provider: l?.1,
+                currency: code, latest: date, provider: l?.provider,
                 ageDays: date.map { clock.today.daysSinceEpoch - $0.daysSinceEpoch },
                 provisional: provisional[code] ?? 0)
         }

@@ -328,35 +328,16 @@ extension Ledger {
     /// fetched the same observation at the same moment) is kept once.
     private func outgoingRates(_ shared: SharedTrip, device: String) throws -> [SyncChange] {
         var out: [SyncChange] = []
-        try db.prepare(
-            """
-            WITH currencies (code) AS (
-              SELECT home_currency FROM trips WHERE id = ?1
-              UNION SELECT currency FROM purchases WHERE trip_id = ?1
-              UNION SELECT currency FROM transfers WHERE trip_id = ?1),
-            since (day) AS (
-              SELECT coalesce(date(min(date), '-31 days'), date((SELECT start_date FROM trips WHERE id = ?1), '-31 days'), '0000-00-00')
-              FROM purchases WHERE trip_id = ?1)
-            SELECT o.provider, o.base, o.quote, o.date, o.rate, o.fetched_at FROM rate_observations o
-            WHERE o.fetched_at >= coalesce((SELECT rates_sent FROM shared_trips WHERE trip_id = ?1), '')
-              AND o.date >= (SELECT day FROM since)
-              AND (o.base IN (SELECT code FROM currencies) OR o.quote IN (SELECT code FROM currencies))
-            ORDER BY o.date, o.provider, o.base, o.quote
-            """
-        ).forEach([.integer(shared.trip.id)]) { s in
-            let key = "\(s.text(0)):\(s.text(1)):\(s.text(2)):\(s.text(3))"
-            let payload = try db.scalarText(
-                """
-                SELECT json_object('provider', ?, 'base', ?, 'quote', ?, 'date', ?, 'rate', ?, 'fetched_at', ?)
-                """, [.text(s.text(0)), .text(s.text(1)), .text(s.text(2)), .text(s.text(3)), .text(s.text(4)), .text(s.text(5))])
+        try rateStore.forEachUnsentObservation(trip: shared.trip.id) { o, fetchedAt, payload in
+            let key = "\(o.provider):\(o.base):\(o.quote):\(o.date)"
             out.append(
                 SyncChange(
-                    changeID: "rate:\(key):\(s.text(5))", kind: "rate", gid: "rate:\(key)", op: "put", hlc: 0,
+                    changeID: "rate:\(key):\(fetchedAt)", kind: "rate", gid: "rate:\(key)", op: "put", hlc: 0,
                     baseHLC: 0, device: device, payload: payload))
         }
         // Rates set by hand in or into the trip's currencies, every time: a handful, and the server
         // keeps each version once (its change id names the version).
-        for v in try manualRates(touchingTrip: shared.trip.id) {
+        for v in try rateStore.manualRates(touchingTrip: shared.trip.id) {
             let key = "\(v.rate.base.code):\(v.rate.quote.code):\(v.rate.date)"
             let payload = JSONValue.object([
                 "base": .string(v.rate.base.code), "quote": .string(v.rate.quote.code), "date": .string(v.rate.date.description),
@@ -369,17 +350,11 @@ extension Ledger {
         }
         // The newest date each provider has published decides whether a rate is still
         // provisional; it travels with the rates so every device decides alike.
-        try db.prepare(
-            """
-            SELECT provider, url, base, latest_date, json_object('provider', provider, 'url', url, 'base', base, 'latest_date', latest_date)
-            FROM provider_state WHERE latest_date IS NOT NULL ORDER BY provider, url
-            """
-        ).forEach { s in
+        try rateStore.forEachPublishedState { provider, url, latestDate, payload in
             out.append(
                 SyncChange(
-                    changeID: "provider:\(s.text(0)):\(s.text(1)):\(s.text(3))", kind: "provider",
-                    gid: "provider:\(s.text(0)):\(s.text(1))", op: "put", hlc: 0, baseHLC: 0, device: device,
-                    payload: s.text(4)))
+                    changeID: "provider:\(provider):\(url):\(latestDate)", kind: "provider", gid: "provider:\(provider):\(url)",
+                    op: "put", hlc: 0, baseHLC: 0, device: device, payload: payload))
         }
         return out
     }
@@ -457,26 +432,10 @@ extension Ledger {
                     if c.device == me && !SyncChange.rateKinds.contains(c.kind) { continue }
                     switch c.kind {
                     case "rate":
-                        try db.run(
-                            """
-                            INSERT INTO rate_observations (provider, base, quote, date, rate, fetched_at)
-                            SELECT json_extract(?1, '$.provider'), json_extract(?1, '$.base'), json_extract(?1, '$.quote'),
-                                   json_extract(?1, '$.date'), json_extract(?1, '$.rate'), json_extract(?1, '$.fetched_at')
-                            WHERE json_extract(?1, '$.rate') IS NOT NULL
-                            ON CONFLICT (provider, base, quote, date) DO UPDATE SET rate = excluded.rate, fetched_at = excluded.fetched_at
-                            WHERE excluded.fetched_at > rate_observations.fetched_at
-                            """, [SQLValue(c.payload)])
+                        try rateStore.receiveObservation(payload: c.payload)
                         summary.rates += 1
                     case "provider":
-                        try db.run(
-                            """
-                            INSERT INTO provider_state (provider, url, base, latest_date, fetched_at)
-                            SELECT json_extract(?1, '$.provider'), json_extract(?1, '$.url'), json_extract(?1, '$.base'),
-                                   json_extract(?1, '$.latest_date'), ?2
-                            WHERE json_extract(?1, '$.url') IS NOT NULL
-                            ON CONFLICT (provider, url) DO UPDATE SET latest_date = excluded.latest_date
-                            WHERE provider_state.latest_date IS NULL OR excluded.latest_date > provider_state.latest_date
-                            """, [SQLValue(c.payload), .text(clock.now)])
+                        try rateStore.receiveProviderState(payload: c.payload, receivedAt: clock.now)
                     case "manual_rate":
                         if try receiveManualRate(payload: c.payload ?? "{}") { summary.rates += 1 }
                     case "trip", "member", "purchase", "transfer":
@@ -874,7 +833,7 @@ extension Ledger {
             let createdAt = text("created_at"), let device = text("device"),
             case .integer(let hlc)? = fields.first(where: { $0.0 == "hlc" })?.1
         else { return false }
-        try mergeManualRate(
+        try rateStore.mergeManualRate(
             ManualRateVersion(rate: ManualRate(base: base, quote: quote, date: date, rate: rate), createdAt: createdAt, hlc: hlc, device: device))
         return true
     }

@@ -1,0 +1,345 @@
+import TripCore
+
+/// The rate tables' SQL: every statement whose table is `rate_observations` (the providers'
+/// cache), `provider_state` (each URL's validators and newest published date) or `manual_rates`
+/// (`trip rates set`), and the mapping between their columns and what the ledger reads.
+struct RateStore {
+    let db: Database
+}
+
+extension Ledger {
+    /// The rate tables of this ledger.
+    var rateStore: RateStore { RateStore(db: db) }
+}
+
+// MARK: the providers' cache
+
+extension RateStore {
+    /// Stores one response's observations; a later fetch of the same day replaces the rate.
+    func storeObservations(_ observations: [RateObservation], fetchedAt: String) throws {
+        let insert = try db.prepare(
+            """
+            INSERT INTO rate_observations (provider, base, quote, date, rate, fetched_at) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (provider, base, quote, date) DO UPDATE SET rate = excluded.rate, fetched_at = excluded.fetched_at
+            """)
+        for o in observations {
+            try insert.run([.text(o.provider), .text(o.base), .text(o.quote), .text(o.date), .text(o.rate), .text(fetchedAt)])
+        }
+    }
+
+    /// Records a URL's validators and newest date; a response without a date keeps the one known.
+    func storeProviderState(
+        provider: String, url: String, base: String, etag: String?, lastModified: String?, latestDate: String?, fetchedAt: String
+    ) throws {
+        try db.run(
+            """
+            INSERT INTO provider_state (provider, url, base, etag, last_modified, latest_date, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (provider, url) DO UPDATE SET base = excluded.base, etag = excluded.etag,
+              last_modified = excluded.last_modified,
+              latest_date = coalesce(excluded.latest_date, provider_state.latest_date), fetched_at = excluded.fetched_at
+            """,
+            [
+                .text(provider), .text(url), .text(base), SQLValue(etag), SQLValue(lastModified), SQLValue(latestDate),
+                .text(fetchedAt),
+            ])
+    }
+
+    /// The validators of the last stored response for `url`.
+    func validators(provider: String, url: String) throws -> (etag: String?, lastModified: String?)? {
+        try db.prepare("SELECT \(ValidatorColumn.sqlList) FROM provider_state WHERE provider = ? AND url = ?")
+            .first([.text(provider), .text(url)]) {
+                let s = ResultRow<ValidatorColumn>($0)
+                return (s.optionalText(.etag), s.optionalText(.lastModified))
+            }
+    }
+
+    /// Codes a provider's cache holds, as base or quote.
+    func cachedCurrencies(provider: String) throws -> Set<String> {
+        var out: Set<String> = []
+        try db.prepare(
+            "SELECT DISTINCT base FROM rate_observations WHERE provider = ? UNION SELECT DISTINCT quote FROM rate_observations WHERE provider = ?"
+        )
+        .forEach([.text(provider), .text(provider)]) { out.insert($0.text(0)) }
+        return out
+    }
+
+    /// The bases a provider's responses were stored under.
+    func bases(of provider: String) throws -> [String] {
+        var out: [String] = []
+        try db.prepare("SELECT DISTINCT base FROM provider_state WHERE provider = ?")
+            .forEach([.text(provider)]) { out.append($0.text(0)) }
+        return out
+    }
+
+    /// The provider's latest observation of `base` → `quote` on or before `day`.
+    func observation(provider: String, base: String, quote: String, onOrBefore day: CivilDate) throws -> (
+        rate: String, date: String, fetchedAt: String
+    )? {
+        try db.prepare(
+            """
+            SELECT \(ObservationColumn.sqlList) FROM rate_observations
+            WHERE provider = ? AND base = ? AND quote = ? AND date <= ? ORDER BY date DESC LIMIT 1
+            """
+        ).first(
+            [.text(provider), .text(base), .text(quote), .text(day.description)],
+            {
+                let s = ResultRow<ObservationColumn>($0)
+                return (s.text(.rate), s.text(.date), s.text(.fetchedAt))
+            })
+    }
+
+    /// The newest date the provider has published for `base`, as an ISO date.
+    func latestPublished(provider: String, base: String) throws -> String? {
+        try db.scalarText(
+            "SELECT max(latest_date) FROM provider_state WHERE provider = ? AND base = ?", [.text(provider), .text(base)])
+    }
+
+    /// Per currency (as base or quote), its newest observation's date and provider.
+    func newestObservations() throws -> [String: (date: String, provider: String)] {
+        var latest: [String: (date: String, provider: String)] = [:]
+        try db.prepare(
+            """
+            SELECT quote, max(date), provider FROM rate_observations GROUP BY quote
+            UNION ALL
+            SELECT base, max(date), provider FROM rate_observations GROUP BY base
+            """
+        ).forEach { s in
+            let code = s.text(0), date = s.text(1)
+            if latest[code].map({ $0.date < date }) ?? true { latest[code] = (date, s.text(2)) }
+        }
+        return latest
+    }
+}
+
+/// The columns of `provider_state` a conditional GET is made from.
+enum ValidatorColumn: Int32, ColumnList {
+    case etag, lastModified
+
+    var sql: StaticString {
+        switch self {
+        case .etag: "etag"
+        case .lastModified: "last_modified"
+        }
+    }
+}
+
+/// The columns of `rate_observations` a cached quote is read from.
+enum ObservationColumn: Int32, ColumnList {
+    case rate, date, fetchedAt
+
+    var sql: StaticString {
+        switch self {
+        case .rate: "rate"
+        case .date: "date"
+        case .fetchedAt: "fetched_at"
+        }
+    }
+}
+
+// MARK: the cache as a shared trip sends and receives it
+
+extension RateStore {
+    /// The cached observations a shared trip has not sent yet (fetched at or after `rates_sent`),
+    /// those in or into its currencies, from a month before its first purchase; each with its
+    /// payload.
+    func forEachUnsentObservation(
+        trip tripID: Int64, _ body: (_ observation: RateObservation, _ fetchedAt: String, _ payload: String) throws -> Void
+    ) throws {
+        try db.prepare(
+            """
+            WITH currencies (code) AS (
+              SELECT home_currency FROM trips WHERE id = ?1
+              UNION SELECT currency FROM purchases WHERE trip_id = ?1
+              UNION SELECT currency FROM transfers WHERE trip_id = ?1),
+            since (day) AS (
+              SELECT coalesce(date(min(date), '-31 days'), date((SELECT start_date FROM trips WHERE id = ?1), '-31 days'), '0000-00-00')
+              FROM purchases WHERE trip_id = ?1)
+            SELECT o.provider, o.base, o.quote, o.date, o.rate, o.fetched_at,
+                   json_object('provider', o.provider, 'base', o.base, 'quote', o.quote, 'date', o.date, 'rate', o.rate,
+                               'fetched_at', o.fetched_at)
+            FROM rate_observations o
+            WHERE o.fetched_at >= coalesce((SELECT rates_sent FROM shared_trips WHERE trip_id = ?1), '')
+              AND o.date >= (SELECT day FROM since)
+              AND (o.base IN (SELECT code FROM currencies) OR o.quote IN (SELECT code FROM currencies))
+            ORDER BY o.date, o.provider, o.base, o.quote
+            """
+        ).forEach([.integer(tripID)]) { s in
+            try body(
+                RateObservation(provider: s.text(0), base: s.text(1), quote: s.text(2), date: s.text(3), rate: s.text(4)), s.text(5),
+                s.text(6))
+        }
+    }
+
+    /// Each provider URL's newest published date, with its payload: what decides whether a rate
+    /// is still provisional, so it travels with the rates.
+    func forEachPublishedState(
+        _ body: (_ provider: String, _ url: String, _ latestDate: String, _ payload: String) throws -> Void
+    ) throws {
+        try db.prepare(
+            """
+            SELECT provider, url, latest_date, json_object('provider', provider, 'url', url, 'base', base, 'latest_date', latest_date)
+            FROM provider_state WHERE latest_date IS NOT NULL ORDER BY provider, url
+            """
+        ).forEach { s in try body(s.text(0), s.text(1), s.text(2), s.text(3)) }
+    }
+
+    /// An observation received from another device: kept unless the cache has a later fetch of it.
+    func receiveObservation(payload: String?) throws {
+        try db.run(
+            """
+            INSERT INTO rate_observations (provider, base, quote, date, rate, fetched_at)
+            SELECT json_extract(?1, '$.provider'), json_extract(?1, '$.base'), json_extract(?1, '$.quote'),
+                   json_extract(?1, '$.date'), json_extract(?1, '$.rate'), json_extract(?1, '$.fetched_at')
+            WHERE json_extract(?1, '$.rate') IS NOT NULL
+            ON CONFLICT (provider, base, quote, date) DO UPDATE SET rate = excluded.rate, fetched_at = excluded.fetched_at
+            WHERE excluded.fetched_at > rate_observations.fetched_at
+            """, [SQLValue(payload)])
+    }
+
+    /// A provider's newest date received from another device: kept when it is later.
+    func receiveProviderState(payload: String?, receivedAt: String) throws {
+        try db.run(
+            """
+            INSERT INTO provider_state (provider, url, base, latest_date, fetched_at)
+            SELECT json_extract(?1, '$.provider'), json_extract(?1, '$.url'), json_extract(?1, '$.base'),
+                   json_extract(?1, '$.latest_date'), ?2
+            WHERE json_extract(?1, '$.url') IS NOT NULL
+            ON CONFLICT (provider, url) DO UPDATE SET latest_date = excluded.latest_date
+            WHERE provider_state.latest_date IS NULL OR excluded.latest_date > provider_state.latest_date
+            """, [SQLValue(payload), .text(receivedAt)])
+    }
+}
+
+// MARK: manual rates
+
+extension ManualRate {
+    /// The columns of `manual_rates` a manual rate is read from.
+    enum Column: Int32, ColumnList {
+        case base, quote, date, rate
+
+        var sql: StaticString {
+            switch self {
+            case .base: "base"
+            case .quote: "quote"
+            case .date: "date"
+            case .rate: "rate"
+            }
+        }
+    }
+
+    /// The rate of `row`, or nil when a stored code or date no longer reads.
+    init?(row s: ResultRow<Column>) {
+        guard let b = CurrencyTable.shared.lookup(s.text(.base)), let q = CurrencyTable.shared.lookup(s.text(.quote)),
+            let d = CivilDate(iso: s.text(.date))
+        else { return nil }
+        self.init(base: b, quote: q, date: d, rate: s.text(.rate))
+    }
+}
+
+/// A manual rate as it travels: the rate, when it was set, and the version of that write.
+struct ManualRateVersion {
+    let rate: ManualRate
+    let createdAt: String
+    let hlc: Int64
+    let device: String
+
+    enum Column: Int32, ColumnList {
+        case createdAt, hlc, device
+
+        var sql: StaticString {
+            switch self {
+            case .createdAt: "created_at"
+            case .hlc: "hlc"
+            case .device: "device"
+            }
+        }
+    }
+}
+
+extension RateStore {
+    /// Sets 1 `version.rate.base` = `rate` `quote` from its day on, replacing the same pair's
+    /// entry of that day either way round: the inverse pair on the same day would be ambiguous.
+    func setManualRate(_ version: ManualRateVersion) throws {
+        let rate = version.rate
+        try db.run(
+            """
+            INSERT INTO manual_rates (base, quote, date, rate, created_at, hlc, device) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (base, quote, date) DO UPDATE SET
+              rate = excluded.rate, created_at = excluded.created_at, hlc = excluded.hlc, device = excluded.device
+            """,
+            [
+                .text(rate.base.code), .text(rate.quote.code), .text(rate.date.description), .text(rate.rate), .text(version.createdAt),
+                .integer(version.hlc), .text(version.device),
+            ])
+        try db.run(
+            "DELETE FROM manual_rates WHERE base = ? AND quote = ? AND date = ?",
+            [.text(rate.quote.code), .text(rate.base.code), .text(rate.date.description)])
+    }
+
+    /// Every manual rate, by pair then date.
+    func manualRates() throws -> [ManualRate] {
+        var out: [ManualRate] = []
+        try db.prepare("SELECT \(ManualRate.Column.sqlList) FROM manual_rates ORDER BY base, quote, date").forEach { statement in
+            if let rate = ManualRate(row: ResultRow(statement)) { out.append(rate) }
+        }
+        return out
+    }
+
+    /// The manual rate for `from` → `to` on `day`, stored either way round: the latest on or
+    /// before the day, else the earliest after; of one day, the one stored as `from` → `to`.
+    func manualRate(from: String, to: String, on day: CivilDate) throws -> (base: String, rate: String, date: String)? {
+        try db.prepare(
+            """
+            SELECT \(ManualRate.Column.sqlList) FROM manual_rates
+            WHERE ((base = ?1 AND quote = ?2) OR (base = ?2 AND quote = ?1))
+            ORDER BY (date <= ?3) DESC, CASE WHEN date <= ?3 THEN date END DESC, date ASC, base = ?1 DESC
+            LIMIT 1
+            """
+        ).first(
+            [.text(from), .text(to), .text(day.description)],
+            {
+                let s = ResultRow<ManualRate.Column>($0)
+                return (s.text(.base), s.text(.rate), s.text(.date))
+            })
+    }
+
+    /// The manual rates in or into a currency of trip `tripID` (its home, its purchases', its
+    /// transfers'), with their versions.
+    func manualRates(touchingTrip tripID: Int64) throws -> [ManualRateVersion] {
+        var out: [ManualRateVersion] = []
+        try db.prepare(
+            """
+            WITH currencies (code) AS (
+              SELECT home_currency FROM trips WHERE id = ?1
+              UNION SELECT currency FROM purchases WHERE trip_id = ?1
+              UNION SELECT currency FROM transfers WHERE trip_id = ?1)
+            SELECT \(ManualRate.Column.sqlList), \(ManualRateVersion.Column.sqlList) FROM manual_rates
+            WHERE base IN (SELECT code FROM currencies) OR quote IN (SELECT code FROM currencies)
+            ORDER BY base, quote, date
+            """
+        ).forEach([.integer(tripID)]) { statement in
+            let v = ResultRow<ManualRateVersion.Column>(statement, base: ManualRate.Column.count)
+            guard let rate = ManualRate(row: ResultRow(statement)) else { return }
+            out.append(ManualRateVersion(rate: rate, createdAt: v.text(.createdAt), hlc: v.int(.hlc), device: v.text(.device)))
+        }
+        return out
+    }
+
+    /// A manual rate set on another device: kept when it is the latest set for its pair (either
+    /// way round) on its day. The latest is the later clock, then the greater device id, so every
+    /// device keeps the same one whatever order they arrive in.
+    func mergeManualRate(_ version: ManualRateVersion) throws {
+        let rate = version.rate
+        let key: [SQLValue] = [.text(rate.base.code), .text(rate.quote.code), .text(rate.date.description)]
+        let newer = try db.scalarInt(
+            """
+            SELECT 1 FROM manual_rates
+            WHERE date = ?3 AND ((base = ?1 AND quote = ?2) OR (base = ?2 AND quote = ?1)) AND (hlc, device) >= (?4, ?5)
+            """, key + [.integer(version.hlc), .text(version.device)])
+        guard newer == nil else { return }
+        try db.run("DELETE FROM manual_rates WHERE date = ?3 AND ((base = ?1 AND quote = ?2) OR (base = ?2 AND quote = ?1))", key)
+        try db.run(
+            "INSERT INTO manual_rates (base, quote, date, rate, created_at, hlc, device) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            key + [.text(rate.rate), .text(version.createdAt), .integer(version.hlc), .text(version.device)])
+    }
+}
