@@ -25,7 +25,8 @@ let package = Package(
             name: "Embedded",
             path: ".",
             exclude: [
-                "Sources/CSQLite", "Sources/CCurl", "Sources/CLibPQ", "Sources/TripSharing", "Sources/TripCore", "Sources/TripLedger",
+                "Sources/CSQLite", "Sources/CCurl", "Sources/CLibPQ", "Sources/TripSharing", "Sources/TripCore", "Sources/TripModel",
+                "Sources/Rendering", "Sources/TripLedger",
                 "Sources/RateService", "Sources/RateSync", "Sources/trip", "Sources/TripBench", "Tests", ".ci", "README.md",
                 "Makefile",
             ],
@@ -33,25 +34,32 @@ let package = Package(
             resources: [.embedInCode("Migrations"), .embedInCode("config")]
         ),
         .target(name: "TripCore", dependencies: ["Embedded"]),
+        // The report model: the values the ledger reads and reports (trips, purchases, members,
+        // reports, balances) and the renderers show. Plain values, no storage.
+        .target(name: "TripModel", dependencies: ["TripCore"]),
+        // Text, JSON, CSV, Markdown and HTML of the report model. It cannot import the ledger, so
+        // the compiler keeps rendering from reading storage.
+        .target(name: "Rendering", dependencies: ["TripCore", "TripModel"]),
         // BulkImport/README.md documents the code beside it; it is not a resource.
-        .target(name: "TripLedger", dependencies: ["TripCore", "CSQLite", "Embedded"], exclude: ["BulkImport/README.md"]),
+        .target(name: "TripLedger", dependencies: ["TripCore", "TripModel", "Rendering", "CSQLite", "Embedded"], exclude: ["BulkImport/README.md"]),
         // HTTP over libcurl and the rate providers' response parsers. Independent of the ledger.
         .target(name: "RateService", dependencies: ["CCurl", "TripCore"]),
         // `trip rates sync`: plans requests from the ledger's needs, stores validated batches, re-rates.
-        .target(name: "RateSync", dependencies: ["TripCore", "TripLedger", "RateService"]),
+        .target(name: "RateSync", dependencies: ["TripCore", "TripModel", "TripLedger", "RateService"]),
         // Shared trips: `trip remote`, `share`, `join`, `sync` through PostgreSQL (libpq).
-        .target(name: "TripSharing", dependencies: ["CLibPQ", "TripCore", "TripLedger"]),
+        .target(name: "TripSharing", dependencies: ["CLibPQ", "TripCore", "TripModel", "Rendering", "TripLedger"]),
         .executableTarget(
             name: "trip",
             dependencies: [
-                "TripCore", "TripLedger", "RateService", "RateSync", "TripSharing",
+                "TripCore", "TripModel", "Rendering", "TripLedger", "RateService", "RateSync", "TripSharing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "TripBench", dependencies: ["TripCore", "TripLedger", "RateSync", "RateService", "FXTestServer"]),
-        .target(name: "TestSupport", dependencies: ["TripCore", "TripLedger"], path: "Tests/TestSupport"),
+        .executableTarget(
+            name: "TripBench", dependencies: ["TripCore", "TripModel", "Rendering", "TripLedger", "RateSync", "RateService", "FXTestServer"]),
+        .target(name: "TestSupport", dependencies: ["TripCore", "TripModel", "Rendering", "TripLedger"], path: "Tests/TestSupport"),
         .testTarget(name: "TripCoreTests", dependencies: ["TripCore", "TestSupport"]),
-        .testTarget(name: "TripLedgerTests", dependencies: ["TripLedger", "TestSupport"]),
+        .testTarget(name: "TripLedgerTests", dependencies: ["TripModel", "Rendering", "TripLedger", "TestSupport"]),
         // A real HTTP/1.1 server on loopback that serves recorded provider bodies and injects faults.
         .target(name: "FXTestServer", path: "Tests/FXTestServer"),
         .testTarget(

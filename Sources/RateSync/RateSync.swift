@@ -1,6 +1,7 @@
 import RateService
 import TripCore
 import TripLedger
+import TripModel
 
 /// `trip rates sync`: asks the configured provider chain for what the ledger needs, caches each
 /// validated response in its own transaction, then re-rates the provisional purchases of the trips

@@ -1,5 +1,6 @@
 import TripCore
 import TripLedger
+import TripModel
 
 #if canImport(Glibc)
 import Glibc

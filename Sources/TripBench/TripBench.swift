@@ -4,6 +4,7 @@ import RateService
 import RateSync
 import TripCore
 import TripLedger
+import TripModel
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import ArgumentParser
 import TripCore
 import TripLedger
+import TripModel
 import TripSharing
 
 /// `trip`: an offline-first travel expense tracker. This target only parses arguments, opens the

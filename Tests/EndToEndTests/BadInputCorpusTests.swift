@@ -5,6 +5,8 @@ import TripLedger
 
 #if canImport(Glibc)
 import Glibc
+import TripModel
+import Rendering
 #endif
 
 /// One row of `Fixtures/bad-inputs.tsv` (its header documents the format).

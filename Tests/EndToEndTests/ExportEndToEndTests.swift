@@ -1,7 +1,9 @@
 import Foundation
+import Rendering
 import TestSupport
 import Testing
 import TripLedger
+import TripModel
 
 /// `trip export` through the binary: the journal goes to stdout and hledger agrees with
 /// `trip report`; bad formats and unknown trips fail with one line and the documented code.

@@ -73,7 +73,7 @@ build() {
         local extra=()
         case $target in
             amount) extra=(${core[@]}) ;;
-            csv) extra=(${core[@]} $(objects TripLedger) -Xcc -fmodule-map-file="$ROOT/Sources/CSQLite/module.modulemap" -lsqlite3) ;;
+            csv) extra=(${core[@]} $(objects TripModel) $(objects Rendering) $(objects TripLedger) -Xcc -fmodule-map-file="$ROOT/Sources/CSQLite/module.modulemap" -lsqlite3) ;;
             *) extra=("${rates[@]}") ;;
         esac
         echo "fuzz: linking .build-fuzz/bin/fuzz-$target" >&2

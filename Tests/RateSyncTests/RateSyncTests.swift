@@ -2,9 +2,11 @@ import FXTestServer
 import Foundation
 import RateService
 import RateSync
+import Rendering
 import TestSupport
 import Testing
 import TripCore
+import TripModel
 
 @testable import TripLedger
 

@@ -1,5 +1,7 @@
 import Foundation
+import Rendering
 import TripLedger
+import TripModel
 
 /// Read-only checks of a ledger file through the project's own `Database` (the real SQLite, not a
 /// mock), for tests that must look at a ledger as a killed or failed command left it.

@@ -1,5 +1,7 @@
 import Foundation
+import Rendering
 import TripLedger
+import TripModel
 
 /// Direct edits of a ledger file that tests use to set up unusual states.
 public enum Ledgers {

@@ -1,6 +1,8 @@
 import Foundation
+import Rendering
 import TripCore
 import TripLedger
+import TripModel
 
 /// A real ledger on a real SQLite file in its own temporary folder, with "today" pinned.
 public struct TestLedger {

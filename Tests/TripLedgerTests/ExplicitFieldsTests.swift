@@ -1,5 +1,7 @@
+import Rendering
 import TestSupport
 import Testing
+import TripModel
 
 @testable import TripCore
 @testable import TripLedger

@@ -1,7 +1,9 @@
 import FoundationEssentials
+import Rendering
 import TestSupport
 import Testing
 import TripCore
+import TripModel
 
 @testable import TripLedger
 

@@ -1,7 +1,9 @@
 import Foundation
+import Rendering
 import TestSupport
 import Testing
 import TripCore
+import TripModel
 
 @testable import TripLedger
 

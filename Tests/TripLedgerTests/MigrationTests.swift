@@ -1,8 +1,10 @@
 import Embedded
 import Foundation
+import Rendering
 import TestSupport
 import Testing
 import TripCore
+import TripModel
 
 @testable import TripLedger
 

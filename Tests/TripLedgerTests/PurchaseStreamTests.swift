@@ -2,7 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 import TripCore
+import TripModel
 
+@testable import Rendering
 @testable import TripLedger
 
 /// `trip list` and `trip export --format json` write each row straight from its columns

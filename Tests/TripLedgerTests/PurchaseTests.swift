@@ -1,6 +1,8 @@
+import Rendering
 import TestSupport
 import Testing
 import TripCore
+import TripModel
 
 @testable import TripLedger
 

@@ -1,7 +1,9 @@
 import TestSupport
 import Testing
 import TripCore
+import TripModel
 
+@testable import Rendering
 @testable import TripLedger
 
 @Suite("Reports: breakdowns, days, budget, --home, close")

@@ -36,7 +36,7 @@ struct RuleHygieneTests {
             name: "derived rate text (use Rational.derivedRateText)", home: "TripCore/Money/Rational.swift",
             patterns: [#"significantDecimalText\("#, #"exactDecimalText\(maxFractionDigits:\s*12\b"#]),
         Rule(
-            name: "cell-text memo (use ByteMemo)", home: "TripLedger/Exchange/ByteMemo.swift",
+            name: "cell-text memo (use ByteMemo)", home: "TripCore/Text/ByteMemo.swift",
             patterns: [#"\b(struct|class)\s+\w*(Cache|Memo)\s*<"#]),
         Rule(
             name: "rounding a quotient (use Rational.rounded or timesRounded)", home: "TripCore/Money/Rational.swift",
@@ -107,7 +107,7 @@ struct RuleHygieneTests {
         ("/// C1 controls (U+0080–U+009F) such as 0x9F are escaped", "TripLedger/Rendering/TextFormat.swift"),
         ("return (0x7F...0x9F).contains(scalar.value)", "TripCore/Text/UnsafeText.swift"),
         ("homeCurrency = .stored(s.text(3))", "TripLedger/Ledger/Trip.swift"),
-        ("public var home: Currency = Currency(code: \"USD\", minorUnits: 2, name: \"US Dollar\")", "TripLedger/Reports/TripReport.swift"),
+        ("public var home: Currency = Currency(code: \"USD\", minorUnits: 2, name: \"US Dollar\")", "TripModel/TripReport.swift"),
         ("text = cross.derivedRateText", "TripLedger/Rates/RateResolver.swift"),
         ("struct DateMemo {", "TripLedger/BulkImport/ExportRowFastPath.swift"),
         ("func convert(_ v: Int64) -> Int64? { v == 0 ? 0 : factor.timesRounded(v, rounding) }", "TripLedger/Exchange/ImportRow.swift"),

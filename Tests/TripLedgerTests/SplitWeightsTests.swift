@@ -1,5 +1,7 @@
+import Rendering
 import Testing
 import TripCore
+import TripModel
 
 @testable import TripLedger
 

@@ -1,5 +1,7 @@
 import Foundation
+import Rendering
 import Testing
+import TripModel
 
 @testable import TripLedger
 

@@ -1,6 +1,8 @@
 import Foundation
+import Rendering
 import TestSupport
 import Testing
+import TripModel
 
 @testable import TripLedger
 

@@ -208,6 +208,13 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
         return text
     }
 
+    /// 1 / rate of a rate's text: exact when it terminates within 12 decimals, else to 12
+    /// significant digits (`derivedRateText`); the text itself when it is not a rate.
+    public static func inverse(ofRate text: String) -> String {
+        guard let r = Rational(decimalText: text), let inv = try? Rational.one / r else { return text }
+        return inv.derivedRateText
+    }
+
     /// A derived rate (an inverse, a cross, charged ÷ price) as trip stores and shows it: exact
     /// when it terminates within 12 decimals, else to 12 significant digits.
     public var derivedRateText: String {

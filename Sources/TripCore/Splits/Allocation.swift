@@ -2,6 +2,35 @@
 /// exactly: the rule every split, every share of a home amount and every multi-payer purchase
 /// follows (README, "Splits: the contract").
 public enum Allocation {
+    /// The part of `amount` that goes to each of `parts`, exactly (largest remainder).
+    public static func divide(_ amount: Int64, among parts: [(index: Int, weight: Rational)]) -> [Int64] {
+        var out = [Int64](repeating: 0, count: parts.count)
+        divide(amount, among: parts) { out[$0] = $1 }
+        return out
+    }
+
+    /// The same, handing `each(k, part)` the part of `parts[k]`: with whole-number weights (equal
+    /// shares, shares, percentages, item portions, amounts paid) nothing is allocated, which is
+    /// most of the cost of a balance over 20,000 purchases.
+    public static func divide(_ amount: Int64, among parts: [(index: Int, weight: Rational)], _ each: (Int, Int64) -> Void) {
+        guard !parts.isEmpty else { return }
+        let n = parts.count
+        let done = withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * n) { buffer -> Bool in
+            for k in 0..<n {
+                guard parts[k].weight.denominator == 1, let w = Int64(exactly: parts[k].weight.numerator) else { return false }
+                buffer[k] = w
+            }
+            let weights = UnsafeBufferPointer(rebasing: buffer[0..<n])
+            let out = UnsafeMutableBufferPointer(rebasing: buffer[n..<(2 * n)])
+            guard Allocation.largestRemainder(amount, wholeWeights: weights, into: out) else { return false }
+            for k in 0..<n { each(k, out[k]) }
+            return true
+        }
+        if done { return }
+        let general = (try? Allocation.largestRemainder(amount, weights: parts.map(\.weight))) ?? parts.map { _ in 0 }
+        for k in 0..<n { each(k, general[k]) }
+    }
+
     /// Why an allocation cannot be made.
     public enum Failure: Error, Equatable, Sendable {
         /// No participant, or every weight is zero: there is nobody to give the amount to.

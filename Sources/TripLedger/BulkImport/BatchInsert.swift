@@ -1,3 +1,5 @@
+import TripModel
+
 /// Rows inserted many at a time: one prepared multi-row `INSERT … VALUES (…), (…), …` per
 /// `batchSize` rows (an import's purchases; a join's purchases, their global ids and splits).
 ///

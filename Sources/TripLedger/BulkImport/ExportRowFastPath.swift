@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 #if canImport(Glibc)
 import Glibc
@@ -364,22 +365,4 @@ extension FNV1a {
         for b in bytes { addByte(b) }
         addByte(0x1F)
     }
-}
-
-/// Whether two byte strings are equal.
-@inline(__always)
-func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard a.count == b.count else { return false }
-    // Cells are short: a loop beats a call into memcmp.
-    if a.count <= 16 {
-        for i in 0..<a.count where a[i] != b[i] { return false }
-        return true
-    }
-    return memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
-}
-
-@inline(__always)
-func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Bool {
-    guard a.count == b.count else { return false }
-    return b.withUnsafeBufferPointer { sameBytes(a, $0) }
 }

@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// `trip demo`: a sample trip logged into a fresh ledger, offline, exercising every adjustment
 /// and every rate source. Its report is what a new user sees first.

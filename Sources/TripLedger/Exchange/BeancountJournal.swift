@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// A Beancount v2 file with the same postings as `LedgerJournal`.
 ///

@@ -1,3 +1,5 @@
+import TripModel
+
 /// What `trip export --format` writes. Every format is written one purchase at a time.
 public enum ExportFormat: String, Sendable, CaseIterable {
     /// The purchase CSV contract (`PurchaseCSV`), header first.

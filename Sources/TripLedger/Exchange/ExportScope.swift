@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// What a journal's header needs to know before the first purchase is streamed: the trips, every
 /// currency used, and each account with the date of its first posting. Read with small grouped

@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// What an export wrote: its purchases and, per home currency, the sum of their home amounts.
 ///

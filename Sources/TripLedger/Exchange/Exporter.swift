@@ -1,4 +1,6 @@
+import Rendering
 import TripCore
+import TripModel
 
 /// One of the journal formats: a header from the scope, one entry per purchase, a trailer.
 protocol JournalWriter {
@@ -48,14 +50,15 @@ extension Ledger {
             // Each purchase object with its `paid_by` and `split`, written by `PurchaseStream`
             // (the same bytes as `Purchase.json(split:)`); its first columns are `Purchase.columns`.
             let stream = PurchaseStream { [self] in try members(ofTripID: $0) }
+            let splits = SplitPositions { [self] in try members(ofTripID: $0) }
             var bytes: [UInt8] = []
             try write("{\"purchases\":[")
-            try purchaseStore.forEachExportedStreamed(trip: tripID) { row in
+            try purchaseStore.forEachExportedStreamed(trip: tripID, splits: splits) { row, purchase in
                 bytes.removeAll(keepingCapacity: true)
                 bytes.append(contentsOf: (summary.purchases == 0 ? "\n" : ",\n").utf8)
                 try stream.writeJSON(row, to: &bytes)
                 try write(String(decoding: bytes, as: UTF8.self))
-                summary.add(Purchase(row: row.row()))
+                summary.add(purchase)
             }
             try write("\n]}\n")
         case .ledger, .beancount:

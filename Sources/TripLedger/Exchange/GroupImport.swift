@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// What an export-format file says about group trips, read with its rows and stored after the
 /// purchases are in: the `members` cells (each trip's members in join order), each purchase row's

@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// A row of the export format (`PurchaseCSV`), kept as recorded: the same price, adjustment specs,
 /// rounding, preset and conversion (rate, its date, source, provider, fetch time, provisional flag,

@@ -1,4 +1,6 @@
+import Rendering
 import TripCore
+import TripModel
 
 #if canImport(Glibc)
 import Glibc

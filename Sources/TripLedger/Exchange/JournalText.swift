@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// Account names and free text as the ledger and Beancount journals write them: the same in both,
 /// so the two files describe the same postings.

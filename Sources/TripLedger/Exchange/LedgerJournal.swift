@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// A plain-text journal that ledger-cli 3.3 and hledger 1.25 both read, one transaction per purchase.
 ///

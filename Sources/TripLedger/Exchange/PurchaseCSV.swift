@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// The purchase CSV contract: one row per purchase, RFC 4180 (comma-separated, CRLF line ends,
 /// fields quoted when they contain a comma, a quote, CR or LF; quotes doubled inside).

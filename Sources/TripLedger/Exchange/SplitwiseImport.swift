@@ -1,20 +1,12 @@
+import Rendering
 import TripCore
+import TripModel
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// What `trip import FILE --splitwise` did.
-public struct SplitwiseImportResult: Sendable {
-    public let trip: String
-    public let purchases: Int
-    public let transfers: Int
-    public let membersAdded: [String]
-    /// The `Total balance` rows checked against the balances the import produced, per currency.
-    public let checkedCurrencies: [String]
-}
 
 /// `trip import FILE --splitwise`: a Splitwise group export.
 ///

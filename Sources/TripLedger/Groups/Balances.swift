@@ -1,42 +1,5 @@
 import TripCore
-
-/// `trip balances`: per member, in the trip's home currency, what they paid, their share,
-/// transfers sent and received, and the balance (paid − share + sent − received). The balances
-/// add up to exactly zero, because every purchase's home amount is divided exactly twice (among
-/// its payers and among its sharers) and every transfer adds to one member what it takes from
-/// another.
-public struct GroupBalances: Sendable {
-    public struct Row: Sendable, Equatable {
-        public let member: Member
-        public var paid: Int64 = 0
-        public var share: Int64 = 0
-        public var sent: Int64 = 0
-        public var received: Int64 = 0
-        public var balance: Int64 { paid - share + sent - received }
-    }
-
-    /// Purchases or transfers with no rate, per currency: never converted 1:1, so they are in no
-    /// balance above; the amounts are in their own currency.
-    public struct Unconverted: Sendable, Equatable {
-        public let currency: Currency
-        public var purchases = 0
-        public var transfers = 0
-        public var amount: Int64 = 0
-    }
-
-    public let trip: Trip
-    /// In the trip's home currency, or in `currency` for one currency of `--by-currency`.
-    public let currency: Currency
-    public var rows: [Row]
-    public var unconverted: [Unconverted]
-    /// Purchases with no split (logged before the trip had members): in no balance.
-    public var unsplit: Int
-
-    /// The settle-up: transfers that bring every balance to zero, fewest first (see `SettleUp`).
-    public var settlement: [(from: Member, to: Member, amount: Int64)] {
-        SettleUp.plan(balances: rows.map(\.balance)).map { (rows[$0.from].member, rows[$0.to].member, $0.amount) }
-    }
-}
+import TripModel
 
 extension Ledger {
     /// `trip balances [--trip T]`, in the home currency.
@@ -80,8 +43,8 @@ extension Ledger {
                 unconverted[p.currency]!.amount += p.total
                 return
             }
-            SplitRow.divide(amount, among: p.payers) { k, part in result.rows[p.payers[k].index].paid += part }
-            SplitRow.divide(amount, among: p.sharers) { k, part in result.rows[p.sharers[k].index].share += part }
+            Allocation.divide(amount, among: p.payers) { k, part in result.rows[p.payers[k].index].paid += part }
+            Allocation.divide(amount, among: p.sharers) { k, part in result.rows[p.sharers[k].index].share += part }
         }
         result.unsplit = unsplit + broken
         try db.prepare(

@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// What `trip export` writes for group trips: each trip's members, each purchase's payers and
 /// sharers (read by key as the purchases stream by), and the transfers. An export with no group
@@ -78,8 +79,8 @@ final class GroupExport {
             let list = members[p.tripID]
         else { return [] }
         var net = [Int64](repeating: 0, count: list.count)
-        SplitRow.divide(home, among: s.payers) { k, part in net[s.payers[k].index] -= part }
-        SplitRow.divide(home, among: s.sharers) { k, part in net[s.sharers[k].index] += part }
+        Allocation.divide(home, among: s.payers) { k, part in net[s.payers[k].index] -= part }
+        Allocation.divide(home, among: s.sharers) { k, part in net[s.sharers[k].index] += part }
         return list.indices.filter { net[$0] != 0 }.map { (accounts[list[$0].id]!, net[$0]) }
     }
 

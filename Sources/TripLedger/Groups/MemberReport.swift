@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 extension Ledger {
     /// `trip report --member NAME`: one row per purchase the member shares, each amount (home
@@ -20,7 +21,7 @@ extension Ledger {
         var lines: [MemberLine] = []
         try scanSplits(trip: trip, members: members, from: from, to: to, details: true) { p in
             guard let k = p.sharers.firstIndex(where: { $0.index == me }) else { return }
-            func part(_ amount: Int64) -> Int64 { SplitRow.divide(amount, among: p.sharers)[k] }
+            func part(_ amount: Int64) -> Int64 { Allocation.divide(amount, among: p.sharers)[k] }
             // The stored conversion, or the one `--home` made (both signed like the purchase).
             var amounts = (
                 home: p.home, discount: p.homeDiscount, service: p.homeService, tax: p.homeTax, tip: p.homeTip,
@@ -67,8 +68,8 @@ extension Ledger {
                 if p.home == nil { unconverted[s.index] += 1 }
             }
             guard let home = p.home else { return }
-            for (k, v) in SplitRow.divide(home, among: p.sharers).enumerated() { share[p.sharers[k].index] += v }
-            for (k, v) in SplitRow.divide(home, among: p.payers).enumerated() { paid[p.payers[k].index] += v }
+            for (k, v) in Allocation.divide(home, among: p.sharers).enumerated() { share[p.sharers[k].index] += v }
+            for (k, v) in Allocation.divide(home, among: p.payers).enumerated() { paid[p.payers[k].index] += v }
         }
         return members.indices.map { i in
             var line = TripReport.Line(key: members[i].name, count: count[i], home: share[i], original: nil)

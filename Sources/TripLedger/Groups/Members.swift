@@ -1,14 +1,7 @@
 import TripCore
+import TripModel
 
-/// A member of a group trip. Members keep the order in which they joined (`joined_at`, then id:
-/// the order of one `member add`), and that order breaks every tie of a split or a settle-up. Not
-/// the id alone: on a shared trip each device numbers members as they reach it.
-public struct Member: Sendable, Equatable {
-    public let id: Int64
-    public let tripID: Int64
-    public let name: String
-    public let joinedAt: String
-
+extension Member {
     static let columns = Column.sqlList
 
     /// The result columns of `columns`, in order.
@@ -26,10 +19,7 @@ public struct Member: Sendable, Equatable {
     }
 
     init(row: ResultRow<Column>) {
-        id = row.int(.id)
-        tripID = row.int(.tripID)
-        name = row.text(.name)
-        joinedAt = row.text(.joinedAt)
+        self.init(id: row.int(.id), tripID: row.int(.tripID), name: row.text(.name), joinedAt: row.text(.joinedAt))
     }
 }
 

@@ -1,36 +1,5 @@
 import TripCore
-
-/// Who paid one purchase and who shares it: weights per member, as stored. Amounts come from
-/// `amounts(total:home:)`, divided exactly by the largest-remainder method.
-public struct PurchaseSplit: Sendable, Equatable {
-    public struct Part: Sendable, Equatable {
-        public let member: Member
-        public let weight: Rational
-    }
-
-    public let payers: [Part]
-    public let shares: [Part]
-
-    /// One participant's part of an amount, in the purchase's currency and in the home currency
-    /// (`nil` when the purchase has no rate).
-    public struct Amounts: Sendable, Equatable {
-        public let member: Member
-        public let weight: Rational
-        public let amount: Int64
-        public let home: Int64?
-    }
-
-    /// The payers' and the sharers' parts of `total` and of `home`; each list adds up to them.
-    public func amounts(total: Int64, home: Int64?) -> (paid: [Amounts], shares: [Amounts]) {
-        func divide(_ parts: [Part]) -> [Amounts] {
-            let weights = parts.map(\.weight)
-            let t = (try? Allocation.largestRemainder(total, weights: weights)) ?? parts.map { _ in 0 }
-            let h = home.map { (try? Allocation.largestRemainder($0, weights: weights)) ?? parts.map { _ in 0 } }
-            return parts.indices.map { Amounts(member: parts[$0].member, weight: parts[$0].weight, amount: t[$0], home: h?[$0]) }
-        }
-        return (divide(payers), divide(shares))
-    }
-}
+import TripModel
 
 /// `--paid-by`, `--split` and `--items` of `trip add` / `trip edit`, as typed.
 public struct SplitDraft: Sendable {
@@ -152,14 +121,5 @@ extension Ledger {
                     payers: payers.map { .init(member: members[$0.index], weight: $0.weight) },
                     shares: shares.map { .init(member: members[$0.index], weight: $0.weight) })
             }
-    }
-}
-
-extension Member {
-    init(id: Int64, tripID: Int64, name: String, joinedAt: String) {
-        self.id = id
-        self.tripID = tripID
-        self.name = name
-        self.joinedAt = joinedAt
     }
 }

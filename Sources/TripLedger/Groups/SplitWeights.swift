@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// The `payers` and `shares` text of `purchase_splits`: `MEMBER_ID=WEIGHT,…` in join order, a
 /// weight being an integer or an exact fraction `NUM/DEN`. One place writes and reads it.

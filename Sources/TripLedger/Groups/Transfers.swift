@@ -1,17 +1,5 @@
 import TripCore
-
-/// A payment between two members of a group trip (Ben pays Ana back), converted into the trip's
-/// home currency like a purchase, with the same provenance.
-public struct Transfer: Sendable, Equatable {
-    public let id: Int64
-    public let tripName: String
-    public let from: String
-    public let to: String
-    public let date: CivilDate
-    public let amount: Money
-    public let conversion: Conversion
-    public let note: String
-}
+import TripModel
 
 /// The `transfers` table's SQL: the only code that reads or writes it.
 extension Ledger {

@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// A purchase computed by its caller, for generating large ledgers (`TripBench`): no preset, no
 /// `--rate` or `--charged`, converted as `conversion` says.

@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 #if canImport(Glibc)
 import Glibc

@@ -1,39 +1,5 @@
 import TripCore
-
-/// A logged purchase: what was paid, in its own currency, its adjustments, and its conversion.
-public struct Purchase: Sendable, Equatable {
-    public let id: Int64
-    public let tripID: Int64
-    public let tripName: String
-    public let date: CivilDate
-    public let note: String
-    public let category: String?
-    public let paidWith: String?
-    public let currency: Currency
-    /// The amount as typed, e.g. `3*1200`.
-    public let expression: String
-    public let inputs: AdjustmentInputs
-    public let breakdown: Breakdown
-    public let preset: String?
-    /// `--rate` given on this purchase.
-    public let purchaseRate: String?
-    /// `--charged`, in home minor units.
-    public let chargedMinor: Int64?
-    public let conversion: Conversion
-    /// The fields the user set by flag; `nil` when the row did not record them (before m0005, imported).
-    public let explicitFields: ExplicitFields?
-    /// A purchase, or money received: a refund (of `refundOf`) or a credit. Amounts above are
-    /// non-negative either way; `kind.sign` says which way they count.
-    public let kind: PurchaseKind
-    /// The purchase a refund refunds.
-    public let refundOf: Int64?
-
-    /// `total` with its sign: negative for a refund or credit.
-    public var signedTotal: Int64 { kind.sign * breakdown.total }
-    /// `conversion.home` with its sign: negative for a refund or credit.
-    public var signedHome: Int64? { conversion.home.map { kind.sign * $0 } }
-
-}
+import TripModel
 
 /// What `trip add` or `trip edit` was given, as typed. For `edit`, `nil` means "keep".
 ///

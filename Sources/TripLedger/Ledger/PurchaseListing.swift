@@ -1,16 +1,6 @@
+import Rendering
 import TripCore
-
-/// What the text table of `trip list` needs before its first row: how many rows, each column's
-/// width, and whether the provisional footnote applies. One aggregate query gives it, so the rows
-/// themselves can be streamed and still line up exactly.
-public struct ListLayout: Sendable {
-    public var count: Int
-    public var idWidth: Int
-    public var amountWidth: Int
-    public var homeWidth: Int
-    public var rateWidth: Int
-    public var anyProvisional: Bool
-}
+import TripModel
 
 extension Ledger {
     /// The trip's purchases as `filter` selects them, each passed to `body` as it is read, so
@@ -31,13 +21,14 @@ extension Ledger {
     public func writeList(_ filter: PurchaseFilter, json: Bool, to out: BufferedOutput) throws {
         let q = try PurchaseQuery(filter, trip: try resolveTrip(filter.trip), clock: clock)
         let stream = PurchaseStream { [self] in try members(ofTripID: $0) }
+        let splits = SplitPositions { [self] in try members(ofTripID: $0) }
         if json {
             // A trip without members has no split to read: no lookup per row.
             let hasMembers = try !members(ofTripID: q.trip.id).isEmpty
             try db.preferStreaming()
             try out.write("{\"purchases\":[")
             var first = true
-            try purchaseStore.forEachStreamed(q, withSplits: hasMembers) { row in
+            try purchaseStore.forEachStreamed(q, withSplits: hasMembers, splits: splits) { row in
                 try out.append { buffer in
                     if !first { buffer.append(UInt8(ascii: ",")) }
                     try stream.writeJSON(row, to: &buffer)
@@ -54,7 +45,7 @@ extension Ledger {
         }
         try out.write(header)
         // The text table shows no split: never joined.
-        try purchaseStore.forEachStreamed(q, withSplits: false) { row in
+        try purchaseStore.forEachStreamed(q, withSplits: false, splits: splits) { row in
             try out.append { stream.writeListRow(row, layout, to: &$0) }
         }
         if let footer = TextFormat.listFooter(layout) { try out.write(footer) }

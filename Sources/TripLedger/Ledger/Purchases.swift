@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 extension Ledger {
     /// `trip add`: validates everything, then inserts the purchase in one transaction.

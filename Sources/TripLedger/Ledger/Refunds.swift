@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 extension Ledger {
     /// `trip refund ID [AMOUNT] [--date D] [--charged X]`: money back for purchase `ID`, in its currency.

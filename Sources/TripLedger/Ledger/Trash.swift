@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 extension Ledger {
     /// The id for a new row of `table` (`purchases` or `trips`): above every id present and every

@@ -1,30 +1,5 @@
 import TripCore
-
-/// A rate the user set by hand: 1 `base` = `rate` `quote`, from `date` on.
-public struct ManualRate: Sendable, Equatable {
-    public let base: Currency
-    public let quote: Currency
-    public let date: CivilDate
-    public let rate: String
-    /// 1 `quote` = `inverse` `base`, to 12 significant digits (shown because people enter rates
-    /// the wrong way round).
-    public var inverse: String { RateResolver.inverse(rate) }
-
-}
-
-/// What a re-rating changed.
-public struct RerateSummary: Sendable, Equatable {
-    /// Purchases whose conversion changed.
-    public var changed = 0
-    /// Sum of (new − old) home amounts, per home currency code, in minor units.
-    public var delta: [String: Int64] = [:]
-    /// Purchases still provisional or unconverted afterwards.
-    public var remainingProvisional = 0
-    /// Per purchase currency: why it stays provisional ("fallback table", "no rate").
-    public var reasons: [String: String] = [:]
-
-    public init() {}
-}
+import TripModel
 
 extension Ledger {
     /// `trip rates set CUR RATE [--in CUR] [--date D]`; then re-rates what the new rate affects.

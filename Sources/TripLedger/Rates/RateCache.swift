@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// What a trip still needs rates for: its provisional or unconverted purchases, per currency.
 public struct TripRateNeeds: Sendable {

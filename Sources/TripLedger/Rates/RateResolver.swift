@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// Chooses the rate for converting `from` into `to` on `date`, in this order:
 /// 1. the same currency: identity, rate 1;
@@ -33,14 +34,8 @@ public struct RateResolver {
     func manual(from: String, to: String, on date: CivilDate) throws -> RateQuote? {
         guard let (base, text, day) = try ledger.rateStore.manualRate(from: from, to: to, on: date) else { return nil }
         let on = CivilDate(iso: day)
-        let rate = base == from ? text : RateResolver.inverse(text)
+        let rate = base == from ? text : Rational.inverse(ofRate: text)
         return RateQuote(rate: rate, date: on, source: .manual, provisional: false)
-    }
-
-    /// 1 / rate, exact when it terminates within 12 decimals, else to 12 significant digits.
-    public static func inverse(_ text: String) -> String {
-        guard let r = Rational(decimalText: text), let inv = try? Rational.one / r else { return text }
-        return inv.derivedRateText
     }
 
     /// A provider's cached rate for the pair, crossed through the provider's base when neither side is it.

@@ -1,16 +1,5 @@
 import TripCore
-
-/// One line of `trip rates status`: a currency the ledger uses or the cache holds.
-public struct RateStatusLine: Sendable, Equatable {
-    public let currency: String
-    /// Newest cached observation of any provider, and which provider.
-    public let latest: CivilDate?
-    public let provider: String?
-    /// Days between `latest` and today.
-    public let ageDays: Int?
-    /// Purchases in this currency that are provisional or unconverted.
-    public let provisional: Int
-}
+import TripModel
 
 extension Ledger {
     /// `trip rates status`: per currency, the newest observation, its age and provider, and how

@@ -1,3 +1,6 @@
+import Rendering
+import TripModel
+
 /// Reads JSON written by SQLite's `json_object` and `json_array` (and by `JSONValue`) straight
 /// from its bytes: strings, numbers, `null` and booleans, and the brackets around them. A pull
 /// reads every column of every travelling row, so this is the one JSON scanner of the sharing

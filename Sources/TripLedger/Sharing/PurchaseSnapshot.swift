@@ -1,4 +1,6 @@
+import Rendering
 import TripCore
+import TripModel
 
 /// A first share's purchases as one change: `{"count":N,"columns":[…],"rows":[[…],…]}`, each row
 /// the values of one purchase under one column list: its global id, its clock, then the columns a

@@ -1,5 +1,6 @@
 import Synchronization
 import TripCore
+import TripModel
 
 /// A row of a table that travels between devices, as one JSON object of its columns by name.
 ///

@@ -1,3 +1,5 @@
+import TripModel
+
 /// The columns of the sharing code's wider statements, declared once each (see `ColumnList`).
 
 /// A shared trip and where its sync stands (`sharedTrips`).

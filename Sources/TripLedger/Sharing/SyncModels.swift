@@ -1,3 +1,5 @@
+import TripModel
+
 /// A change as it travels: one row of a shared trip, whole, with the clock that orders it.
 public struct SyncChange: Sendable, Equatable {
     /// Unique for ever; the server keeps each once, so a repeated push adds nothing.

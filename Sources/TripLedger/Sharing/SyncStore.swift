@@ -1,5 +1,7 @@
+import Rendering
 import Synchronization
 import TripCore
+import TripModel
 
 /// The local side of shared trips: `shared_trips`, `sync_rows`, `sync_outbox`,
 /// `sync_conflicts` and `sync_state` (m0011), and the triggers of `SyncTriggers`. The only code that reads or

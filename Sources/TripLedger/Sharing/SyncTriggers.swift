@@ -1,3 +1,5 @@
+import TripModel
+
 /// The triggers that fill `sync_outbox` (m0011): every write to a row of a shared trip records a
 /// clock tick and the row, in the same transaction as the write, whatever command made it.
 ///

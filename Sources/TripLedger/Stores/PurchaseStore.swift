@@ -1,4 +1,6 @@
+import Rendering
 import TripCore
+import TripModel
 
 /// The `purchases` table's SQL: every statement over `purchases`, the column list each one reads or
 /// writes, and the mapping between those columns and `Purchase` / `PurchaseRow`. No other code
@@ -77,27 +79,20 @@ extension Purchase {
         func spec(_ c: Column) -> AdjustmentSpec? {
             row.optionalText(c).flatMap { try? AdjustmentSpec.parse($0, field: "stored") }
         }
-        id = row.int(.id)
-        tripID = row.int(.tripID)
-        tripName = row.text(.tripName)
-        date = CivilDate(iso: row.text(.date)) ?? CivilDate(year: 1970, month: 1, day: 1)!
-        note = row.text(.note)
-        category = row.optionalText(.category)
-        paidWith = row.optionalText(.paidWith)
-        currency = .stored(row.text(.currency))
-        expression = row.text(.expression)
         let rounding = RoundingMode(rawValue: row.text(.rounding)) ?? .halfUp
-        breakdown = Breakdown(stored: row)
-        inputs = AdjustmentInputs(
-            discount: spec(.discountSpec), service: spec(.serviceSpec), tax: spec(.taxSpec), taxIncluded: breakdown.taxIncluded,
-            tip: spec(.tipSpec), rounding: rounding)
-        preset = row.optionalText(.preset)
-        purchaseRate = row.optionalText(.purchaseRate)
-        chargedMinor = row.optionalInt(.charged)
-        conversion = Conversion(stored: row)
-        explicitFields = row.optionalText(.explicitFields).map(ExplicitFields.init(stored:))
-        kind = PurchaseKind(rawValue: row.text(.kind)) ?? .purchase
-        refundOf = row.optionalInt(.refundOf)
+        let breakdown = Breakdown(stored: row)
+        self.init(
+            id: row.int(.id), tripID: row.int(.tripID), tripName: row.text(.tripName),
+            date: CivilDate(iso: row.text(.date)) ?? CivilDate(year: 1970, month: 1, day: 1)!, note: row.text(.note),
+            category: row.optionalText(.category), paidWith: row.optionalText(.paidWith), currency: .stored(row.text(.currency)),
+            expression: row.text(.expression),
+            inputs: AdjustmentInputs(
+                discount: spec(.discountSpec), service: spec(.serviceSpec), tax: spec(.taxSpec), taxIncluded: breakdown.taxIncluded,
+                tip: spec(.tipSpec), rounding: rounding),
+            breakdown: breakdown, preset: row.optionalText(.preset), purchaseRate: row.optionalText(.purchaseRate),
+            chargedMinor: row.optionalInt(.charged), conversion: Conversion(stored: row),
+            explicitFields: row.optionalText(.explicitFields).map(ExplicitFields.init(stored:)),
+            kind: PurchaseKind(rawValue: row.text(.kind)) ?? .purchase, refundOf: row.optionalInt(.refundOf))
     }
 }
 
@@ -262,6 +257,46 @@ enum StreamedPurchase {
     static let unsplitColumns = """
         \(Purchase.columns), NULL, NULL
         """
+}
+
+/// A row of `StreamedPurchase` as `PurchaseStream` reads it: each field from the
+/// `Purchase.Column` of the same name, the split from `SplitColumn` by `SplitWeights`.
+struct StreamedPurchaseRow: PurchaseFields {
+    /// Each `PurchaseField`'s column, by name.
+    private static let columns: [Int32] = PurchaseField.allCases.map { Purchase.Column.named[String(describing: $0)]!.rawValue }
+
+    let statement: Statement
+    let splits: SplitPositions
+
+    func int(_ field: PurchaseField) -> Int64 { statement.int(Self.columns[field.rawValue]) }
+    func isNull(_ field: PurchaseField) -> Bool { statement.isNull(Self.columns[field.rawValue]) }
+    func withBytes<T>(_ field: PurchaseField, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        try statement.withBytes(Self.columns[field.rawValue], body)
+    }
+
+    func readSplit(payers: inout [(index: Int, weight: Rational)], sharers: inout [(index: Int, weight: Rational)]) throws -> Bool {
+        let split = ResultRow<SplitColumn>(statement, base: Purchase.Column.count)
+        guard !split.isNull(.payers) else { return false }
+        let index = try splits.positions(trip: int(.tripID))
+        split.withBytes(.payers) { SplitWeights.decode($0, index: index, into: &payers) }
+        split.withBytes(.shares) { SplitWeights.decode($0, index: index, into: &sharers) }
+        return true
+    }
+}
+
+/// Each trip's members' positions in join order, read once per trip of a stream.
+final class SplitPositions {
+    private let members: (Int64) throws -> [Member]
+    private var byTrip: [Int64: SplitWeights.Positions] = [:]
+
+    init(members: @escaping (Int64) throws -> [Member]) { self.members = members }
+
+    func positions(trip: Int64) throws -> SplitWeights.Positions {
+        if let known = byTrip[trip] { return known }
+        let found = SplitWeights.Positions(try members(trip))
+        byTrip[trip] = found
+        return found
+    }
 }
 
 // MARK: - Stored breakdowns and conversions, whatever else a statement reads
@@ -820,9 +855,13 @@ extension PurchaseStore {
 
     /// `query`'s rows in its order as `PurchaseStream` reads them (`StreamedPurchase`); their splits
     /// are read only `withSplits` (a trip without members has none: no lookup per row).
-    func forEachStreamed(_ query: PurchaseQuery, withSplits: Bool, _ body: (Statement) throws -> Void) throws {
+    func forEachStreamed(
+        _ query: PurchaseQuery, withSplits: Bool, splits: SplitPositions, _ body: (StreamedPurchaseRow) throws -> Void
+    ) throws {
         let columns = withSplits ? StreamedPurchase.columns : StreamedPurchase.unsplitColumns
-        try listed(query, columns: columns, from: withSplits ? StreamedPurchase.from : Purchase.from).forEach(query.values, body)
+        try listed(query, columns: columns, from: withSplits ? StreamedPurchase.from : Purchase.from).forEach(query.values) {
+            try body(StreamedPurchaseRow(statement: $0, splits: splits))
+        }
     }
 
     /// `query`'s rows in its order: `columns` (a constant column list of this file) from `from` (a
@@ -842,11 +881,15 @@ extension PurchaseStore {
     }
 
     /// `forEachExported`'s rows as `PurchaseStream` reads them, with their splits.
-    func forEachExportedStreamed(trip tripID: Int64?, _ body: (Statement) throws -> Void) throws {
+    func forEachExportedStreamed(
+        trip tripID: Int64?, splits: SplitPositions, _ body: (StreamedPurchaseRow, Purchase) throws -> Void
+    ) throws {
         var sql = "SELECT \(StreamedPurchase.columns) \(StreamedPurchase.from)"
         if tripID != nil { sql += " WHERE p.trip_id = ?" }
         sql += " ORDER BY p.trip_id, p.date, p.id"
-        try db.prepare(sql).forEach(tripID.map { [.integer($0)] } ?? [], body)
+        try db.prepare(sql).forEach(tripID.map { [.integer($0)] } ?? []) {
+            try body(StreamedPurchaseRow(statement: $0, splits: splits), Purchase(row: $0.row()))
+        }
     }
 
     /// `trip list`'s widths: one aggregate per purchase currency over `query`'s rows.

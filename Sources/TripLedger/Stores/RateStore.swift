@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// The rate tables' SQL: every statement whose table is `rate_observations` (the providers'
 /// cache), `provider_state` (each URL's validators and newest published date) or `manual_rates`

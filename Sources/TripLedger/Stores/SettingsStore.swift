@@ -1,3 +1,5 @@
+import TripModel
+
 /// The `ledger_settings` table's SQL: the settings kept in the ledger itself (the current trip,
 /// `trip init --home`, this device's id), by key.
 struct SettingsStore {

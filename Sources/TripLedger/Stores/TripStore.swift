@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// The `trips` table's SQL: every statement whose table is `trips`, and the mapping between its
 /// columns and `Trip`.
@@ -35,16 +36,13 @@ extension Trip {
     }
 
     init(row: ResultRow<Column>) {
-        id = row.int(.id)
-        name = row.text(.name)
-        localCurrency = row.optionalText(.localCurrency).flatMap { CurrencyTable.shared.lookup($0) }
-        homeCurrency = .stored(row.text(.homeCurrency))
-        start = row.optionalText(.start).flatMap { CivilDate(iso: $0) }
-        end = row.optionalText(.end).flatMap { CivilDate(iso: $0) }
-        presets = (row.optionalText(.presets) ?? "").split(separator: ",").map(String.init)
-        budgetMinor = row.optionalInt(.budget)
-        createdAt = row.text(.createdAt)
-        closedAt = row.optionalText(.closedAt)
+        self.init(
+            id: row.int(.id), name: row.text(.name),
+            localCurrency: row.optionalText(.localCurrency).flatMap { CurrencyTable.shared.lookup($0) },
+            homeCurrency: .stored(row.text(.homeCurrency)), start: row.optionalText(.start).flatMap { CivilDate(iso: $0) },
+            end: row.optionalText(.end).flatMap { CivilDate(iso: $0) },
+            presets: (row.optionalText(.presets) ?? "").split(separator: ",").map(String.init), budgetMinor: row.optionalInt(.budget),
+            createdAt: row.text(.createdAt), closedAt: row.optionalText(.closedAt))
     }
 }
 

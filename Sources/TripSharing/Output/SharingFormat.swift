@@ -1,5 +1,7 @@
+import Rendering
 import TripCore
 import TripLedger
+import TripModel
 
 /// Text and JSON of the sharing commands (README, "JSON contract": sync, remote status, conflicts).
 public enum SharingFormat {

@@ -1,4 +1,6 @@
+import Rendering
 import TripLedger
+import TripModel
 
 /// What a push did.
 struct PushResult {

@@ -1,5 +1,6 @@
 import TripCore
 import TripLedger
+import TripModel
 
 /// `trip remote`, `share`, `join` and `sync`: one ledger and one server. Every local write is one
 /// SQLite transaction and every server write one PostgreSQL transaction; between them, the

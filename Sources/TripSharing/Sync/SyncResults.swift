@@ -1,5 +1,6 @@
 import TripCore
 import TripLedger
+import TripModel
 
 /// What `trip sync` (and `share`, `join`) did for one trip.
 public struct SyncResult: Sendable {

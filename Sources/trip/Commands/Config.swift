@@ -1,7 +1,9 @@
 import ArgumentParser
 import RateService
+import Rendering
 import TripCore
 import TripLedger
+import TripModel
 import TripSharing
 
 extension TripCommand {

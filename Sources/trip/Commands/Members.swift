@@ -1,5 +1,7 @@
 import ArgumentParser
+import Rendering
 import TripLedger
+import TripModel
 
 extension TripCommand {
     /// `trip members [--trip T]`

@@ -1,8 +1,10 @@
 import ArgumentParser
 import RateService
 import RateSync
+import Rendering
 import TripCore
 import TripLedger
+import TripModel
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Rendering
 import TripLedger
+import TripModel
 
 extension TripCommand {
     /// `trip transfer FROM TO AMOUNT [CUR] [--date D] [--note T] [--trip T]`

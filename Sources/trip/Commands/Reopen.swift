@@ -1,6 +1,8 @@
 import ArgumentParser
+import Rendering
 import TripCore
 import TripLedger
+import TripModel
 
 extension TripCommand {
     /// `trip reopen NAME`

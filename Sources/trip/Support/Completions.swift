@@ -1,6 +1,8 @@
 import ArgumentParser
+import Rendering
 import TripCore
 import TripLedger
+import TripModel
 
 /// Shell completion candidates (`trip --generate-completion-script bash|zsh|fish`).
 ///

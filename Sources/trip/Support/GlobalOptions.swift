@@ -1,6 +1,8 @@
 import ArgumentParser
+import Rendering
 import TripCore
 import TripLedger
+import TripModel
 
 /// `--format`: `text` for people, `json` for scripts (a documented contract, see README). The
 /// others are for `report` (csv, markdown, html) and `export` (csv, json, ledger, beancount); other

@@ -1,5 +1,7 @@
+import Rendering
 import TripCore
 import TripLedger
+import TripModel
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TripLedger
+import TripModel
 
 /// The options `trip add` and `trip edit` share. On `edit`, an omitted option keeps the stored value.
 struct PurchaseOptions: ParsableArguments {

@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// Text output for people. Not a contract: scripts use `--format json`.
 /// Everything that echoes user text goes through `safe`, so a note cannot emit terminal control codes.
@@ -57,7 +58,7 @@ public enum TextFormat {
         return right ? fill + s : s + fill
     }
 
-    static func money(_ v: Int64, _ c: Currency) -> String { Money(minorUnits: v, currency: c).formatted }
+    public static func money(_ v: Int64, _ c: Currency) -> String { Money(minorUnits: v, currency: c).formatted }
 
     /// How a conversion is described: "at 0.0067 (manual, 2026-03-02)".
     public static func provenance(_ c: Conversion) -> String {

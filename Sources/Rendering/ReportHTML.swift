@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// `trip report --format html`: one self-contained file (inline CSS and SVG, no network
 /// references, no scripts) that reads well on screen and prints cleanly to PDF.

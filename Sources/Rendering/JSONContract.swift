@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 // The `--format json` contract, documented in README.md ("JSON output"). Changing a key or its
 // type is a breaking change. Money is a decimal string with exactly the currency's minor digits.

@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// What every report format says the same way: labels, shares, warnings, money in the report's
 /// currency. The renderers only lay these out.

@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// `trip report --format markdown`: GitHub-flavoured tables, for pasting into a message or a wiki.
 public enum ReportMarkdown {

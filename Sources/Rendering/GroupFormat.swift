@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 // Text and `--format json` of group trips: members, splits, balances, settle-up, transfers.
 // The JSON keys are part of the contract in README.md ("JSON output").

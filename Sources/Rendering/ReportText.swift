@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 extension TextFormat {
     /// `trip report` for people. On a terminal (`bars`) each breakdown line gets a bar scaled to

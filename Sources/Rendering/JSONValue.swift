@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// A JSON document as trip emits it: object keys sorted, amounts and rates as exact decimal
 /// strings, absent values as explicit `null`, one document per command, newline-terminated.
@@ -50,7 +51,7 @@ public indirect enum JSONValue: Equatable, Sendable {
 
     /// `writeString` of UTF-8 bytes (a column read from SQLite), without a `String` when there is
     /// nothing to escape.
-    static func writeString(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    public static func writeString(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
             writeString(String(decoding: bytes, as: UTF8.self), to: &out)
             return
@@ -60,7 +61,7 @@ public indirect enum JSONValue: Equatable, Sendable {
         out.append(UInt8(ascii: "\""))
     }
 
-    static func writeString(_ s: String, to out: inout [UInt8]) {
+    public static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings (amounts, codes, dates, plain notes) are printable ASCII with nothing to
         // escape: appended whole, as streaming a 100,000-purchase list spends its time here.

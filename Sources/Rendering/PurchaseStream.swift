@@ -1,4 +1,5 @@
 import TripCore
+import TripModel
 
 /// `trip list` and `trip export --format json`, written straight from each row's columns.
 ///
@@ -9,24 +10,13 @@ import TripCore
 /// its output bytes once. What it writes is exactly what the general renderers (`Purchase.json`
 /// with `json(split:)`, `TextFormat.listRow`) write for the same row: `PurchaseStreamTests`
 /// compares both, byte for byte, on a ledger with every kind of row.
-final class PurchaseStream {
-    typealias Column = Purchase.Column
-
-    /// Where `SplitColumn`'s columns start.
-    private static let splitBase = Column.count
-
+public final class PurchaseStream {
     /// A currency as a row names it: `Currency.stored`, its code's bytes and width in characters.
     private struct CurrencyText {
         let text: [UInt8]
         let currency: Currency
         let code: [UInt8]
         let codeWidth: Int
-    }
-
-    /// A trip's members (join order), by id, and their names as JSON strings.
-    private struct Group {
-        let index: SplitWeights.Positions
-        let names: [[UInt8]]
     }
 
     private let members: (Int64) throws -> [Member]
@@ -37,7 +27,8 @@ final class PurchaseStream {
     private var kinds = ByteMemo<PurchaseKind>()
     private var date = LastDate()
     private var rateDate = LastDate()
-    private var groups: [Int64: Group] = [:]
+    /// A trip's members' names (join order) as JSON strings, by trip id.
+    private var names: [Int64: [[UInt8]]] = [:]
     private var weightTexts: [Rational: [UInt8]] = [:]
     private var payers: [(index: Int, weight: Rational)] = []
     private var sharers: [(index: Int, weight: Rational)] = []
@@ -45,15 +36,14 @@ final class PurchaseStream {
     private var homes: [Int64] = []
 
     /// `members(tripID)`: the trip's members in join order (`Ledger.members(ofTripID:)`).
-    init(members: @escaping (Int64) throws -> [Member]) {
+    public init(members: @escaping (Int64) throws -> [Member]) {
         self.members = members
     }
 
     // MARK: JSON
 
     /// Appends row `s`'s purchase object, keys sorted, as `Purchase.json(split:)` serializes it.
-    func writeJSON(_ statement: Statement, to out: inout [UInt8]) throws {
-        let s = ResultRow<Column>(statement)
+    public func writeJSON(_ s: some PurchaseFields, to out: inout [UInt8]) throws {
         let currency = self.currency(s, .currency)
         let home = self.currency(s, .homeCurrency)
         let source = self.source(s)
@@ -61,13 +51,13 @@ final class PurchaseStream {
         let total = s.int(.total)
         let homeTotal = optionalInt(s, .home)
 
-        func money(_ c: Column) { quotedMinor(s.int(c), currency.currency.minorUnits, to: &out) }
+        func money(_ c: PurchaseField) { quotedMinor(s.int(c), currency.currency.minorUnits, to: &out) }
         func homeMoney(_ v: Int64?) {
             if let v { quotedMinor(v, home.currency.minorUnits, to: &out) } else { append("null", to: &out) }
         }
-        func text(_ c: Column) { s.withBytes(c) { jsonString($0, to: &out) } }
-        func optionalText(_ c: Column) { if s.isNull(c) { append("null", to: &out) } else { text(c) } }
-        func spec(_ c: Column) {
+        func text(_ c: PurchaseField) { s.withBytes(c) { jsonString($0, to: &out) } }
+        func optionalText(_ c: PurchaseField) { if s.isNull(c) { append("null", to: &out) } else { text(c) } }
+        func spec(_ c: PurchaseField) {
             guard !s.isNull(c), let bytes = specText(s, c) else { return append("null", to: &out) }
             out.append(contentsOf: bytes)
         }
@@ -174,49 +164,38 @@ final class PurchaseStream {
     }
 
     /// Reads the row's payers and sharers into `payers` and `sharers`; false when it has no split
-    /// (no row in `purchase_splits`, or a trip without members), as `Ledger.split(of:)` says.
-    private func readSplit(_ s: ResultRow<Column>) throws -> Bool {
-        let split = ResultRow<SplitColumn>(s.statement, base: Self.splitBase)
-        guard !split.isNull(.payers) else { return false }
+    /// (none stored, or a trip without members), as `Ledger.split(of:)` says.
+    private func readSplit(_ s: some PurchaseFields) throws -> Bool {
         let trip = s.int(.tripID)
-        let group: Group
-        if let g = groups[trip] {
-            group = g
-        } else {
-            let list = try members(trip)
-            var names: [[UInt8]] = []
-            for m in list {
+        if names[trip] == nil {
+            names[trip] = try members(trip).map { m in
                 var n: [UInt8] = []
                 JSONValue.writeString(m.name, to: &n)
-                names.append(n)
+                return n
             }
-            group = Group(index: SplitWeights.Positions(list), names: names)
-            groups[trip] = group
         }
-        guard !group.names.isEmpty else { return false }
+        guard !names[trip]!.isEmpty else { return false }
         payers.removeAll(keepingCapacity: true)
         sharers.removeAll(keepingCapacity: true)
-        split.withBytes(.payers) { SplitWeights.decode($0, index: group.index, into: &payers) }
-        split.withBytes(.shares) { SplitWeights.decode($0, index: group.index, into: &sharers) }
-        return true
+        return try s.readSplit(payers: &payers, sharers: &sharers)
     }
 
     /// `[{"home_paid":…,"name":…,"paid":…,"weight":…},…]`: `total` and `home` divided among
-    /// `parts` by the allocation `trip balances` sums (`SplitRow.divide`).
+    /// `parts` by the allocation `trip balances` sums (`Allocation.divide`).
     private func writeParts(
         _ parts: [(index: Int, weight: Rational)], _ key: StaticString, total: Int64, home: Int64?,
-        _ s: ResultRow<Column>, _ currency: CurrencyText, _ homeCurrency: CurrencyText,
+        _ s: some PurchaseFields, _ currency: CurrencyText, _ homeCurrency: CurrencyText,
         to out: inout [UInt8]
     ) {
-        let group = groups[s.int(.tripID)]!
+        let names = self.names[s.int(.tripID)]!
         // Into buffers kept from row to row: no array per row.
         amounts.removeAll(keepingCapacity: true)
         amounts.append(contentsOf: repeatElement(0, count: parts.count))
-        SplitRow.divide(total, among: parts) { amounts[$0] = $1 }
+        Allocation.divide(total, among: parts) { amounts[$0] = $1 }
         homes.removeAll(keepingCapacity: true)
         if let home {
             homes.append(contentsOf: repeatElement(0, count: parts.count))
-            SplitRow.divide(home, among: parts) { homes[$0] = $1 }
+            Allocation.divide(home, among: parts) { homes[$0] = $1 }
         }
         out.append(UInt8(ascii: "["))
         for k in parts.indices {
@@ -226,7 +205,7 @@ final class PurchaseStream {
             append("\":", to: &out)
             if home != nil { quotedMinor(homes[k], homeCurrency.currency.minorUnits, to: &out) } else { append("null", to: &out) }
             append(",\"name\":", to: &out)
-            out.append(contentsOf: group.names[parts[k].index])
+            out.append(contentsOf: names[parts[k].index])
             append(",\"", to: &out)
             append(key, to: &out)
             append("\":", to: &out)
@@ -249,8 +228,7 @@ final class PurchaseStream {
     // MARK: text
 
     /// Appends row `s`'s line of `trip list`'s table, as `TextFormat.listRow` writes it.
-    func writeListRow(_ statement: Statement, _ layout: ListLayout, to out: inout [UInt8]) {
-        let s = ResultRow<Column>(statement)
+    public func writeListRow(_ s: some PurchaseFields, _ layout: ListLayout, to out: inout [UInt8]) {
         let currency = self.currency(s, .currency)
         let kind = self.kind(s)
         let sign = kind.sign
@@ -330,7 +308,7 @@ final class PurchaseStream {
 
     // MARK: the row's repeated texts
 
-    private func currency(_ s: ResultRow<Column>, _ c: Column) -> CurrencyText {
+    private func currency(_ s: some PurchaseFields, _ c: PurchaseField) -> CurrencyText {
         s.withBytes(c) { bytes in
             for known in currencies where sameBytes(bytes, known.text) { return known }
             let currency = Currency.stored(String(decoding: bytes, as: UTF8.self))
@@ -343,7 +321,7 @@ final class PurchaseStream {
     }
 
     /// The spec's `description` as a JSON string, or `nil` (JSON null) when it does not parse.
-    private func specText(_ s: ResultRow<Column>, _ c: Column) -> [UInt8]? {
+    private func specText(_ s: some PurchaseFields, _ c: PurchaseField) -> [UInt8]? {
         s.withBytes(c) { bytes in
             if let known = specs.find(bytes) { return known }
             let spec = try? AdjustmentSpec.parse(String(decoding: bytes, as: UTF8.self), field: "stored")
@@ -357,7 +335,7 @@ final class PurchaseStream {
         }
     }
 
-    private func rounding(_ s: ResultRow<Column>) -> [UInt8] {
+    private func rounding(_ s: some PurchaseFields) -> [UInt8] {
         s.withBytes(.rounding) { bytes in
             if let known = roundings.find(bytes) { return known }
             var t: [UInt8] = []
@@ -367,7 +345,7 @@ final class PurchaseStream {
         }
     }
 
-    private func source(_ s: ResultRow<Column>) -> RateSource {
+    private func source(_ s: some PurchaseFields) -> RateSource {
         s.withBytes(.rateSource) { bytes in
             if let known = sources.find(bytes) { return known }
             let source = RateSource(rawValue: String(decoding: bytes, as: UTF8.self)) ?? .none
@@ -376,7 +354,7 @@ final class PurchaseStream {
         }
     }
 
-    private func kind(_ s: ResultRow<Column>) -> PurchaseKind {
+    private func kind(_ s: some PurchaseFields) -> PurchaseKind {
         s.withBytes(.kind) { bytes in
             if let known = kinds.find(bytes) { return known }
             let kind = PurchaseKind(rawValue: String(decoding: bytes, as: UTF8.self)) ?? .purchase
@@ -385,7 +363,27 @@ final class PurchaseStream {
         }
     }
 
-    private func optionalInt(_ s: ResultRow<Column>, _ c: Column) -> Int64? { s.optionalInt(c) }
+    private func optionalInt(_ s: some PurchaseFields, _ c: PurchaseField) -> Int64? { s.isNull(c) ? nil : s.int(c) }
+}
+
+/// The fields of a stored purchase that `PurchaseStream` writes. A reader maps each to the
+/// storage column of the same name.
+public enum PurchaseField: Int, CaseIterable, Sendable {
+    case id, tripID, tripName, date, note, category, paidWith, currency, expression, price, discount, discountSpec, service
+    case serviceSpec, tax, taxSpec, taxIncluded, tip, tipSpec, total, preset, rounding, charged, homeCurrency, home
+    case homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider, rateFetchedAt, provisional
+    case kind, refundOf
+}
+
+/// One stored purchase as `PurchaseStream` reads it, straight from storage without building a
+/// `Purchase`: each field by name, a text as its UTF-8 bytes. The ledger's streamed rows conform.
+public protocol PurchaseFields {
+    func int(_ field: PurchaseField) -> Int64
+    func isNull(_ field: PurchaseField) -> Bool
+    func withBytes<T>(_ field: PurchaseField, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T
+    /// Appends the purchase's payers and sharers, each as its member's position in the trip's
+    /// join order and its weight; false when the purchase has no split.
+    func readSplit(payers: inout [(index: Int, weight: Rational)], sharers: inout [(index: Int, weight: Rational)]) throws -> Bool
 }
 
 /// The last date text read and its `CivilDate.description` (rows come date by date).
