@@ -83,7 +83,7 @@ public struct RateSync<Client: HTTPFetching> {
                     }
                 } catch let error as FetchError {
                     // Keys from the environment (say, inside TRIP_RATES_URL) never reach a message.
-                    outcome.failures.append(SyncFailure(provider: name, error: error.scrubbing(secrets)))
+                    outcome.failures.append(SyncFailure(provider: name, message: error.scrubbing(secrets).description))
                     // After a timeout or an unreachable host, the provider's other requests would
                     // only wait out the same limit again: one limit per provider bounds a hostile
                     // or dead host.
@@ -100,7 +100,7 @@ public struct RateSync<Client: HTTPFetching> {
         if outcome.responses == 0, let first = outcome.failures.first {
             let more =
                 outcome.failures.count > 1 ? " (and \(outcome.failures.count - 1) more request\(outcome.failures.count == 2 ? "" : "s") failed)" : ""
-            var cause = first.error.description
+            var cause = first.message
             while cause.hasSuffix(".") { cause.removeLast() }
             throw TripError.unavailable("rates sync: \(first.provider): \(cause)\(more); nothing was changed")
         }
@@ -112,26 +112,6 @@ public struct RateSync<Client: HTTPFetching> {
         }
         return outcome
     }
-}
-
-/// A provider request that failed.
-public struct SyncFailure: Sendable, Equatable {
-    public let provider: String
-    public let error: FetchError
-}
-
-/// What one sync did.
-public struct SyncOutcome: Sendable {
-    /// Per trip in scope: what re-rating changed.
-    public var trips: [(trip: Trip, summary: RerateSummary)] = []
-    public var failures: [SyncFailure] = []
-    /// Responses stored (including 304 Not Modified).
-    public var responses = 0
-    public var observations = 0
-    /// Needed currencies no provider supplied, with why.
-    public var missing: [String: String] = [:]
-    /// No open trip in scope had a provisional or unconverted purchase, so nothing was fetched.
-    public var nothingToSync = false
 }
 
 extension HTTPClient {

@@ -94,4 +94,9 @@ extension TextFormat {
             }
         return (rs.map { report($0, bars: bars, color: color, width: width) } + [summary.joined(separator: "\n")]).joined(separator: "\n\n")
     }
+
+    /// `trip demo`: the sample trip's report, and where its ledger was kept (`--keep`).
+    public static func demo(_ report: TripReport, keptAt path: String?) -> String {
+        TextFormat.report(report) + (path.map { "\n\nledger kept at \($0)" } ?? "")
+    }
 }

@@ -52,3 +52,31 @@ public struct RateStatusLine: Sendable, Equatable {
         self.provisional = provisional
     }
 }
+
+/// A provider request that failed.
+public struct SyncFailure: Sendable, Equatable {
+    public let provider: String
+    /// The error, as shown (its secrets already masked).
+    public let message: String
+
+    public init(provider: String, message: String) {
+        self.provider = provider
+        self.message = message
+    }
+}
+
+/// What one `trip rates sync` did.
+public struct SyncOutcome: Sendable {
+    /// Per trip in scope: what re-rating changed.
+    public var trips: [(trip: Trip, summary: RerateSummary)] = []
+    public var failures: [SyncFailure] = []
+    /// Responses stored (including 304 Not Modified).
+    public var responses = 0
+    public var observations = 0
+    /// Needed currencies no provider supplied, with why.
+    public var missing: [String: String] = [:]
+    /// No open trip in scope had a provisional or unconverted purchase, so nothing was fetched.
+    public var nothingToSync = false
+
+    public init() {}
+}

@@ -1,3 +1,4 @@
+import Rendering
 import TripCore
 import TripModel
 
@@ -70,5 +71,23 @@ public enum PurchaseCSV {
             let needsQuotes = f.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
             return needsQuotes ? "\"" + f.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\"" : f
         }.joined(separator: ",") + "\r\n"
+    }
+}
+
+extension PurchaseCSV {
+    /// `trip report --format csv`: the reports' purchases (`lines`), or with `--member` the
+    /// member's shares (`memberLines`, their own columns: README, "Group trips"). Terminal-safe like
+    /// the other report formats: a legacy note's ESC prints as \u{1b}.
+    public static func report(_ reports: [TripReport], member: Bool) -> String {
+        func safe(_ fields: [String]) -> String { record(fields.map { TextFormat.safe($0, keepingTabs: true) }) }
+        var out = record(member ? MemberLineCSV.columns : columns)
+        for r in reports {
+            if member {
+                for l in r.memberLines { out += safe(MemberLineCSV.fields(l, member: r.member ?? "")) }
+            } else {
+                for p in r.lines { out += safe(fields(p)) }
+            }
+        }
+        return out
     }
 }

@@ -5,6 +5,9 @@ import TripModel
 
 /// Text and JSON of the sharing commands (README, "JSON contract": sync, remote status, conflicts).
 public enum SharingFormat {
+    /// `trip resolve ID --keep mine|theirs`.
+    public static func text(resolved c: SyncConflict, kept side: String) -> String { "Resolved conflict \(c.id): kept \(side)." }
+
     public static func text(_ r: SyncResult) -> String {
         var parts = ["pushed \(r.pushed)"]
         let authors = r.pulledBy.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }

@@ -15,7 +15,7 @@ extension TripCommand {
 
         func run() throws {
             let target = try global.openLedger().backup(to: file)
-            emit(global.format, json: .object(["backup": .string(target)]), text: "Backed up the ledger to \(target)")
+            emit(global.format, json: LedgerFormat.json(backup: target), text: LedgerFormat.text(backup: target))
         }
     }
 }

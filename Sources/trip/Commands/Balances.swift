@@ -19,8 +19,8 @@ extension TripCommand {
             if byCurrency {
                 let all = try ledger.balancesByCurrency(trip: trip)
                 emit(
-                    global.format, json: .object(["by_currency": .array(all.map(\.json))]),
-                    text: all.map(TextFormat.balances).joined(separator: "\n\n"))
+                    global.format, json: LedgerFormat.json(balancesByCurrency: all),
+                    text: LedgerFormat.text(balancesByCurrency: all))
             } else {
                 let b = try ledger.balances(trip: trip)
                 emit(global.format, json: b.json, text: TextFormat.balances(b))

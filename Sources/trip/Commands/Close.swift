@@ -19,7 +19,7 @@ extension TripCommand {
             if let warning = TextFormat.closeWarning(trip, try ledger.purchases(PurchaseFilter(trip: trip.name)).purchases) {
                 ProcessExit.printError("trip: " + TextFormat.safe(warning))
             }
-            emit(global.format, json: trip.json, text: "Closed \(TextFormat.safe(trip.name)) on \(trip.closedAt?.prefix(10) ?? "?").")
+            emit(global.format, json: trip.json, text: LedgerFormat.text(closed: trip))
         }
     }
 }

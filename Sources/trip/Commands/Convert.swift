@@ -21,14 +21,8 @@ extension TripCommand {
             let ledger = try global.openLedger()
             let r = try ledger.convertAmount(amount, from: from, to: to, date: date)
             emit(
-                global.format,
-                json: .object([
-                    "amount": .string(r.from.plainText), "currency": .string(r.from.currency.code),
-                    "converted": .string(r.to.plainText), "to": .string(r.to.currency.code), "quote": r.quote.json,
-                ]),
-                text:
-                    "\(r.from.formatted) = \(r.to.formatted)  at \(r.quote.rate) (\(r.quote.source.rawValue)\(r.quote.provider.map { " " + $0 } ?? "")\(r.quote.date.map { ", \($0)" } ?? "")\(r.quote.provisional ? ", provisional" : ""))"
-            )
+                global.format, json: RatesFormat.json(converted: r.from, to: r.to, quote: r.quote),
+                text: RatesFormat.text(converted: r.from, to: r.to, quote: r.quote))
         }
     }
 }

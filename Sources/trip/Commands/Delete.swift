@@ -18,8 +18,8 @@ extension TripCommand {
             guard yes else { throw TripError.confirmationRequired("delete \(quoted(name)) removes the trip and its purchases") }
             let (trip, count) = try global.openLedger().deleteTrip(name)
             emit(
-                global.format, json: .object(["deleted": trip.json, "purchases": .int(Int64(count))]),
-                text: "Deleted \(TextFormat.safe(trip.name)) and its \(count) purchase\(count == 1 ? "" : "s").")
+                global.format, json: LedgerFormat.json(deleted: trip, purchases: count),
+                text: LedgerFormat.text(deleted: trip, purchases: count))
         }
     }
 }

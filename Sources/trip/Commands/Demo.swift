@@ -34,8 +34,7 @@ extension TripCommand {
                 report = try DemoTrip.build(in: ledger)
                 if global.format == .text {
                     let (trip, purchases) = try ledger.purchases(PurchaseFilter())
-                    print(TextFormat.list(trip, purchases))
-                    print("")
+                    print(TextFormat.list(trip, purchases) + "\n")
                 }
             }
             if !keep {
@@ -44,7 +43,7 @@ extension TripCommand {
             }
             emit(
                 global.format, json: report.json,
-                text: TextFormat.report(report) + (keep ? "\n\nledger kept at \(path)" : ""))
+                text: TextFormat.demo(report, keptAt: keep ? path : nil))
         }
     }
 }

@@ -19,8 +19,8 @@ extension TripCommand {
             let home = try ledger.initialize(home: self.home)
             emit(
                 global.format,
-                json: .object(["ledger": .string(ledger.path), "home_currency": .string(home.code)]),
-                text: "Ledger ready at \(ledger.path) · home currency \(home.code)")
+                json: LedgerFormat.json(initialized: ledger.path, home: home),
+                text: LedgerFormat.text(initialized: ledger.path, home: home))
         }
     }
 }

@@ -18,8 +18,7 @@ extension TripCommand {
             let ledger = try global.openLedger()
             let (t, added) = try ledger.addMembers(names, trip: trip)
             emit(
-                global.format, json: .object(["trip": .string(t.name), "added": .array(added.map(\.json))]),
-                text: "Added \(added.map(\.name).joined(separator: ", ")) to \(t.name).")
+                global.format, json: LedgerFormat.json(added: added, to: t), text: LedgerFormat.text(added: added, to: t))
         }
     }
 }

@@ -17,7 +17,7 @@ extension TripCommand {
         func run() throws {
             let ledger = try global.openLedger()
             let m = try ledger.removeMember(name, trip: trip)
-            emit(global.format, json: m.json, text: "Removed member \(m.name).")
+            emit(global.format, json: m.json, text: LedgerFormat.text(removedMember: m))
         }
     }
 }

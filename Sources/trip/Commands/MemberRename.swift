@@ -17,7 +17,7 @@ extension TripCommand {
         func run() throws {
             let ledger = try global.openLedger()
             let m = try ledger.renameMember(old, to: new, trip: trip)
-            emit(global.format, json: m.json, text: "Renamed \(old) to \(m.name).")
+            emit(global.format, json: m.json, text: LedgerFormat.text(renamedMember: m, from: old))
         }
     }
 }

@@ -17,7 +17,7 @@ extension TripCommand {
             let me = try ledger.whoami(set: nil)
             emit(
                 global.format,
-                json: .object(["trip": .string(t.name), "members": .array(members.map(\.json)), "whoami": JSONValue(me)]),
+                json: LedgerFormat.json(members: members, of: t, whoami: me),
                 text: TextFormat.members(t, members, whoami: me))
         }
     }

@@ -31,10 +31,7 @@ extension TripCommand {
                     name: name, localCurrency: currency, homeCurrency: home,
                     start: start, end: end, budget: budget, presets: preset))
             emit(
-                global.format, json: trip.json,
-                text:
-                    "Created \(TextFormat.safe(trip.name)) (\(trip.localCurrency?.code ?? trip.homeCurrency.code) → \(trip.homeCurrency.code)); it is now the current trip."
-            )
+                global.format, json: trip.json, text: LedgerFormat.text(created: trip))
         }
     }
 }

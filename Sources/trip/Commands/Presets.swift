@@ -17,8 +17,7 @@ extension TripCommand {
 
         func run() throws {
             let t = try global.openLedger().setTripPresets(presets, trip: trip)
-            let list = t.presets.isEmpty ? "none" : t.presets.joined(separator: ", ")
-            emit(global.format, json: t.json, text: "Default presets of \(TextFormat.safe(t.name)): \(list)")
+            emit(global.format, json: t.json, text: LedgerFormat.text(presetsOf: t))
         }
     }
 }

@@ -20,9 +20,7 @@ extension TripCommand {
 
         func run() throws {
             let (m, summary) = try global.openLedger().setManualRate(currency: currency, rate: rate, in: quote, date: date)
-            var text = "1 \(m.base.code) = \(m.rate) \(m.quote.code) · 1 \(m.quote.code) = \(m.inverse) \(m.base.code)  (from \(m.date))"
-            if summary.changed > 0 { text += "\nre-rated \(summary.changed) purchase\(summary.changed == 1 ? "" : "s")" }
-            emit(global.format, json: .object(["rate": m.json, "rerate": summary.json()]), text: text)
+            emit(global.format, json: RatesFormat.json(set: m, summary), text: RatesFormat.text(set: m, summary))
         }
     }
 }

@@ -13,12 +13,7 @@ extension TripCommand {
 
         func run() throws {
             let rates = try global.openLedger().manualRates()
-            let text =
-                rates.isEmpty
-                ? "No manual rates. Set one with `trip rates set JPY 0.0067 --in USD`."
-                : rates.map { "\($0.date)  1 \($0.base.code) = \($0.rate) \($0.quote.code) · 1 \($0.quote.code) = \($0.inverse) \($0.base.code)" }
-                    .joined(separator: "\n")
-            emit(global.format, json: .object(["manual": .array(rates.map(\.json))]), text: text)
+            emit(global.format, json: RatesFormat.json(manual: rates), text: RatesFormat.text(manual: rates))
         }
     }
 }

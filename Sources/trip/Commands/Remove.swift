@@ -16,7 +16,7 @@ extension TripCommand {
         func run() throws {
             let p = try global.openLedger().removePurchase(id)
             emit(
-                global.format, json: .object(["removed": p.json]),
+                global.format, json: LedgerFormat.json(removed: p),
                 text: TextFormat.removed(p))
         }
     }

@@ -15,7 +15,7 @@ extension TripCommand {
 
         func run() throws {
             let trip = try global.openLedger().renameTrip(old, to: new)
-            emit(global.format, json: trip.json, text: "Renamed to \(TextFormat.safe(trip.name))")
+            emit(global.format, json: trip.json, text: LedgerFormat.text(renamed: trip))
         }
     }
 }

@@ -15,7 +15,7 @@ extension TripCommand {
         func run() throws {
             let ledger = try global.openLedger()
             let trip = try ledger.reopenTrip(name ?? ledger.resolveTrip(nil).name)
-            emit(global.format, json: trip.json, text: "Reopened \(TextFormat.safe(trip.name)).")
+            emit(global.format, json: trip.json, text: LedgerFormat.text(reopened: trip))
         }
     }
 }

@@ -53,23 +53,9 @@ extension TripCommand {
             StartupTrace.lap("report")
             switch global.format {
             case .json:
-                print((all ? JSONValue.object(["reports": .array(reports.map(\.json))]) : reports[0].json).serialized)
-            case .csv where member != nil:
-                // A member's shares, not purchases: their own columns (README, "Group trips").
-                var out = PurchaseCSV.record(MemberLineCSV.columns)
-                for r in reports {
-                    for l in r.memberLines {
-                        out += PurchaseCSV.record(MemberLineCSV.fields(l, member: r.member ?? "").map { TextFormat.safe($0, keepingTabs: true) })
-                    }
-                }
-                print(out, terminator: "")
+                print(LedgerFormat.json(reports: reports, all: all).serialized)
             case .csv:
-                var out = PurchaseCSV.record(PurchaseCSV.columns)
-                // Terminal-safe like the other report formats: a legacy note's ESC prints as \u{1b}.
-                for r in reports {
-                    for p in r.lines { out += PurchaseCSV.record(PurchaseCSV.fields(p).map { TextFormat.safe($0, keepingTabs: true) }) }
-                }
-                print(out, terminator: "")
+                print(PurchaseCSV.report(reports, member: member != nil), terminator: "")
             case .markdown:
                 print(ReportMarkdown.render(reports))
             case .html:

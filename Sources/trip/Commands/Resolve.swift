@@ -18,7 +18,7 @@ extension TripCommand {
 
         func run() throws {
             let c = try global.openLedger().resolveConflict(id, keepMine: keep == .mine)
-            emit(global.format, json: SharingFormat.json([c]), text: "Resolved conflict \(c.id): kept \(keep.rawValue).")
+            emit(global.format, json: SharingFormat.json([c]), text: SharingFormat.text(resolved: c, kept: keep.rawValue))
         }
     }
 }

@@ -14,7 +14,7 @@ extension TripCommand {
 
         func run() throws {
             let p = try global.openLedger().restorePurchase(id)
-            emit(global.format, json: .object(["restored": p.json]), text: TextFormat.purchase(p, verb: .restored))
+            emit(global.format, json: LedgerFormat.json(restored: p), text: TextFormat.purchase(p, verb: .restored))
         }
     }
 }

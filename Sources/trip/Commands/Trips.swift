@@ -17,7 +17,7 @@ extension TripCommand {
             let current = try ledger.currentTrip()
             emit(
                 global.format,
-                json: .object(["trips": .array(trips.map(\.json)), "current": JSONValue(current?.name)]),
+                json: LedgerFormat.json(trips: trips, current: current),
                 text: TextFormat.trips(trips, current: current))
         }
     }

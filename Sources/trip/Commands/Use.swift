@@ -14,7 +14,7 @@ extension TripCommand {
 
         func run() throws {
             let trip = try global.openLedger().useTrip(name)
-            emit(global.format, json: trip.json, text: "Current trip: \(TextFormat.safe(trip.name))")
+            emit(global.format, json: trip.json, text: LedgerFormat.text(current: trip))
         }
     }
 }

@@ -18,8 +18,7 @@ extension TripCommand {
             let ledger = try global.openLedger()
             let me = try ledger.whoami(set: name)
             emit(
-                global.format, json: .object(["whoami": JSONValue(me)]),
-                text: me.map { "You are \($0)." } ?? "Not set: the first member of a trip pays by default.")
+                global.format, json: LedgerFormat.json(whoami: me), text: LedgerFormat.text(whoami: me))
         }
     }
 }
