@@ -78,6 +78,19 @@ struct PurchaseColumnTests {
         }
         #expect(RerateRow.columns.hasPrefix("p.id, p.currency, p.date, p.price_minor, p.discount_minor"))
         #expect(ReexpressColumn.sqlList == "p.category, p.paid_with")
+        // `PurchaseStream`'s fields are read from the `Purchase.Column` of the same name.
+        let fields = Set(PurchaseField.allCases.map(String.init(describing:)))
+        #expect(fields.isSubset(of: names), "not in Purchase.Column: \(fields.subtracting(names).sorted())")
+    }
+
+    /// Likewise for a list that borrows `PurchaseRow.Column`'s texts (what an insert writes).
+    @Test func subsetsNameOnlyWrittenColumns() {
+        let names = Set(PurchaseRow.Column.named.keys)
+        #expect(names.count == PurchaseRow.Column.allCases.count)
+        let list = Set(RerateUpdateColumn.allCases.map(String.init(describing:)))
+        #expect(list.isSubset(of: names), "not in PurchaseRow.Column: \(list.subtracting(names).sorted())")
+        guard list.isSubset(of: names) else { return }  // `row` would have no column to give
+        #expect(RerateUpdateColumn.row.map(\.sql.description) == RerateUpdateColumn.allCases.map(\.sql.description))
     }
 
     /// The lists that read a stored conversion name the same columns for it.

@@ -49,8 +49,8 @@ extension Ledger {
         case .json:
             // Each purchase object with its `paid_by` and `split`, written by `PurchaseStream`
             // (the same bytes as `Purchase.json(split:)`); its first columns are `Purchase.columns`.
-            let stream = PurchaseStream { [self] in try members(ofTripID: $0) }
             let splits = SplitPositions { [self] in try members(ofTripID: $0) }
+            let stream = PurchaseStream(members: splits.members(trip:))
             var bytes: [UInt8] = []
             try write("{\"purchases\":[")
             try purchaseStore.forEachExportedStreamed(trip: tripID, splits: splits) { row, purchase in

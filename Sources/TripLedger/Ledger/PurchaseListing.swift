@@ -20,11 +20,11 @@ extension Ledger {
     /// `out`'s buffer as it is read (`PurchaseStream`), so memory does not grow with the trip.
     public func writeList(_ filter: PurchaseFilter, json: Bool, to out: BufferedOutput) throws {
         let q = try PurchaseQuery(filter, trip: try resolveTrip(filter.trip), clock: clock)
-        let stream = PurchaseStream { [self] in try members(ofTripID: $0) }
         let splits = SplitPositions { [self] in try members(ofTripID: $0) }
+        let stream = PurchaseStream(members: splits.members(trip:))
         if json {
             // A trip without members has no split to read: no lookup per row.
-            let hasMembers = try !members(ofTripID: q.trip.id).isEmpty
+            let hasMembers = try !splits.members(trip: q.trip.id).isEmpty
             try db.preferStreaming()
             try out.write("{\"purchases\":[")
             var first = true

@@ -197,7 +197,7 @@ struct PurchaseRow {
     }
 
     func value(_ column: Column, now: String, createdAt: String) -> SQLValue {
-        let b = breakdown, c = conversion, q = conversion.quote
+        let b = breakdown
         switch column {
         case .tripID: return .integer(tripID)
         case .date: return .text(date.description)
@@ -221,6 +221,22 @@ struct PurchaseRow {
         case .preset: return SQLValue(preset)
         case .purchaseRate: return SQLValue(purchaseRate)
         case .charged: return SQLValue(charged)
+        case .homeCurrency, .home, .homeDiscount, .homeService, .homeTax, .homeTip, .rate, .rateDate, .rateSource, .rateProvider,
+            .rateFetchedAt, .provisional:
+            return Self.value(column, conversion: conversion)
+        case .createdAt: return .text(createdAt)
+        case .updatedAt: return .text(now)
+        case .explicitFields: return SQLValue(explicit?.stored)
+        case .kind: return .text(kind.rawValue)
+        case .refundOf: return SQLValue(refundOf)
+        }
+    }
+
+    /// The stored conversion's value for `column`, for an insert and for re-rating's update alike;
+    /// `.null` for a column that is not part of the conversion.
+    static func value(_ column: Column, conversion c: Conversion) -> SQLValue {
+        let q = c.quote
+        switch column {
         case .homeCurrency: return .text(c.homeCurrency.code)
         case .home: return SQLValue(c.home)
         case .homeDiscount: return SQLValue(c.homeDiscount)
@@ -233,13 +249,26 @@ struct PurchaseRow {
         case .rateProvider: return SQLValue(q?.provider)
         case .rateFetchedAt: return SQLValue(q?.fetchedAt)
         case .provisional: return SQLValue(c.provisional)
-        case .createdAt: return .text(createdAt)
-        case .updatedAt: return .text(now)
-        case .explicitFields: return SQLValue(explicit?.stored)
-        case .kind: return .text(kind.rawValue)
-        case .refundOf: return SQLValue(refundOf)
+        default: return .null
         }
     }
+}
+
+extension PurchaseRow.Column {
+    /// Every case by its name.
+    static let named = Dictionary(uniqueKeysWithValues: allCases.map { (String(describing: $0), $0) })
+}
+
+/// A statement's columns that are some of `PurchaseRow.Column`'s, under the same case names: each
+/// case's text is `PurchaseRow.Column`'s, so a purchase column's name is written once for writing.
+/// `PurchaseColumnTests` checks that every case names a `PurchaseRow.Column`.
+protocol PurchaseRowColumnSubset: ColumnList {}
+
+extension PurchaseRowColumnSubset {
+    /// Each case's `PurchaseRow.Column`, by name, indexed by raw value (looked up once, not per row).
+    static var rowColumns: [PurchaseRow.Column] { allCases.map { PurchaseRow.Column.named[String(describing: $0)]! } }
+
+    var sql: StaticString { PurchaseRow.Column.named[String(describing: self)]!.sql }
 }
 
 /// The rows `PurchaseStream` writes: `Purchase.columns`, then the purchase's split (NULL when it
@@ -284,16 +313,22 @@ struct StreamedPurchaseRow: PurchaseFields {
     }
 }
 
-/// Each trip's members' positions in join order, read once per trip of a stream.
+/// Each trip's members (join order) and their positions, read once per trip of a stream: the
+/// ledger's rows decode splits with the positions, `PurchaseStream` names the members.
 final class SplitPositions {
-    private let members: (Int64) throws -> [Member]
-    private var byTrip: [Int64: SplitWeights.Positions] = [:]
+    private let read: (Int64) throws -> [Member]
+    private var byTrip: [Int64: (members: [Member], positions: SplitWeights.Positions)] = [:]
 
-    init(members: @escaping (Int64) throws -> [Member]) { self.members = members }
+    init(members: @escaping (Int64) throws -> [Member]) { self.read = members }
 
-    func positions(trip: Int64) throws -> SplitWeights.Positions {
+    func members(trip: Int64) throws -> [Member] { try lookup(trip).members }
+
+    func positions(trip: Int64) throws -> SplitWeights.Positions { try lookup(trip).positions }
+
+    private func lookup(_ trip: Int64) throws -> (members: [Member], positions: SplitWeights.Positions) {
         if let known = byTrip[trip] { return known }
-        let found = SplitWeights.Positions(try members(trip))
+        let members = try read(trip)
+        let found = (members, SplitWeights.Positions(members))
         byTrip[trip] = found
         return found
     }
@@ -722,26 +757,11 @@ struct RerateRow {
 
 /// The columns of `purchases` that re-rating rewrites: the stored conversion but its home currency
 /// (which a new rate does not change), and the update time.
-enum RerateUpdateColumn: Int32, ColumnList {
+enum RerateUpdateColumn: Int32, PurchaseRowColumnSubset {
     case home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider, rateFetchedAt
     case provisional, updatedAt
 
-    var sql: StaticString {
-        switch self {
-        case .home: "home_minor"
-        case .homeDiscount: "home_discount_minor"
-        case .homeService: "home_service_minor"
-        case .homeTax: "home_tax_minor"
-        case .homeTip: "home_tip_minor"
-        case .rate: "rate"
-        case .rateDate: "rate_date"
-        case .rateSource: "rate_source"
-        case .rateProvider: "rate_provider"
-        case .rateFetchedAt: "rate_fetched_at"
-        case .provisional: "provisional"
-        case .updatedAt: "updated_at"
-        }
-    }
+    static let row = rowColumns
 }
 
 // MARK: - Import
@@ -986,24 +1006,10 @@ extension PurchaseStore {
 
     /// Writes purchase `id`'s new conversion (its home currency stays).
     func updateConversion(id: Int64, _ c: Conversion, now: String) throws {
-        let q = c.quote
         try db.run(
             Self.updateConversionSQL,
             RerateUpdateColumn.allCases.map { column -> SQLValue in
-                switch column {
-                case .home: SQLValue(c.home)
-                case .homeDiscount: SQLValue(c.homeDiscount)
-                case .homeService: SQLValue(c.homeService)
-                case .homeTax: SQLValue(c.homeTax)
-                case .homeTip: SQLValue(c.homeTip)
-                case .rate: SQLValue(q?.rate)
-                case .rateDate: SQLValue(q?.date?.description)
-                case .rateSource: .text(c.source.rawValue)
-                case .rateProvider: SQLValue(q?.provider)
-                case .rateFetchedAt: SQLValue(q?.fetchedAt)
-                case .provisional: SQLValue(c.provisional)
-                case .updatedAt: .text(now)
-                }
+                column == .updatedAt ? .text(now) : PurchaseRow.value(RerateUpdateColumn.row[Int(column.rawValue)], conversion: c)
             } + [.integer(id)])
     }
 
