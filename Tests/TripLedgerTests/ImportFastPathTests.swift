@@ -129,6 +129,16 @@ struct ImportFastPathTests {
         #expect(general.parsed.fastRows == 0)
     }
 
+    /// A column the store gains turns the fast path off (imports stay correct, only slower) until
+    /// `fastAppend` writes it too.
+    @Test func fastPathWritesEveryColumn() {
+        let stored = PurchaseRow.Column.allCases.map { String(describing: $0) }
+        let missing = stored.filter { !ExportRowImporter.fastColumns.contains($0) }
+        #expect(
+            ExportRowImporter.fastColumnsAreCurrent && ExportRowImporter.fastColumns == stored,
+            "the import fast path is off: it does not write \(missing) (ExportRowFastPath.swift), or not in PurchaseRow.Column's order")
+    }
+
     /// End to end: the same file imported with and without the fast path fills identical tables.
     @Test func importsWithAndWithoutTheFastPathAreIdentical() throws {
         let (header, rows, source) = try rows()

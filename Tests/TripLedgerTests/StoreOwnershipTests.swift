@@ -13,13 +13,16 @@ struct StoreOwnershipTests {
     static let owned: [String: String] = [
         "purchases": "PurchaseStore.swift", "removed_purchases": "PurchaseStore.swift", "trips": "TripStore.swift",
         "ledger_settings": "SettingsStore.swift", "rate_observations": "RateStore.swift", "provider_state": "RateStore.swift",
-        "manual_rates": "RateStore.swift",
+        "manual_rates": "RateStore.swift", "members": "MemberStore.swift", "purchase_splits": "SplitStore.swift",
+        "transfers": "TransferStore.swift", "id_high_water": "IDStore.swift", "shared_trips": "Sync/SyncStore.swift",
+        "sync_outbox": "Sync/SyncStore.swift", "sync_rows": "Sync/SyncStore.swift", "sync_conflicts": "Sync/SyncStore.swift",
+        "sync_state": "Sync/SyncStore.swift",
     ]
 
     /// Statements elsewhere that read an owned table first, each with why it stays there.
     static let allowed: [String: String] = [
         // Which purchases still lack a row in sync_rows: a question about the sync tables.
-        "SELECT p.id FROM purchases p WHERE p.trip_id = ?1": "Sharing/SyncStore.swift"
+        "SELECT p.id FROM purchases p WHERE p.trip_id = ?1": "Stores/Sync/SyncStore.swift"
     ]
 
     /// The table a statement writes, or reads first at the top level; nil for other statements.
@@ -78,6 +81,65 @@ struct StoreOwnershipTests {
         // The scan must still find the stores' own statements, or the check above proves nothing.
         #expect((seen["purchases"] ?? 0) > 30 && (seen["trips"] ?? 0) > 5 && (seen["ledger_settings"] ?? 0) >= 2, "\(seen)")
         #expect((seen["rate_observations"] ?? 0) >= 5 && (seen["provider_state"] ?? 0) >= 4 && (seen["manual_rates"] ?? 0) >= 5, "\(seen)")
+        #expect((seen["members"] ?? 0) >= 4 && (seen["purchase_splits"] ?? 0) >= 5 && (seen["transfers"] ?? 0) >= 5, "\(seen)")
+        #expect((seen["sync_outbox"] ?? 0) >= 3 && (seen["id_high_water"] ?? 0) >= 1, "\(seen)")
+    }
+
+    /// Outside `Stores/` and the SQLite wrapper, no file of the ledger holds the connection or a
+    /// statement, or writes SQL: it asks a store, runs its operation in `transaction`, and may read
+    /// a row a store hands it by column name.
+    static let seesTheDatabase = try! NSRegularExpression(pattern: #"\bdb\.|\bDatabase\b|\bStatement\b|\bColumnList\b"#)
+
+    static let statementWords: Set<String> = [
+        "SELECT", "INSERT", "UPDATE", "DELETE", "WITH", "PRAGMA", "CREATE", "DROP", "ALTER", "VACUUM", "ANALYZE", "BEGIN",
+    ]
+
+    static func sightings(in text: String) -> [String] {
+        var out: [String] = []
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let code = line.components(separatedBy: "//").first ?? ""
+            let range = NSRange(code.startIndex..., in: code)
+            if Self.seesTheDatabase.firstMatch(in: code, range: range) != nil {
+                out.append("\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        for literal in SQLChecker.literals(in: text) {
+            let first = literal.body.split(whereSeparator: { $0 == " " || $0 == "\n" }).first.map(String.init) ?? ""
+            if Self.statementWords.contains(first) { out.append("\(literal.line): SQL: \(literal.body.prefix(60))") }
+        }
+        return out
+    }
+
+    @Test func onlyStoresSeeTheDatabase() throws {
+        let sources = SQLHygieneTests.sources.appendingPathComponent("TripLedger")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }.sorted()
+        var strays: [String] = []
+        var storeSightings = 0
+        for file in files {
+            let found = Self.sightings(in: try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8))
+            if file.hasPrefix("Stores/") || file.hasPrefix("SQLite/") {
+                storeSightings += found.count
+            } else {
+                strays += found.map { "\(file):\($0)" }
+            }
+        }
+        #expect(strays.isEmpty, "the database seen outside Stores/:\n\(strays.joined(separator: "\n"))")
+        // The scan must still see the stores' own use, or the check above proves nothing.
+        #expect(storeSightings > 200, "\(storeSightings)")
+    }
+
+    @Test(arguments: [
+        ("try db.run(\"DELETE FROM members WHERE id = ?\", [])", 2),
+        ("let s: Statement? = nil", 1),
+        ("try database.transaction { }  // not db.run", 0),
+        ("let flag = \"--db\"", 0),
+        ("let sql = \"PRAGMA foreign_keys\"", 1),
+        ("let text = \"SELECT a member\".lowercased()", 1),
+        ("let word = \"select\"", 0),
+        ("enum X: Int32, ColumnList {", 1),
+    ])
+    func findsTheDatabase(line: String, count: Int) {
+        #expect(Self.sightings(in: line).count == count, "\(Self.sightings(in: line))")
     }
 
     @Test(arguments: [

@@ -25,7 +25,7 @@ extension Ledger {
         write: (String) throws -> Void
     ) throws -> ExportSummary {
         let trips = all ? try self.trips() : [try resolveTrip(name)]
-        try db.preferStreaming()
+        try database.preferStreaming()
         let tripID = all ? nil : trips[0].id
         var summary = ExportSummary()
         switch format {

@@ -74,7 +74,6 @@ extension Ledger {
 
         if !group.splits.isEmpty {
             let ids = try purchaseStore.importedIDs(after: lastID)
-            let insert = try db.prepare("INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)")
             for (key, s) in group.splits {
                 guard let id = ids[key] else { continue }
                 let list = members[s.trip.id]!
@@ -83,29 +82,24 @@ extension Ledger {
                     let found = parts.map { p in (list.firstIndex { $0.name.lowercased() == p.name.lowercased() }!, p.weight) }
                     return try SplitWeights.encode(found.sorted { $0.0 < $1.0 }.map { (list[$0.0].id, $0.1) })
                 }
-                try insert.run([.integer(s.trip.id), .integer(id), .text(try text(s.payers)), .text(try text(s.shares))])
+                try splitStore.insert(trip: s.trip.id, purchase: id, payers: try text(s.payers), shares: try text(s.shares))
             }
         }
 
         var added = 0, skipped = 0
         var seen: [String: Int] = [:]
         var stored: [String: Int64] = [:]
-        let count = try db.prepare(
-            """
-            SELECT count(*) FROM transfers
-            WHERE trip_id = ? AND from_member = ? AND to_member = ? AND date = ? AND currency = ? AND amount_minor = ? AND note = ?
-            """)
         // Counted before any is inserted: a file may hold the same transfer twice.
         var keyed: [(GroupImport.Transfer, Member, Member, String)] = []
         for t in group.transfers {
             let list = members[t.trip.id]!
             let from = try Ledger.member(t.from, in: list, trip: t.trip), to = try Ledger.member(t.to, in: list, trip: t.trip)
-            let values: [SQLValue] = [
-                .integer(t.trip.id), .integer(from.id), .integer(to.id), .text(t.date.description),
-                .text(t.currency.code), .integer(t.amount), .text(t.note),
-            ]
-            let key = values.map { "\($0)" }.joined(separator: "\u{1F}")
-            if stored[key] == nil { stored[key] = try count.first(values) { $0.int(0) } ?? 0 }
+            let amount = Money(minorUnits: t.amount, currency: t.currency)
+            let key = [String(t.trip.id), String(from.id), String(to.id), t.date.description, t.currency.code, String(t.amount), t.note]
+                .joined(separator: "\u{1F}")
+            if stored[key] == nil {
+                stored[key] = try transferStore.count(trip: t.trip.id, from: from.id, to: to.id, date: t.date, amount: amount, note: t.note)
+            }
             keyed.append((t, from, to, key))
         }
         for (t, from, to, key) in keyed {

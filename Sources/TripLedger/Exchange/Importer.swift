@@ -157,55 +157,46 @@ extension Ledger {
             try options.statement.map { try StatementRowImporter(ledger: self, header: header, mapping: $0, trip: options.trip) }
             ?? ExportRowImporter(ledger: self, header: header, trip: options.trip)
 
-        // Foreign keys are checked once per trip at the end (`verifyTrips`) rather than by a
-        // parent lookup per row. The pragma only takes effect outside a transaction: inside a
-        // caller's transaction it is a no-op and SQLite keeps checking.
-        let foreignKeys = try db.scalarInt("PRAGMA foreign_keys") ?? 1
-        try db.execute("PRAGMA foreign_keys = OFF")
-        defer { try? db.execute(foreignKeys == 0 ? "PRAGMA foreign_keys = OFF" : "PRAGMA foreign_keys = ON") }
-        // Temporary storage stays at SQLite's default (files): SQLite's sorter uses worker threads
-        // only then (`temp_store = MEMORY` turns them off), and the inserts need no statement journal.
-        // Bulk mode's index rebuilds may sort on a second core. Both pragmas only tune speed, so
-        // a refusal (e.g. inside a caller's transaction) is not an error.
-        _ = try? db.execute("PRAGMA threads = 2")
-        defer { try? db.execute("PRAGMA threads = 0") }
-
-        let (result, bulk) = try db.transaction {
-            let lastID = try purchaseStore.maxID()
-            let removedAbove = try highWater(.purchases)
-            let sink = try ImportSink(db: db, bulkThreshold: bulkThreshold, progressEvery: progressEvery)
-            let now = clock.now
-            let summary: ParseSummary
-            if var export = importer as? ExportRowImporter {
-                // Trip names resolve from this snapshot, never from the database: the reading
-                // thread must not touch the connection, and the fast path needs it in any case.
-                export.directory = try TripDirectory(ledger: self)
-                export.fastPathEnabled = options.fastPath
-                importer = export
-            }
-            if ImportPipeline.isAvailable, var export = importer as? ExportRowImporter {
-                summary = try ImportPipeline.run(
-                    produce: { deliver in
-                        try Self.parseRows(reader, &export, now: now, batchRows: ImportPipeline.rowsPerBatch, deliver: deliver)
-                    }, consume: { try sink.take($0, progress: progress) })
-            } else {
-                summary = try Self.parseRows(reader, &importer, now: now, batchRows: 1) { batch in
-                    try sink.take(batch, progress: progress)
-                    return true
+        // Foreign keys are checked once per trip at the end (`verifyTrips`); see `bulkLoad`.
+        let (result, bulk) = try database.bulkLoad {
+            try transaction {
+                let lastID = try purchaseStore.maxID()
+                let removedAbove = try highWater(.purchases)
+                let sink = try ImportSink(
+                    store: purchaseStore, databasePath: database.path, bulkThreshold: bulkThreshold, progressEvery: progressEvery)
+                let now = clock.now
+                let summary: ParseSummary
+                if var export = importer as? ExportRowImporter {
+                    // Trip names resolve from this snapshot, never from the database: the reading
+                    // thread must not touch the connection, and the fast path needs it in any case.
+                    export.directory = try TripDirectory(ledger: self)
+                    export.fastPathEnabled = options.fastPath
+                    importer = export
                 }
+                if ImportPipeline.isAvailable, var export = importer as? ExportRowImporter {
+                    summary = try ImportPipeline.run(
+                        produce: { deliver in
+                            try Self.parseRows(reader, &export, now: now, batchRows: ImportPipeline.rowsPerBatch, deliver: deliver)
+                        }, consume: { try sink.take($0, progress: progress) })
+                } else {
+                    summary = try Self.parseRows(reader, &importer, now: now, batchRows: 1) { batch in
+                        try sink.take(batch, progress: progress)
+                        return true
+                    }
+                }
+                if summary.rows == 0 && summary.group.transfers.isEmpty {
+                    throw TripError.badText(field: "import", reason: "the file has a header but no rows; nothing to import")
+                }
+                try sink.finish()
+                try shiftIDs(after: lastID, pastHighWater: removedAbove)
+                try verifyTrips(summary.tripIDs)
+                let transfers = try storeGroupRows(summary.group, lastID: lastID)
+                return (
+                    ImportResult(
+                        imported: sink.added, skipped: summary.rows - sink.added + transfers.skipped, trips: summary.trips,
+                        transfers: transfers.added), sink.isBulk
+                )
             }
-            if summary.rows == 0 && summary.group.transfers.isEmpty {
-                throw TripError.badText(field: "import", reason: "the file has a header but no rows; nothing to import")
-            }
-            try sink.finish()
-            try shiftIDs(after: lastID, pastHighWater: removedAbove)
-            try verifyTrips(summary.tripIDs)
-            let transfers = try storeGroupRows(summary.group, lastID: lastID)
-            return (
-                ImportResult(
-                    imported: sink.added, skipped: summary.rows - sink.added + transfers.skipped, trips: summary.trips,
-                    transfers: transfers.added), sink.isBulk
-            )
         }
         if bulk {
             // A bulk import leaves a WAL as large as the table. Checkpointed at the commit, but
@@ -213,7 +204,7 @@ extension Ledger {
             // system call instead of through the memory map: much slower reports after a
             // large import (`make bench`, one-trip report). Truncating is SQLite's own checkpoint;
             // if a reader holds the WAL it is skipped, not an error.
-            _ = try? db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            _ = try? database.checkpoint()
         }
         return result
     }
@@ -313,9 +304,10 @@ extension Ledger {
 /// The inserting side of an import: recognises duplicates, switches to bulk mode, inserts.
 /// Only this touches the database while rows are read.
 final class ImportSink {
-    private let db: Database
+    private let store: PurchaseStore
+    private let databasePath: String
     private let insert: BatchInsert
-    private let storedKeys: Statement?
+    private let storedKeys: ImportKeyLookup?
     private let bulkAfter: Int
     private let progressEvery: Int
     // Duplicates are recognised here, not by `ON CONFLICT … DO NOTHING`: SQLite's upsert
@@ -331,9 +323,9 @@ final class ImportSink {
     /// Whether bulk mode was used.
     var isBulk: Bool { bulk != nil }
 
-    init(db: Database, bulkThreshold: Int, progressEvery: Int) throws {
-        self.db = db
-        let store = PurchaseStore(db: db)
+    init(store: PurchaseStore, databasePath: String, bulkThreshold: Int, progressEvery: Int) throws {
+        self.store = store
+        self.databasePath = databasePath
         insert = store.importBatches()
         storedKeys = try store.hasImportKeys() ? try store.importKeyLookup() : nil
         // A large import switches to bulk mode: see `BulkIndexes`.
@@ -351,15 +343,15 @@ final class ImportSink {
             if bulk == nil && rows > bulkAfter {
                 try insert.insert(batch.values, width: width, rows: runStart..<i)
                 runStart = i
-                bulk = try BulkIndexes.suspend(db)
-                writeback = WALWriteback(databasePath: db.path)
+                bulk = try BulkIndexes.suspend(store)
+                writeback = WALWriteback(databasePath: databasePath)
                 fileKeys = KeyTable()
             }
             let isNew: Bool
             if bulk != nil {
                 isNew = bulk!.known.insert(key)
             } else {
-                let stored = try storedKeys?.first([.integer(Int64(bitPattern: key))], { _ in true }) ?? false
+                let stored = try storedKeys?.contains(key) ?? false
                 isNew = fileKeys.insert(key) && !stored
             }
             if !isNew {
@@ -373,7 +365,7 @@ final class ImportSink {
 
     /// Rebuilds the indexes bulk mode dropped.
     func finish() throws {
-        try bulk?.restore(db)
+        try bulk?.restore(store)
         writeback?.stop()
     }
 
@@ -390,31 +382,16 @@ struct BulkIndexes {
     var known = KeyTable()
     private(set) var indexes: [(name: String, sql: String)] = []
 
-    static func suspend(_ db: Database) throws -> BulkIndexes {
+    static func suspend(_ store: PurchaseStore) throws -> BulkIndexes {
         var b = BulkIndexes()
-        let store = PurchaseStore(db: db)
         try store.forEachImportKey { _ = b.known.insert($0) }
         b.indexes = try store.indexes()
         for index in b.indexes { try store.dropIndex(named: index.name) }
         return b
     }
 
-    func restore(_ db: Database) throws {
-        // A small page cache while sorting: SQLite's sorter writes a sorted run each time its
-        // in-memory list outgrows the cache, and only with several runs does it sort and merge on a
-        // second thread (`PRAGMA threads`; not with `temp_store = MEMORY`), which shortens the
-        // index rebuild of a large import (`make bench`). The dirty pages this spills go to the
-        // WAL as uncommitted frames, so crash safety is unchanged. `Database.enableWAL`'s size
-        // comes back afterwards.
-        let cache = try db.scalarInt("PRAGMA cache_size")
-        try db.execute("PRAGMA cache_size = -2000")
-        defer { if cache == -65536 { _ = try? db.execute("PRAGMA cache_size = -65536") } }
-        let store = PurchaseStore(db: db)
-        for index in indexes { try store.createIndex(index.sql) }
-        // Planner statistics for the table's new size: without them (a ledger filled by an
-        // import has none) reports pick a worse index and run much slower (`make bench`,
-        // report after import).
-        try store.analyzeSampled()
+    func restore(_ store: PurchaseStore) throws {
+        try store.recreateIndexes(indexes)
     }
 }
 

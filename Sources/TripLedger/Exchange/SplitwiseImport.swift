@@ -114,7 +114,7 @@ extension Ledger {
                     + unclear.joined(separator: "; ") + "; nothing was imported. Add --payers-by-net to split each one by its columns")
         }
 
-        return try db.transaction {
+        return try transaction {
             let trip = try resolveTrip(name)
             try requireOpen(trip)
             var members = try self.members(of: trip)

@@ -47,18 +47,11 @@ extension Ledger {
             Allocation.divide(amount, among: p.sharers) { k, part in result.rows[p.sharers[k].index].share += part }
         }
         result.unsplit = unsplit + broken
-        try db.prepare(
-            """
-            SELECT \(BalanceTransferColumn.sqlList) FROM transfers
-            WHERE trip_id = ?1 AND (?2 IS NULL OR currency = ?2) ORDER BY id
-            """
-        ).forEach([.integer(trip.id), SQLValue(inCurrency?.code)]) { statement in
-            let s = ResultRow<BalanceTransferColumn>(statement)
-            guard let from = index[s.int(.from)], let to = index[s.int(.to)] else { return }
-            guard let value = inCurrency == nil ? s.optionalInt(.home) : s.int(.amount) else {
-                let code = s.text(.currency)
-                unconverted[code, default: .init(currency: .stored(code))].transfers += 1
-                unconverted[code]!.amount += s.int(.amount)
+        try transferStore.forEachBalanceTransfer(trip: trip.id, currency: inCurrency?.code) { t in
+            guard let from = index[t.from], let to = index[t.to] else { return }
+            guard let value = inCurrency == nil ? t.home : t.amount else {
+                unconverted[t.currency, default: .init(currency: .stored(t.currency))].transfers += 1
+                unconverted[t.currency]!.amount += t.amount
                 return
             }
             result.rows[from].sent += value
@@ -66,20 +59,5 @@ extension Ledger {
         }
         result.unconverted = unconverted.keys.sorted().map { unconverted[$0]! }
         return result
-    }
-}
-
-/// The columns of `transfers` a balance reads.
-enum BalanceTransferColumn: Int32, ColumnList {
-    case from, to, currency, amount, home
-
-    var sql: StaticString {
-        switch self {
-        case .from: "from_member"
-        case .to: "to_member"
-        case .currency: "currency"
-        case .amount: "amount_minor"
-        case .home: "home_minor"
-        }
     }
 }

@@ -10,7 +10,7 @@ final class GroupExport {
     /// Member id → `Equity:Members:<Name>`, unique within its trip: in partnership terms each member's
     /// capital account, credited with what they pay and debited with their share.
     let accounts: [Int64: String]
-    private let splits: Statement?
+    private let splits: SplitLookup?
     /// Trip id → member id → position in `members`.
     private let positions: [Int64: SplitWeights.Positions]
 
@@ -43,21 +43,15 @@ final class GroupExport {
         splits =
             members.isEmpty
             ? nil
-            : try ledger.db.prepare("SELECT \(SplitColumn.sqlList) FROM purchase_splits s WHERE s.trip_id = ? AND s.purchase_id = ?")
+            : try ledger.splitStore.lookup()
     }
 
     var isEmpty: Bool { members.isEmpty }
 
     /// The payers and sharers of `p` (indices into its trip's `members`), `nil` when it has none.
-    func split(of p: Purchase) throws -> (payers: [(index: Int, weight: Rational)], sharers: [(index: Int, weight: Rational)])? {
+    func split(of p: Purchase) throws -> SplitParts? {
         guard let splits, let index = positions[p.tripID] else { return nil }
-        return try splits.first([.integer(p.tripID), .integer(p.id)]) { statement in
-            let s = ResultRow<SplitColumn>(statement)
-            var payers: [(index: Int, weight: Rational)] = [], sharers: [(index: Int, weight: Rational)] = []
-            s.withBytes(.payers) { SplitWeights.decode($0, index: index, into: &payers) }
-            s.withBytes(.shares) { SplitWeights.decode($0, index: index, into: &sharers) }
-            return (payers, sharers)
-        }
+        return try splits.parts(trip: p.tripID, purchase: p.id, index: index)
     }
 
     /// The CSV `paid_by` and `split` cells of `p`: `NAME=WEIGHT,…` in join order (see `SplitText`);
@@ -91,54 +85,16 @@ final class GroupExport {
         for list in members.values { for m in list { byID[m.id] = m } }
         let names = Dictionary(uniqueKeysWithValues: trips.map { ($0.id, $0.name) })
         var out: [ExportTransfer] = []
-        try ledger.db.prepare(
-            """
-            SELECT \(ExportTransferColumn.sqlList)
-            FROM transfers ORDER BY trip_id, date, id
-            """
-        ).forEach { statement in
-            let s = ResultRow<ExportTransferColumn>(statement)
-            guard let trip = names[s.int(.tripID)], let from = byID[s.int(.from)], let to = byID[s.int(.to)] else { return }
-            let source = RateSource(rawValue: s.text(.rateSource)) ?? .none
-            let quote = s.optionalText(.rate).map {
-                RateQuote(
-                    rate: $0, date: s.optionalText(.rateDate).flatMap { CivilDate(iso: $0) }, source: source,
-                    provider: s.optionalText(.rateProvider), fetchedAt: nil, provisional: s.int(.provisional) == 1)
-            }
+        try ledger.transferStore.forEachTransfer { t in
+            guard let trip = names[t.tripID], let from = byID[t.from], let to = byID[t.to] else { return }
             out.append(
                 ExportTransfer(
-                    id: s.int(.id), tripID: s.int(.tripID), tripName: trip, from: from, to: to,
-                    date: CivilDate(iso: s.text(.date)) ?? CivilDate(year: 1970, month: 1, day: 1)!,
-                    amount: Money(minorUnits: s.int(.amount), currency: .stored(s.text(.currency))), homeCurrency: .stored(s.text(.homeCurrency)),
-                    home: s.optionalInt(.home), quote: quote, note: s.text(.note)))
+                    id: t.id, tripID: t.tripID, tripName: trip, from: from, to: to,
+                    date: CivilDate(iso: t.date) ?? CivilDate(year: 1970, month: 1, day: 1)!,
+                    amount: Money(minorUnits: t.amount, currency: .stored(t.currency)), homeCurrency: .stored(t.homeCurrency),
+                    home: t.home, quote: t.quote, note: t.note))
         }
         return out
-    }
-}
-
-/// The columns of `transfers` the exports read.
-enum ExportTransferColumn: Int32, ColumnList {
-    case id, tripID, from, to, date, currency, amount, homeCurrency, home, rate, rateDate, rateSource, rateProvider
-    case provisional, note
-
-    var sql: StaticString {
-        switch self {
-        case .id: "id"
-        case .tripID: "trip_id"
-        case .from: "from_member"
-        case .to: "to_member"
-        case .date: "date"
-        case .currency: "currency"
-        case .amount: "amount_minor"
-        case .homeCurrency: "home_currency"
-        case .home: "home_minor"
-        case .rate: "rate"
-        case .rateDate: "rate_date"
-        case .rateSource: "rate_source"
-        case .rateProvider: "rate_provider"
-        case .provisional: "provisional"
-        case .note: "note"
-        }
     }
 }
 

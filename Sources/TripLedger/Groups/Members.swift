@@ -1,54 +1,13 @@
 import TripCore
 import TripModel
 
-extension Member {
-    static let columns = Column.sqlList
-
-    /// The result columns of `columns`, in order.
-    enum Column: Int32, ColumnList {
-        case id, tripID, name, joinedAt
-
-        var sql: StaticString {
-            switch self {
-            case .id: "id"
-            case .tripID: "trip_id"
-            case .name: "name"
-            case .joinedAt: "joined_at"
-            }
-        }
-    }
-
-    init(row: ResultRow<Column>) {
-        self.init(id: row.int(.id), tripID: row.int(.tripID), name: row.text(.name), joinedAt: row.text(.joinedAt))
-    }
-}
-
-/// The splits that may name a member (`removeMember`): the purchase, its split, and whether the
-/// purchase is in the trash (its split stays, for a restore).
-enum SplitUseColumn: Int32, ColumnList {
-    case purchaseID, payers, shares, removed
-
-    var sql: StaticString {
-        switch self {
-        case .purchaseID: "s.purchase_id"
-        case .payers: "s.payers"
-        case .shares: "s.shares"
-        case .removed: "p.id IS NULL"
-        }
-    }
-}
-
-/// The `members` table's SQL: the only code that reads or writes it.
+/// A trip's members: who they are, and the rules for adding, renaming and removing one.
 extension Ledger {
     /// A trip's members in join order.
     public func members(of trip: Trip) throws -> [Member] { try members(ofTripID: trip.id) }
 
     func members(ofTripID id: Int64) throws -> [Member] {
-        var out: [Member] = []
-        try db.prepare("SELECT \(Member.columns) FROM members WHERE trip_id = ? ORDER BY joined_at, id").forEach([.integer(id)]) {
-            out.append(Member(row: $0.row()))
-        }
-        return out
+        try memberStore.members(trip: id)
     }
 
     /// `trip members [--trip T]`.
@@ -74,11 +33,9 @@ extension Ledger {
             }
             clean.append(c)
         }
-        return try db.transaction {
+        return try transaction {
             for c in clean {
-                try db.run(
-                    "INSERT INTO members (trip_id, name, joined_at) VALUES (?, ?, ?)",
-                    [.integer(trip.id), .text(c), .text(clock.now)])
+                try memberStore.insert(trip: trip.id, name: c, joinedAt: clock.now)
             }
             let all = try members(of: trip)
             return (trip, Array(all.suffix(clean.count)))
@@ -89,13 +46,13 @@ extension Ledger {
     public func renameMember(_ old: String, to new: String, trip name: String?) throws -> Member {
         let trip = try resolveTrip(name)
         let newName = try Ledger.memberName(new)
-        return try db.transaction {
+        return try transaction {
             let all = try members(of: trip)
             let m = try Ledger.member(old, in: all, trip: trip)
             if let other = all.first(where: { $0.name.lowercased() == newName.lowercased() }), other.id != m.id {
                 throw TripError.badTextValue(field: "member", value: new, reason: "is already a member of \(quoted(trip.name))")
             }
-            try db.run("UPDATE members SET name = ? WHERE id = ?", [.text(newName), .integer(m.id)])
+            try memberStore.rename(m.id, to: newName)
             return try members(of: trip).first { $0.id == m.id }!
         }
     }
@@ -105,24 +62,15 @@ extension Ledger {
     public func removeMember(_ name: String, trip tripName: String?) throws -> Member {
         let trip = try resolveTrip(tripName)
         try requireOpen(trip)
-        return try db.transaction {
+        return try transaction {
             let m = try Ledger.member(name, in: try members(of: trip), trip: trip)
             var purchases: [String] = []
-            try db.prepare(
-                """
-                SELECT \(SplitUseColumn.sqlList) FROM purchase_splits s
-                LEFT JOIN purchases p ON p.id = s.purchase_id WHERE s.trip_id = ? ORDER BY s.purchase_id
-                """
-            ).forEach([.integer(trip.id)]) { statement in
-                let s = ResultRow<SplitUseColumn>(statement)
-                if (SplitWeights.memberIDs(s.text(.payers)) + SplitWeights.memberIDs(s.text(.shares))).contains(m.id) {
-                    purchases.append("#\(s.int(.purchaseID))" + (s.int(.removed) == 1 ? " (removed)" : ""))
+            try splitStore.forEachSplit(trip: trip.id) { use in
+                if (SplitWeights.memberIDs(use.payers) + SplitWeights.memberIDs(use.shares)).contains(m.id) {
+                    purchases.append("#\(use.purchaseID)" + (use.removed ? " (removed)" : ""))
                 }
             }
-            let transfers =
-                try db.scalarInt(
-                    "SELECT count(*) FROM transfers WHERE from_member = ?1 OR to_member = ?1",
-                    [.integer(m.id)]) ?? 0
+            let transfers = try transferStore.count(involving: m.id)
             if !purchases.isEmpty || transfers > 0 {
                 var what: [String] = []
                 if !purchases.isEmpty {
@@ -134,7 +82,7 @@ extension Ledger {
                     field: "member", value: m.name,
                     reason: "still has \(what.joined(separator: " and ")); change their splits first")
             }
-            try db.run("DELETE FROM members WHERE id = ?", [.integer(m.id)])
+            try memberStore.delete(m.id)
             return m
         }
     }
@@ -144,7 +92,7 @@ extension Ledger {
     public func whoami(set name: String?) throws -> String? {
         guard let name else { return try ledgerSetting("whoami") }
         let clean = name.isEmpty ? nil : try Ledger.memberName(name)
-        try db.transaction { try setLedgerSetting("whoami", clean) }
+        try transaction { try setLedgerSetting("whoami", clean) }
         return clean
     }
 

@@ -16,20 +16,6 @@ public struct SplitDraft: Sendable {
     var isEmpty: Bool { paidBy == nil && split == nil && items == nil }
 }
 
-/// The `purchase_splits` table's SQL: the only code that reads or writes it.
-/// A purchase's split as `purchase_splits s` stores it: the member ids and weights of its payers
-/// and of its sharers (`SplitWeights`).
-enum SplitColumn: Int32, ColumnList {
-    case payers, shares
-
-    var sql: StaticString {
-        switch self {
-        case .payers: "s.payers"
-        case .shares: "s.shares"
-        }
-    }
-}
-
 extension Ledger {
     /// Stores who paid and who shares a purchase just written or edited. On a trip
     /// without members a split is refused; on add, the defaults are the ledger's own member
@@ -40,7 +26,7 @@ extension Ledger {
     func storeSplit(_ draft: SplitDraft, purchase p: Purchase, previousTrip: Int64?) throws {
         // An edit that moved the purchase to another trip: the old trip's members no longer apply.
         if let previousTrip, previousTrip != p.tripID {
-            try db.run("DELETE FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?", [.integer(previousTrip), .integer(p.id)])
+            try splitStore.delete(trip: previousTrip, purchase: p.id)
         }
         let isNew = previousTrip != p.tripID
         // One query on a trip without members: the common case, and `trip add`'s hot path.
@@ -79,30 +65,18 @@ extension Ledger {
             let me = try whoami(set: nil).flatMap { SplitSpec.memberIndex($0, in: names) } ?? 0
             payerWeights = names.indices.map { $0 == me ? .one : .zero }
         }
-        let stored = try db.prepare("SELECT \(SplitColumn.sqlList) FROM purchase_splits s WHERE s.trip_id = ? AND s.purchase_id = ?")
-            .first([.integer(p.tripID), .integer(p.id)]) { s in
-                let row = ResultRow<SplitColumn>(s)
-                return (row.text(.payers), row.text(.shares))
-            }
+        let stored = try splitStore.stored(trip: p.tripID, purchase: p.id)
         func text(_ weights: [Rational]?, _ kept: String?) throws -> String? {
             guard let weights else { return kept }
             return try SplitWeights.encode(weights.indices.filter { !weights[$0].isZero }.map { (members[$0].id, weights[$0]) })
         }
-        guard let payers = try text(payerWeights, stored?.0), let shares = try text(shareWeights, stored?.1) else { return }
-        try db.run(
-            """
-            INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)
-            ON CONFLICT (trip_id, purchase_id) DO UPDATE SET payers = excluded.payers, shares = excluded.shares
-            """, [.integer(p.tripID), .integer(p.id), .text(payers), .text(shares)])
+        guard let payers = try text(payerWeights, stored?.payers), let shares = try text(shareWeights, stored?.shares) else { return }
+        try splitStore.save(trip: p.tripID, purchase: p.id, payers: payers, shares: shares)
     }
 
     /// Gives the refund `refundID` the payers and sharers of the purchase it refunds.
     func copySplit(from purchase: Purchase, to refundID: Int64) throws {
-        try db.run(
-            """
-            INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares)
-            SELECT trip_id, ?, payers, shares FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?
-            """, [.integer(refundID), .integer(purchase.tripID), .integer(purchase.id)])
+        try splitStore.copy(trip: purchase.tripID, from: purchase.id, to: refundID)
     }
 
     /// Who paid and who shares a purchase; `nil` when it has no split (a trip without members,
@@ -110,16 +84,11 @@ extension Ledger {
     public func split(of purchase: Purchase) throws -> PurchaseSplit? {
         let members = try members(ofTripID: purchase.tripID)
         if members.isEmpty { return nil }
-        let index = SplitWeights.Positions(members)
-        return try db.prepare("SELECT \(SplitColumn.sqlList) FROM purchase_splits s WHERE s.trip_id = ? AND s.purchase_id = ?")
-            .first([.integer(purchase.tripID), .integer(purchase.id)]) { s in
-                let row = ResultRow<SplitColumn>(s)
-                var payers: [(index: Int, weight: Rational)] = [], shares: [(index: Int, weight: Rational)] = []
-                row.withBytes(.payers) { SplitWeights.decode($0, index: index, into: &payers) }
-                row.withBytes(.shares) { SplitWeights.decode($0, index: index, into: &shares) }
-                return PurchaseSplit(
-                    payers: payers.map { .init(member: members[$0.index], weight: $0.weight) },
-                    shares: shares.map { .init(member: members[$0.index], weight: $0.weight) })
-            }
+        let parts = try splitStore.lookup().parts(trip: purchase.tripID, purchase: purchase.id, index: SplitWeights.Positions(members))
+        return parts.map { parts in
+            PurchaseSplit(
+                payers: parts.payers.map { .init(member: members[$0.index], weight: $0.weight) },
+                shares: parts.sharers.map { .init(member: members[$0.index], weight: $0.weight) })
+        }
     }
 }

@@ -41,7 +41,7 @@ extension Ledger {
         var row = SplitRow()
         var split = 0
         // `details`: the note and kind only for a member's lines; balances read neither.
-        try purchaseStore.forEachSplitPurchase(trip: trip.id, from: from, to: to, currency: currency, details: details) { s in
+        try splitStore.forEachSplitPurchase(trip: trip.id, from: from, to: to, currency: currency, details: details) { s in
             split += 1
             row.id = s.int(.purchaseID)
             row.payers.removeAll(keepingCapacity: true)

@@ -1,7 +1,7 @@
 import TripCore
 import TripModel
 
-/// The `transfers` table's SQL: the only code that reads or writes it.
+/// Transfers between a trip's members: recorded, settled up, and converted again with the rates.
 extension Ledger {
     /// `trip transfer FROM TO AMOUNT [CUR] [--date D] [--trip T]`.
     public func addTransfer(
@@ -21,7 +21,7 @@ extension Ledger {
         guard minor > 0 else { throw TripError.badAmount(field: "amount", value: amount, reason: "must be more than zero") }
         let day = try date.map { d throws(TripError) in try clock.date(d, field: "date") } ?? clock.today
         let text = try Ledger.checkText(note ?? "", field: "note")
-        return try db.transaction {
+        return try transaction {
             try insertTransfer(trip: trip, from: payer, to: payee, amount: minor, currency: cur, date: day, note: text)
         }
     }
@@ -30,7 +30,7 @@ extension Ledger {
     public func recordSettlement(trip name: String?) throws -> (balances: GroupBalances, recorded: [Transfer]) {
         let trip = try resolveTrip(name)
         try requireOpen(trip)
-        return try db.transaction {
+        return try transaction {
             let b = try balances(of: trip, members: try requireMembers(trip), inCurrency: nil)
             let recorded = try b.settlement.map { t in
                 try insertTransfer(
@@ -51,21 +51,11 @@ extension Ledger {
         let conversion =
             try recorded
             ?? convert(b, currency: currency, home: trip.homeCurrency, date: date, purchaseRate: nil, charged: nil)
-        let q = conversion.quote
-        try db.run(
-            """
-            INSERT INTO transfers (trip_id, from_member, to_member, date, currency, amount_minor, home_currency, home_minor,
-                                   rate, rate_date, rate_source, rate_provider, provisional, note, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                .integer(trip.id), .integer(from.id), .integer(to.id), .text(date.description), .text(currency.code),
-                .integer(amount), .text(trip.homeCurrency.code), SQLValue(conversion.home), SQLValue(q?.rate),
-                SQLValue(q?.date?.description), .text(conversion.source.rawValue), SQLValue(q?.provider),
-                SQLValue(conversion.provisional), .text(note), .text(clock.now),
-            ])
+        let id = try transferStore.insert(
+            trip: trip, from: from.id, to: to.id, date: date, amount: Money(minorUnits: amount, currency: currency),
+            conversion: conversion, note: note, createdAt: clock.now)
         return Transfer(
-            id: db.lastInsertRowID, tripName: trip.name, from: from.name, to: to.name, date: date,
+            id: id, tripName: trip.name, from: from.name, to: to.name, date: date,
             amount: Money(minorUnits: amount, currency: currency), conversion: conversion, note: note)
     }
 
@@ -73,51 +63,12 @@ extension Ledger {
     /// provisional, missing, manual or fallback: a transfer has the same provenance rules as a
     /// purchase. Runs inside the caller's transaction.
     func rerateTransfers(currencies: Set<String>?, tripID: Int64?) throws {
-        struct Row { let id: Int64; let currency: Currency; let home: Currency; let date: CivilDate; let amount: Int64 }
-        var rows: [Row] = []
-        try db.prepare(
-            """
-            SELECT \(RerateTransferColumn.sqlList) FROM transfers x JOIN trips t ON t.id = x.trip_id
-            WHERE t.closed_at IS NULL AND (?1 IS NULL OR x.trip_id = ?1)
-              AND (x.provisional = 1 OR x.rate_source IN ('none', 'manual', 'fallback'))
-            """
-        ).forEach([SQLValue(tripID)]) { statement in
-            let s = ResultRow<RerateTransferColumn>(statement)
-            guard let date = CivilDate(iso: s.text(.date)) else { return }
-            rows.append(
-                Row(
-                    id: s.int(.id), currency: .stored(s.text(.currency)), home: .stored(s.text(.homeCurrency)), date: date,
-                    amount: s.int(.amount)))
-        }
+        let rows = try transferStore.toRerate(trip: tripID)
         for r in rows {
             if let currencies, !currencies.contains(r.currency.code) && !currencies.contains(r.home.code) { continue }
             let b = Breakdown.unadjusted(r.amount)
             let c = try convert(b, currency: r.currency, home: r.home, date: r.date, purchaseRate: nil, charged: nil)
-            let q = c.quote
-            try db.run(
-                """
-                UPDATE transfers SET home_minor = ?, rate = ?, rate_date = ?, rate_source = ?, rate_provider = ?, provisional = ?
-                WHERE id = ?
-                """,
-                [
-                    SQLValue(c.home), SQLValue(q?.rate), SQLValue(q?.date?.description), .text(c.source.rawValue),
-                    SQLValue(q?.provider), SQLValue(c.provisional), .integer(r.id),
-                ])
-        }
-    }
-}
-
-/// The columns of `transfers x` that re-rating a transfer reads.
-enum RerateTransferColumn: Int32, ColumnList {
-    case id, currency, homeCurrency, date, amount
-
-    var sql: StaticString {
-        switch self {
-        case .id: "x.id"
-        case .currency: "x.currency"
-        case .homeCurrency: "x.home_currency"
-        case .date: "x.date"
-        case .amount: "x.amount_minor"
+            try transferStore.updateConversion(id: r.id, c)
         }
     }
 }

@@ -31,7 +31,7 @@ extension Ledger {
         }
         close(fd)
         do {
-            try db.run("VACUUM INTO ?", [.text(target)])
+            try database.copy(into: target)
         } catch  where !error.isDiskFull {
             unlink(target)
             // The ledger was only read: a failure here is writing the copy.

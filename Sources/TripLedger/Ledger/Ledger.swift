@@ -12,9 +12,8 @@ import Darwin
 /// Every command opens one, calls one operation (each operation's writes are one transaction) and
 /// renders the result.
 public final class Ledger {
-    /// Only the ledger's own stores see the database: everything outside this module goes through
-    /// named operations.
-    let db: Database
+    /// The SQLite file; only the stores (`Stores/`) see it.
+    let database: LedgerDatabase
     public let settings: Settings
     public let clock: Clock
 
@@ -31,45 +30,23 @@ public final class Ledger {
         self.clock = clock
         let file = try LedgerFileError.inspect(path, create: create)
         if !file.exists { try Ledger.makeParentFolder(of: path) }
-        do {
-            db = try Database(path: path, create: create, readOnly: !file.writable)
-            _ = try Migrator.version(of: db)  // fails here for a file that is not SQLite
-        } catch {
-            throw Ledger.fileError(error, path: path) ?? TripError.storage("ledger: cannot open \(quoted(path)): \(error.message)")
-        }
-        let version = try Migrator.version(of: db)
-        if version > Migrator.latestVersion {
-            throw TripError.newerLedger(path: path, version: version, known: Migrator.latestVersion)
-        }
-        // One statement, so one snapshot: another trip may be creating this ledger right now, and
-        // its first migration writes the tables and the version in one commit.
-        if version == 0, file.exists,
-            try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE (SELECT user_version FROM pragma_user_version) = 0") ?? 0 > 0
-        {
-            throw LedgerFileError(path: path, cause: .notALedger)
-        }
-        if db.isReadOnly && version < Migrator.latestVersion {
-            throw LedgerFileError(path: path, cause: .readOnly)
-        }
-        try db.enableWAL()
-        try Migrator.migrate(db, now: clock.now)
+        database = try LedgerDatabase.open(path: path, exists: file.exists, writable: file.writable, create: create, now: clock.now)
     }
 
     /// The ledger file's path, as opened.
-    public var path: String { db.path }
+    public var path: String { database.path }
 
     /// Runs `body`'s ledger operations as one transaction: all of their writes, or none, committed
     /// once. Each operation is already atomic on its own; this is for a caller that makes many
     /// (re-rating every trip after a rates sync, generating a benchmark ledger).
     public func inOneTransaction<T>(_ body: () throws -> T) throws -> T {
-        try db.transaction(body)
+        try database.transaction(body)
     }
 
     /// Folds the WAL into the ledger file and empties it, as a command does at exit; with
     /// `analyze`, first refreshes the query planner's statistics (after a bulk load).
     public func checkpoint(analyze: Bool = false) throws {
-        if analyze { try db.execute("ANALYZE") }
-        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try database.checkpoint(analyze: analyze)
     }
 
     /// The plain cause of a storage error on the ledger file itself (read-only, not SQLite, an I/O
@@ -109,9 +86,9 @@ public final class Ledger {
 
     // MARK: ledger-wide settings
 
-    func ledgerSetting(_ key: String) throws -> String? { try SettingsStore(db: db).value(key) }
+    func ledgerSetting(_ key: String) throws -> String? { try settingsStore.value(key) }
 
-    func setLedgerSetting(_ key: String, _ value: String?) throws { try SettingsStore(db: db).set(key, value) }
+    func setLedgerSetting(_ key: String, _ value: String?) throws { try settingsStore.set(key, value) }
 
     /// The home currency for new trips: `trip init --home`, else the config's `home_currency`.
     public func defaultHome() throws -> (currency: Currency, source: String) {
@@ -126,7 +103,7 @@ public final class Ledger {
     public func initialize(home: String?) throws -> Currency {
         if let home {
             let c = try CurrencyTable.shared.currency(for: home)
-            try db.transaction { try setLedgerSetting("home_currency", c.code) }
+            try transaction { try setLedgerSetting("home_currency", c.code) }
             return c
         }
         return try defaultHome().currency

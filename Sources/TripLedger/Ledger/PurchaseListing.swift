@@ -9,7 +9,7 @@ extension Ledger {
     @discardableResult
     public func purchaseRows(_ filter: PurchaseFilter, _ body: (Purchase) throws -> Void) throws -> Trip {
         let q = try PurchaseQuery(filter, trip: try resolveTrip(filter.trip), clock: clock)
-        try db.preferStreaming()
+        try database.preferStreaming()
         try purchaseStore.forEachPurchase(q, body)
         return q.trip
     }
@@ -25,7 +25,7 @@ extension Ledger {
         if json {
             // A trip without members has no split to read: no lookup per row.
             let hasMembers = try !splits.members(trip: q.trip.id).isEmpty
-            try db.preferStreaming()
+            try database.preferStreaming()
             try out.write("{\"purchases\":[")
             var first = true
             try purchaseStore.forEachStreamed(q, withSplits: hasMembers, splits: splits) { row in
@@ -55,7 +55,7 @@ extension Ledger {
     public func listLayout(_ filter: PurchaseFilter) throws -> (trip: Trip, layout: ListLayout) {
         let q = try PurchaseQuery(filter, trip: try resolveTrip(filter.trip), clock: clock)
         // Read like the rows themselves: through a small page cache, not a growing memory map.
-        try db.preferStreaming()
+        try database.preferStreaming()
         var layout = ListLayout(
             count: 0, idWidth: 2, amountWidth: 6, homeWidth: q.trip.homeCurrency.code.count,
             rateWidth: 4, anyProvisional: false)

@@ -13,7 +13,7 @@ extension Ledger {
         ) { "trip add \($0) \($1)" }
         var row = try prepareRow(draft, amount: draft.amount ?? amount, trip: trip, existing: nil)
         row.kind = draft.kind
-        return try db.transaction {
+        return try transaction {
             // The id explicitly: never one a removed purchase had (m0006).
             let id = try nextID(.purchases)
             try purchaseStore.insert(row, id: id, now: clock.now, createdAt: clock.now)
@@ -27,7 +27,7 @@ extension Ledger {
     /// recomputed against the new price and the conversion is chosen again.
     public func editPurchase(_ idText: String, _ draft: PurchaseDraft, split: SplitDraft = SplitDraft()) throws -> Purchase {
         let id = try Ledger.parseID(idText)
-        return try db.transaction {
+        return try transaction {
             let old = try purchase(id: id)
             try requireOpen(try self.trip(id: old.tripID)!)
             let trip = try draft.trip.map { try self.trip(named: $0) } ?? self.trip(id: old.tripID)!

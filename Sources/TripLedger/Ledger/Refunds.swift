@@ -10,7 +10,7 @@ extension Ledger {
     /// so every breakdown nets it. The refunds of a purchase never add up to more than its total.
     public func addRefund(_ idText: String, amount: String?, date: String?, charged: String?) throws -> Purchase {
         let id = try Ledger.parseID(idText)
-        return try db.transaction {
+        return try transaction {
             let p = try purchase(id: id)
             guard p.kind == .purchase else {
                 throw TripError.badTextValue(

@@ -15,19 +15,17 @@ extension Ledger {
 
     /// The largest id ever deleted from `table`.
     func highWater(_ table: IDTable) throws -> Int64 {
-        try db.scalarInt("SELECT last_id FROM id_high_water WHERE name = ?", [.text(table.rawValue)]) ?? 0
+        try idStore.highWater(table)
     }
 
-    enum IDTable: String {
-        case purchases, trips
-    }
+    typealias IDTable = IDStore.Table
 
     /// `trip rm ID`: moves the purchase to the trash (`removed_purchases`), whole and under its id,
     /// and returns it. `trip restore ID` undoes it. A purchase with refunds is refused, naming them:
     /// remove the refunds first.
     public func removePurchase(_ idText: String) throws -> Purchase {
         let id = try Ledger.parseID(idText)
-        return try db.transaction {
+        return try transaction {
             let p = try purchase(id: id)
             try requireOpen(try trip(id: p.tripID)!)
             // A purchase with refunds is refused, naming them, so no refund points at nothing.
@@ -49,7 +47,7 @@ extension Ledger {
     /// value as it was (its rate included). Its trip must still be open.
     public func restorePurchase(_ idText: String) throws -> Purchase {
         let id = try Ledger.parseID(idText)
-        return try db.transaction {
+        return try transaction {
             guard let tripID = try purchaseStore.trashedTrip(of: id) else {
                 throw TripError.badText(field: "id", reason: "no removed purchase #\(id) in the trash")
             }

@@ -65,7 +65,7 @@ extension Ledger {
         let budget = try newTrip.budget.map { b throws(TripError) in
             try AmountExpression.evaluate(b, field: "budget", minorUnits: home.minorUnits, rounding: settings.rounding.value)
         }
-        return try db.transaction {
+        return try transaction {
             try requireNewTripName(name)
             // The id explicitly: never one a deleted trip had (m0006).
             let id = try nextID(.trips)
@@ -132,7 +132,7 @@ extension Ledger {
     /// `trip presets P… [--trip NAME]`: replaces the trip's default presets (`none` clears them).
     /// Purchases already logged keep theirs; the new defaults apply to later ones.
     public func setTripPresets(_ names: [String], trip name: String?) throws -> Trip {
-        try db.transaction {
+        try transaction {
             let t = try resolveTrip(name)
             let stored = try tripPresets(names, local: t.localCurrency)
             try tripStore.setPresets(stored, trip: t.id)
@@ -150,14 +150,14 @@ extension Ledger {
     /// `trip use NAME`.
     public func useTrip(_ name: String) throws -> Trip {
         let t = try trip(named: name)
-        try db.transaction { try setLedgerSetting("current_trip", String(t.id)) }
+        try transaction { try setLedgerSetting("current_trip", String(t.id)) }
         return t
     }
 
     /// `trip rename OLD NEW`.
     public func renameTrip(_ old: String, to new: String) throws -> Trip {
         let newName = try Ledger.checkTripName(new, field: "new name")
-        return try db.transaction {
+        return try transaction {
             let t = try trip(named: old)
             try requireNewTripName(newName, except: t.id)
             try tripStore.rename(t.id, to: newName)
@@ -169,7 +169,7 @@ extension Ledger {
     /// manual rate is set, its purchases cannot be added, edited or removed, and its report says
     /// when it was closed. Closing a closed trip keeps the first date.
     public func closeTrip(_ name: String) throws -> Trip {
-        try db.transaction {
+        try transaction {
             let t = try trip(named: name)
             try tripStore.close(t.id, at: clock.now)
             return try trip(id: t.id)!
@@ -178,7 +178,7 @@ extension Ledger {
 
     /// `trip reopen NAME`: undoes `close`.
     public func reopenTrip(_ name: String) throws -> Trip {
-        try db.transaction {
+        try transaction {
             let t = try trip(named: name)
             try tripStore.reopen(t.id)
             return try trip(id: t.id)!
@@ -192,7 +192,7 @@ extension Ledger {
 
     /// `trip delete NAME --yes`: removes the trip and its purchases. Returns how many purchases went.
     public func deleteTrip(_ name: String) throws -> (trip: Trip, purchases: Int) {
-        try db.transaction {
+        try transaction {
             let t = try trip(named: name)
             let n = try purchaseStore.count(trip: t.id)
             try tripStore.delete(t.id)

@@ -13,7 +13,7 @@ extension Ledger {
         }
         let text = try Ledger.validateRate(rate, field: "rate")
         let day = try date.map { d throws(TripError) in try clock.date(d, field: "date") } ?? clock.today
-        return try db.transaction {
+        return try transaction {
             // Its version (m0013): a rate set here after one received from another device is later.
             let version = try tick()
             let rate = ManualRate(base: base, quote: quote, date: day, rate: text)

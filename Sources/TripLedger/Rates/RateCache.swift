@@ -17,7 +17,7 @@ extension Ledger {
         _ observations: [RateObservation], provider: String, base: String, url: String,
         etag: String?, lastModified: String?, latestDate: String?
     ) throws {
-        try db.transaction {
+        try transaction {
             try rateStore.storeObservations(observations, fetchedAt: clock.now)
             try rateStore.storeProviderState(
                 provider: provider, url: url, base: base, etag: etag, lastModified: lastModified, latestDate: latestDate,

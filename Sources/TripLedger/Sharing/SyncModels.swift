@@ -93,44 +93,30 @@ public struct ServerVersion: Sendable, Equatable {
     }
 }
 
-/// Two versions of one row written without seeing each other, or a change that waits because
-/// another device closed its trip.
-public struct SyncConflict: Sendable, Equatable {
-    /// The reason of a change that waits because another device closed its trip.
-    public static let closedElsewhere = "trip closed on another device; the change waits"
-    /// The reason of a purchase removed on one device and edited on another: the removal wins,
-    /// and the edit waits in the trash (`trip restore`, or `trip resolve` keeping it).
-    public static let removedWhileEdited = "removed on one device, edited on another; the edit is in the trash"
-    public let id: Int64
-    public let trip: String
-    public let kind: String
-    public let localID: Int64
-    public let reason: String
-    /// `mine` or `theirs`: the version every device applied.
-    public let winner: String
-    public let mine: String?
-    public let theirs: String?
-    public let theirsBy: String
-    public let createdAt: String
-    public let resolvedAt: String?
-}
-
 extension SyncConflict {
-    /// The fields whose values differ between the two versions, in the row's order, as text for a
-    /// reader (members by name); bookkeeping columns are left out. Empty when either version is
-    /// missing or unreadable.
-    public var differences: [(field: String, mine: String, theirs: String)] {
+    /// A stored conflict, with what a reader is shown of its two versions.
+    init(
+        id: Int64, trip: String, kind: String, localID: Int64, reason: String, winner: String, mine: String?, theirs: String?,
+        theirsBy: String, createdAt: String, resolvedAt: String?
+    ) {
+        self.init(
+            id: id, trip: trip, kind: kind, localID: localID, reason: reason, winner: winner, mine: mine, theirs: theirs,
+            theirsBy: theirsBy, createdAt: createdAt, resolvedAt: resolvedAt, differences: Self.differences(mine, theirs),
+            mineSummary: Self.summary(mine), theirsSummary: Self.summary(theirs))
+    }
+
+    static func differences(_ mine: String?, _ theirs: String?) -> [Difference] {
         guard let mine = mine.flatMap(FlatJSON.fields), let theirs = theirs.flatMap(FlatJSON.fields) else { return [] }
         let theirsByName = Dictionary(theirs.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
         return mine.compactMap { name, value in
             guard !SyncConflict.bookkeeping.contains(name), let other = theirsByName[name], other != value else { return nil }
-            return (name, SyncConflict.readable(value, field: name), SyncConflict.readable(other, field: name))
+            return Difference(field: name, mine: SyncConflict.readable(value, field: name), theirs: SyncConflict.readable(other, field: name))
         }
     }
 
     /// One version in a line: date, currency, amount (a purchase's as typed, a transfer's in minor
     /// units) and note, or name (a member); `nil` when the version is a removal.
-    public static func summary(_ payload: String?) -> String? {
+    static func summary(_ payload: String?) -> String? {
         guard let payload else { return nil }
         guard let fields = FlatJSON.fields(payload) else { return payload }
         let byName = Dictionary(fields.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })

@@ -780,36 +780,6 @@ enum ImportedPurchaseColumn: Int32, ColumnList {
 
 // MARK: - Splits
 
-/// The result columns of `scanSplits`' query. `note` and `kind` are read only with `details` (?5).
-enum SplitScanColumn: Int32, ColumnList {
-    case purchaseID, payers, shares, total, home, currency, category, rateSource, provisional, taxIncluded
-    case homeDiscount, homeService, homeTax, homeTip, date, paidWith, isPurchase, note, kind
-
-    var sql: StaticString {
-        switch self {
-        case .purchaseID: "s.purchase_id"
-        case .payers: "s.payers"
-        case .shares: "s.shares"
-        case .total: "p.total_minor"
-        case .home: "p.home_minor"
-        case .currency: "p.currency"
-        case .category: "p.category"
-        case .rateSource: "p.rate_source"
-        case .provisional: "p.provisional"
-        case .taxIncluded: "p.tax_included"
-        case .homeDiscount: "p.home_discount_minor"
-        case .homeService: "p.home_service_minor"
-        case .homeTax: "p.home_tax_minor"
-        case .homeTip: "p.home_tip_minor"
-        case .date: "p.date"
-        case .paidWith: "p.paid_with"
-        case .isPurchase: "p.kind = 'purchase'"
-        case .note: "CASE WHEN ?5 THEN p.note END"
-        case .kind: "CASE WHEN ?5 THEN p.kind END"
-        }
-    }
-}
-
 // MARK: - Statements of reports, lists, exports, rates and splits
 
 extension PurchaseStore {
@@ -1024,22 +994,6 @@ extension PurchaseStore {
         return ids
     }
 
-    /// The split purchases of trip `tripID` dated `from`…`to` (in `currency` when given), in
-    /// purchase order, with their splits. `details` (?5) reads the note and kind too.
-    func forEachSplitPurchase(
-        trip tripID: Int64, from: String, to: String, currency: String?, details: Bool,
-        _ body: (ResultRow<SplitScanColumn>) throws -> Void
-    ) throws {
-        try db.prepare(
-            """
-            SELECT \(SplitScanColumn.sqlList)
-            FROM purchase_splits s JOIN purchases p ON p.id = s.purchase_id
-            WHERE s.trip_id = ?1 AND p.date BETWEEN ?2 AND ?3 AND (?4 IS NULL OR p.currency = ?4)
-            ORDER BY s.purchase_id
-            """
-        ).forEach([.integer(tripID), .text(from), .text(to), SQLValue(currency), .integer(details ? 1 : 0)]) { try body(ResultRow($0)) }
-    }
-
     /// How many purchases of trip `tripID` are dated `from`…`to` (in `currency` when given).
     func count(trip tripID: Int64, from: String, to: String, currency: String?) throws -> Int {
         Int(
@@ -1072,8 +1026,10 @@ extension PurchaseStore {
         try db.scalarInt("SELECT 1 FROM purchases WHERE import_key IS NOT NULL LIMIT 1") != nil
     }
 
-    /// The statement that finds import key ?1: prepared once, run per imported row.
-    func importKeyLookup() throws -> Statement { try db.prepare("SELECT 1 FROM purchases WHERE import_key = ?") }
+    /// Finds a stored import key: prepared once, run per imported row.
+    func importKeyLookup() throws -> ImportKeyLookup {
+        ImportKeyLookup(statement: try db.prepare("SELECT 1 FROM purchases WHERE import_key = ?"))
+    }
 
     /// Every stored import key.
     func forEachImportKey(_ body: (UInt64) -> Void) throws {
@@ -1098,15 +1054,35 @@ extension PurchaseStore {
         try db.execute("DROP INDEX \"\(name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\""))\"")
     }
 
-    /// Creates again the index whose `CREATE INDEX` text `indexes` gave.
-    func createIndex(_ sql: String) throws { try db.execute(sql) }
-
-    /// Planner statistics for the table's size, from a sample (`analysis_limit`): a small part of
-    /// what a full ANALYZE costs on a large table.
-    func analyzeSampled() throws {
+    /// Creates again the indexes whose `CREATE INDEX` texts `indexes` gave, then the planner
+    /// statistics for the table's new size.
+    func recreateIndexes(_ indexes: [(name: String, sql: String)]) throws {
+        // A small page cache while sorting: SQLite's sorter writes a sorted run each time its
+        // in-memory list outgrows the cache, and only with several runs does it sort and merge on a
+        // second thread (`PRAGMA threads`; not with `temp_store = MEMORY`), which shortens the
+        // index rebuild of a large import (`make bench`). The dirty pages this spills go to the
+        // WAL as uncommitted frames, so crash safety is unchanged. `Database.enableWAL`'s size
+        // comes back afterwards.
+        let cache = try db.scalarInt("PRAGMA cache_size")
+        try db.execute("PRAGMA cache_size = -2000")
+        defer { if cache == -65536 { _ = try? db.execute("PRAGMA cache_size = -65536") } }
+        for index in indexes { try db.execute(index.sql) }
+        // Planner statistics for the table's new size: without them (a ledger filled by an
+        // import has none) reports pick a worse index and run much slower (`make bench`,
+        // report after import). From a sample (`analysis_limit`): a small part of what a full
+        // ANALYZE costs on a large table.
         try db.execute("PRAGMA analysis_limit = 10000")
         defer { _ = try? db.execute("PRAGMA analysis_limit = 0") }
         try db.execute("ANALYZE purchases")
+    }
+}
+
+/// `PurchaseStore.importKeyLookup`.
+struct ImportKeyLookup {
+    fileprivate let statement: Statement
+
+    func contains(_ key: UInt64) throws -> Bool {
+        try statement.first([.integer(Int64(bitPattern: key))], { _ in true }) ?? false
     }
 }
 

@@ -20,3 +20,8 @@ struct SettingsStore {
         }
     }
 }
+
+extension Ledger {
+    /// The ledger_settings table of this ledger.
+    var settingsStore: SettingsStore { SettingsStore(db: db) }
+}

@@ -1,6 +1,4 @@
-import Rendering
 import TripCore
-import TripLedger
 import TripModel
 
 /// Text and JSON of the sharing commands (README, "JSON contract": sync, remote status, conflicts).
@@ -89,8 +87,8 @@ public enum SharingFormat {
             var lines = ["\(c.id)  \(c.trip)  \(what): \(c.reason); \(state)"]
             let differences = c.differences
             if differences.isEmpty {
-                lines.append("    mine:   \(SyncConflict.summary(c.mine) ?? "(removed)")")
-                lines.append("    theirs: \(SyncConflict.summary(c.theirs) ?? "(removed)")")
+                lines.append("    mine:   \(c.mineSummary ?? "(removed)")")
+                lines.append("    theirs: \(c.theirsSummary ?? "(removed)")")
             } else {
                 // Only what differs; `--format json` has both versions whole.
                 let width = differences.map(\.field.count).max() ?? 0

@@ -496,7 +496,7 @@ extension Ledger {
                         // A row the others do not have leaves this ledger too; the conflict keeps it.
                         // One still named by a row kept here stays.
                         try? db.transaction {
-                            if table == .purchases { try db.run("DELETE FROM purchase_splits WHERE purchase_id = ?", [.integer(id)]) }
+                            if table == .purchases { try splitStore.deleteAny(purchase: id) }
                             try db.run(table.deleteByID, [.integer(id)])
                         }
                     }
@@ -585,7 +585,7 @@ extension Ledger {
         } else if let row = try RowCodec(db: db).read(table, id: c.localID) {
             if table == .purchases {
                 try purchaseStore.putInTrash(id: c.localID, trip: shared.trip.id, removedAt: clock.now, row: row)
-                try db.run("DELETE FROM purchase_splits WHERE purchase_id = ?", [id])
+                try splitStore.deleteAny(purchase: c.localID)
             }
             try db.run(table.deleteByID, [id])
         }
@@ -632,7 +632,7 @@ extension Ledger {
         switch kind {
         case "trip": gid = shared.gid
         case "member":
-            let name = try db.scalarText("SELECT name FROM members WHERE id = ?", [.integer(localID)]) ?? "#\(localID)"
+            let name = try memberStore.name(of: localID) ?? "#\(localID)"
             gid = GlobalID.member(trip: shared.gid, name: name)
         default: gid = GlobalID.make()
         }
@@ -695,8 +695,7 @@ extension Ledger {
         switch kind {
         case "transfer":
             let ends =
-                try db.prepare("SELECT from_member, to_member FROM transfers WHERE id = ?")
-                .first([.integer(localID)]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+                try transferStore.ends(of: localID) ?? (0, 0)
             return try db.scalarText(
                 """
                 SELECT json_set(json_remove(?1, '$.id', '$.trip_id'), '$.from_member', ?2, '$.to_member', ?3)
@@ -797,15 +796,14 @@ extension Ledger {
     private func writeSplits(payload: String, purchaseID: Int64, shared: SharedTrip, new: Bool = false) throws {
         let parts = try payloadTexts(payload, "payers", "shares")
         if !new {
-            try db.run("DELETE FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?", [.integer(shared.trip.id), .integer(purchaseID)])
+            try splitStore.delete(trip: shared.trip.id, purchase: purchaseID)
         }
         if var payers = parts[0], var shares = parts[1] {
             var row = PackedValues()
             try payers.withUTF8 { p in
                 try shares.withUTF8 { try appendSplit(purchaseID: purchaseID, payers: p, shares: $0, shared: shared, to: &row) }
             }
-            let insert = try db.prepare("INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)")
-            try row.withBuffers { try insert.run($0, text: $1) }
+            try splitStore.insert(row)
         }
     }
 
@@ -860,15 +858,9 @@ extension Ledger {
         case .purchases: return try nextID(.purchases)
         case .trips: return try nextID(.trips)
         case .members:
-            let used = max(
-                try db.scalarInt("SELECT max(id) FROM members") ?? 0,
-                try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'members'") ?? 0)
-            return used + 1
+            return try memberStore.highestIDEverUsed() + 1
         case .transfers:
-            let used = max(
-                try db.scalarInt("SELECT max(id) FROM transfers") ?? 0,
-                try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'transfers'") ?? 0)
-            return used + 1
+            return try transferStore.highestIDEverUsed() + 1
         }
     }
 
@@ -881,9 +873,7 @@ extension Ledger {
         guard let table = RowCodec.Table(kind: c.kind) else { return false }
         var local = try localID(kind: c.kind, gid: c.gid)
         if local == nil, c.kind == "member", let payload = c.payload,
-            let same = try db.scalarInt(
-                "SELECT id FROM members WHERE trip_id = ? AND name = json_extract(?, '$.name')",
-                [.integer(shared.trip.id), .text(payload)])
+            let same = try memberStore.id(trip: shared.trip.id, namedIn: payload)
         {
             // Added under the same name here too: one member. Its id stays; the global id is shared.
             try db.run("DELETE FROM sync_rows WHERE kind = 'member' AND local_id = ?", [.integer(same)])
@@ -1021,8 +1011,7 @@ extension Ledger {
         try db.execute("DROP TRIGGER IF EXISTS purchases_sync_insert; DROP TRIGGER IF EXISTS purchase_splits_sync_insert")
         let purchases = try RowCodec(db: db).batchInsert(.purchases, names: snapshot.columns, fixed: ["trip_id", "refund_of"])
         let versions = Ledger.purchaseVersions(db)
-        let splits = BatchInsert(
-            db: db, prefix: "INSERT OR FAIL INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES ", row: "(?, ?, ?, ?)")
+        let splits = splitStore.batches()
         let purchaseWidth = 3 + purchases.kept.count
         var pending = (purchases: PackedValues(), versions: PackedValues(), splits: PackedValues(), rows: 0, splitRows: 0)
         func flush() throws {
@@ -1131,18 +1120,18 @@ extension RowCodec.Table {
     var existsByID: String {
         switch self {
         case .trips: TripStore.existsByID
-        case .members: "SELECT 1 FROM members WHERE id = ?"
+        case .members: MemberStore.existsByID
         case .purchases: PurchaseStore.existsByID
-        case .transfers: "SELECT 1 FROM transfers WHERE id = ?"
+        case .transfers: TransferStore.existsByID
         }
     }
 
     var deleteByID: String {
         switch self {
         case .trips: TripStore.deleteByID
-        case .members: "DELETE FROM members WHERE id = ?"
+        case .members: MemberStore.deleteByID
         case .purchases: PurchaseStore.deleteByID
-        case .transfers: "DELETE FROM transfers WHERE id = ?"
+        case .transfers: TransferStore.deleteByID
         }
     }
 }

@@ -1,0 +1,182 @@
+import TripCore
+import TripModel
+
+/// The `purchase_splits` table's SQL: every statement whose table is `purchase_splits`. A split is
+/// stored as the member ids and weights of its payers and of its sharers (`SplitWeights`).
+struct SplitStore {
+    let db: Database
+}
+
+extension Ledger {
+    /// The purchase_splits table of this ledger.
+    var splitStore: SplitStore { SplitStore(db: db) }
+}
+
+/// A purchase's split as `purchase_splits s` stores it.
+enum SplitColumn: Int32, ColumnList {
+    case payers, shares
+
+    var sql: StaticString {
+        switch self {
+        case .payers: "s.payers"
+        case .shares: "s.shares"
+        }
+    }
+}
+
+/// The splits that may name a member (`removeMember`): the purchase, its split, and whether the
+/// purchase is in the trash (its split stays, for a restore).
+enum SplitUseColumn: Int32, ColumnList {
+    case purchaseID, payers, shares, removed
+
+    var sql: StaticString {
+        switch self {
+        case .purchaseID: "s.purchase_id"
+        case .payers: "s.payers"
+        case .shares: "s.shares"
+        case .removed: "p.id IS NULL"
+        }
+    }
+}
+
+/// The result columns of `scanSplits`' query. `note` and `kind` are read only with `details` (?5).
+enum SplitScanColumn: Int32, ColumnList {
+    case purchaseID, payers, shares, total, home, currency, category, rateSource, provisional, taxIncluded
+    case homeDiscount, homeService, homeTax, homeTip, date, paidWith, isPurchase, note, kind
+
+    var sql: StaticString {
+        switch self {
+        case .purchaseID: "s.purchase_id"
+        case .payers: "s.payers"
+        case .shares: "s.shares"
+        case .total: "p.total_minor"
+        case .home: "p.home_minor"
+        case .currency: "p.currency"
+        case .category: "p.category"
+        case .rateSource: "p.rate_source"
+        case .provisional: "p.provisional"
+        case .taxIncluded: "p.tax_included"
+        case .homeDiscount: "p.home_discount_minor"
+        case .homeService: "p.home_service_minor"
+        case .homeTax: "p.home_tax_minor"
+        case .homeTip: "p.home_tip_minor"
+        case .date: "p.date"
+        case .paidWith: "p.paid_with"
+        case .isPurchase: "p.kind = 'purchase'"
+        case .note: "CASE WHEN ?5 THEN p.note END"
+        case .kind: "CASE WHEN ?5 THEN p.kind END"
+        }
+    }
+}
+
+/// A purchase's payers and sharers: positions in its trip's members (join order), with weights.
+struct SplitParts {
+    var payers: [(index: Int, weight: Rational)] = []
+    var sharers: [(index: Int, weight: Rational)] = []
+}
+
+/// One purchase's split looked up by key, many times over (an export asks it of every purchase).
+struct SplitLookup {
+    fileprivate let statement: Statement
+
+    /// The split of purchase `id` of trip `tripID`, with member ids read as positions in `index`;
+    /// nil when it has none.
+    func parts(trip tripID: Int64, purchase id: Int64, index: SplitWeights.Positions) throws -> SplitParts? {
+        try statement.first([.integer(tripID), .integer(id)]) { s in
+            let row = ResultRow<SplitColumn>(s)
+            var parts = SplitParts()
+            row.withBytes(.payers) { SplitWeights.decode($0, index: index, into: &parts.payers) }
+            row.withBytes(.shares) { SplitWeights.decode($0, index: index, into: &parts.sharers) }
+            return parts
+        }
+    }
+}
+
+extension SplitStore {
+    private static let byKey = "SELECT \(SplitColumn.sqlList) FROM purchase_splits s WHERE s.trip_id = ? AND s.purchase_id = ?"
+
+    func lookup() throws -> SplitLookup { SplitLookup(statement: try db.prepare(Self.byKey)) }
+
+    /// Purchase `id`'s split as stored (`SplitWeights` texts), or nil.
+    func stored(trip tripID: Int64, purchase id: Int64) throws -> (payers: String, shares: String)? {
+        try db.prepare(Self.byKey).first([.integer(tripID), .integer(id)]) { s in
+            let row = ResultRow<SplitColumn>(s)
+            return (row.text(.payers), row.text(.shares))
+        }
+    }
+
+    /// Writes purchase `id`'s split, replacing the one it had.
+    func save(trip tripID: Int64, purchase id: Int64, payers: String, shares: String) throws {
+        try db.run(
+            """
+            INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)
+            ON CONFLICT (trip_id, purchase_id) DO UPDATE SET payers = excluded.payers, shares = excluded.shares
+            """, [.integer(tripID), .integer(id), .text(payers), .text(shares)])
+    }
+
+    /// Adds the split of a purchase that has none (one just imported).
+    func insert(trip tripID: Int64, purchase id: Int64, payers: String, shares: String) throws {
+        try db.run(
+            "INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)",
+            [.integer(tripID), .integer(id), .text(payers), .text(shares)])
+    }
+
+    func delete(trip tripID: Int64, purchase id: Int64) throws {
+        try db.run("DELETE FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?", [.integer(tripID), .integer(id)])
+    }
+
+    /// Deletes purchase `id`'s split, whatever its trip.
+    func deleteAny(purchase id: Int64) throws {
+        try db.run("DELETE FROM purchase_splits WHERE purchase_id = ?", [.integer(id)])
+    }
+
+    /// Adds the split packed in `row`: trip id, purchase id, payers, shares.
+    func insert(_ row: PackedValues) throws {
+        let insert = try db.prepare("INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES (?, ?, ?, ?)")
+        try row.withBuffers { try insert.run($0, text: $1) }
+    }
+
+    /// Splits added many at a time (a join's snapshot), each row as `insert` takes it.
+    func batches() -> BatchInsert {
+        BatchInsert(db: db, prefix: "INSERT OR FAIL INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES ", row: "(?, ?, ?, ?)")
+    }
+
+    /// Gives purchase `target` of trip `tripID` the split of purchase `source`.
+    func copy(trip tripID: Int64, from source: Int64, to target: Int64) throws {
+        try db.run(
+            """
+            INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares)
+            SELECT trip_id, ?, payers, shares FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?
+            """, [.integer(target), .integer(tripID), .integer(source)])
+    }
+
+    /// Every split of trip `tripID`, in purchase order, with whether its purchase is in the trash.
+    func forEachSplit(trip tripID: Int64, _ body: ((purchaseID: Int64, payers: String, shares: String, removed: Bool)) throws -> Void) throws {
+        try db.prepare(
+            """
+            SELECT \(SplitUseColumn.sqlList) FROM purchase_splits s
+            LEFT JOIN purchases p ON p.id = s.purchase_id WHERE s.trip_id = ? ORDER BY s.purchase_id
+            """
+        ).forEach([.integer(tripID)]) { statement in
+            let s = ResultRow<SplitUseColumn>(statement)
+            try body((s.int(.purchaseID), s.text(.payers), s.text(.shares), s.int(.removed) == 1))
+        }
+    }
+
+    /// The split purchases of trip `tripID` dated `from`…`to` (in `currency` when given), in
+    /// purchase order, with their splits. `details` (?5) reads the note and kind too.
+    func forEachSplitPurchase(
+        trip tripID: Int64, from: String, to: String, currency: String?, details: Bool,
+        _ body: (ResultRow<SplitScanColumn>) throws -> Void
+    ) throws {
+        try db.prepare(
+            """
+            SELECT \(SplitScanColumn.sqlList)
+            FROM purchase_splits s JOIN purchases p ON p.id = s.purchase_id
+            WHERE s.trip_id = ?1 AND p.date BETWEEN ?2 AND ?3 AND (?4 IS NULL OR p.currency = ?4)
+            ORDER BY s.purchase_id
+            """
+        ).forEach([.integer(tripID), .text(from), .text(to), SQLValue(currency), .integer(details ? 1 : 0)]) { try body(ResultRow($0)) }
+    }
+
+}

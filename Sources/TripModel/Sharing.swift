@@ -1,0 +1,151 @@
+import TripCore
+
+// What the sharing commands report: the values `SharingFormat` renders.
+
+/// Two versions of one row written without seeing each other, or a change that waits because
+/// another device closed its trip.
+public struct SyncConflict: Sendable, Equatable {
+    /// The reason of a change that waits because another device closed its trip.
+    public static let closedElsewhere = "trip closed on another device; the change waits"
+    /// The reason of a purchase removed on one device and edited on another: the removal wins,
+    /// and the edit waits in the trash (`trip restore`, or `trip resolve` keeping it).
+    public static let removedWhileEdited = "removed on one device, edited on another; the edit is in the trash"
+    public let id: Int64
+    public let trip: String
+    public let kind: String
+    public let localID: Int64
+    public let reason: String
+    /// `mine` or `theirs`: the version every device applied.
+    public let winner: String
+    public let mine: String?
+    public let theirs: String?
+    public let theirsBy: String
+    public let createdAt: String
+    public let resolvedAt: String?
+    /// The fields whose values differ between the two versions, in the row's order, as text for a
+    /// reader (members by name); bookkeeping columns are left out. Empty when either version is
+    /// missing or unreadable.
+    public let differences: [Difference]
+    /// Each version in a line (`nil`: a removal).
+    public let mineSummary: String?
+    public let theirsSummary: String?
+
+    public struct Difference: Sendable, Equatable {
+        public let field: String
+        public let mine: String
+        public let theirs: String
+
+        public init(field: String, mine: String, theirs: String) {
+            self.field = field
+            self.mine = mine
+            self.theirs = theirs
+        }
+    }
+
+    public init(
+        id: Int64, trip: String, kind: String, localID: Int64, reason: String, winner: String, mine: String?, theirs: String?,
+        theirsBy: String, createdAt: String, resolvedAt: String?, differences: [Difference], mineSummary: String?,
+        theirsSummary: String?
+    ) {
+        self.id = id
+        self.trip = trip
+        self.kind = kind
+        self.localID = localID
+        self.reason = reason
+        self.winner = winner
+        self.mine = mine
+        self.theirs = theirs
+        self.theirsBy = theirsBy
+        self.createdAt = createdAt
+        self.resolvedAt = resolvedAt
+        self.differences = differences
+        self.mineSummary = mineSummary
+        self.theirsSummary = theirsSummary
+    }
+}
+
+/// What `trip sync` (and `share`, `join`) did for one trip.
+public struct SyncResult: Sendable {
+    public let trip: String
+    public let home: Currency
+    /// Changes the server did not have yet (a repeated push counts 0).
+    public let pushed: Int
+    /// Local changes sent (new or repeated).
+    public let sent: Int
+    public let pulled: Int
+    /// Pulled changes per PostgreSQL role.
+    public let pulledBy: [String: Int]
+    public let rates: Int
+    public let conflicts: Int
+    /// The trip's net total in its home currency after the sync, and how it moved.
+    public let total: Int64
+    public let change: Int64
+    public var grantedTo: [String] = []
+
+    public init(
+        trip: String, home: Currency, pushed: Int, sent: Int, pulled: Int, pulledBy: [String: Int], rates: Int, conflicts: Int,
+        total: Int64, change: Int64, grantedTo: [String] = []
+    ) {
+        self.trip = trip
+        self.home = home
+        self.pushed = pushed
+        self.sent = sent
+        self.pulled = pulled
+        self.pulledBy = pulledBy
+        self.rates = rates
+        self.conflicts = conflicts
+        self.total = total
+        self.change = change
+        self.grantedTo = grantedTo
+    }
+}
+
+/// `trip remote init`.
+public struct SchemaInstall: Sendable {
+    public let server: String
+    public let role: String
+    public let from: Int
+    public let to: Int
+
+    public init(server: String, role: String, from: Int, to: Int) {
+        self.server = server
+        self.role = role
+        self.from = from
+        self.to = to
+    }
+}
+
+/// `trip remote status`.
+public struct ServerStatus {
+    public struct Trip: Sendable {
+        public let name: String
+        public let owner: String
+        public let unsent: Int
+        public let lastSync: String?
+        public let pulled: Int64
+        /// The server's last sequence number (nil: not reachable).
+        public let onServer: Int64?
+
+        public init(name: String, owner: String, unsent: Int, lastSync: String?, pulled: Int64, onServer: Int64?) {
+            self.name = name
+            self.owner = owner
+            self.unsent = unsent
+            self.lastSync = lastSync
+            self.pulled = pulled
+            self.onServer = onServer
+        }
+    }
+
+    public let server: String
+    public let known: Int
+    public var reachable = false
+    public var role: String?
+    public var schema: Int?
+    public var problem: (any Error)?
+    public var trips: [Trip] = []
+
+    public init(server: String, known: Int) {
+        self.server = server
+        self.known = known
+    }
+}
