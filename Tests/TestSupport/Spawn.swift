@@ -31,12 +31,25 @@ public func spawnAndWait(
     let inPath = folder + "/stdin", outPath = folder + "/stdout", errPath = folder + "/stderr"
     if let stdin { try Data(stdin).write(to: URL(fileURLWithPath: inPath)) }
 
+    let pid = try spawn(
+        executable, argv, environment: environment, stdin: stdin == nil ? "/dev/null" : inPath, stdout: outPath, stderr: errPath)
+    let end = waitForExit(pid)!
+    return SpawnResult(
+        stdout: Array(try Data(contentsOf: URL(fileURLWithPath: outPath))),
+        stderr: Array(try Data(contentsOf: URL(fileURLWithPath: errPath))), exitCode: end.exitCode, signal: end.signal)
+}
+
+/// Starts `executable` with `argv` (after its own name) and exactly `environment`, its standard
+/// streams opened from and to the files named; returns its pid without waiting.
+public func spawn(
+    _ executable: String, _ argv: [[UInt8]], environment: [String: String], stdin: String, stdout: String, stderr: String
+) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, stdin == nil ? "/dev/null" : inPath, O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
     func cString(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar> {
         let p = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
@@ -51,12 +64,16 @@ public func spawnAndWait(
     var pid = pid_t()
     let rc = posix_spawn(&pid, executable, &actions, nil, &args, &env)
     guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO) }
+    return pid
+}
+
+/// Reaps child `pid` (waiting for it unless `block` is false: then nil while it runs). `signal` is
+/// set when a signal ended it, `exitCode` otherwise.
+public func waitForExit(_ pid: pid_t, block: Bool = true) -> (exitCode: Int32?, signal: Int32?)? {
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    var got: pid_t
+    repeat { got = waitpid(pid, &status, block ? 0 : WNOHANG) } while got == -1 && errno == EINTR
+    if got == 0 { return nil }
     let signalled = status & 0x7F
-    return SpawnResult(
-        stdout: Array(try Data(contentsOf: URL(fileURLWithPath: outPath))),
-        stderr: Array(try Data(contentsOf: URL(fileURLWithPath: errPath))),
-        exitCode: signalled == 0 ? (status >> 8) & 0xFF : nil,
-        signal: signalled == 0 ? nil : signalled)
+    return (signalled == 0 ? (status >> 8) & 0xFF : nil, signalled == 0 ? nil : signalled)
 }

@@ -3,36 +3,41 @@ import Foundation
 /// A `trip` command running in the background, for tests that kill it or race it against others.
 /// Its stdout and stderr go to files (`<prefix>.<label>.out`, `.err`; the prefix defaults to the
 /// ledger's path), never to a pipe that could fill up while nobody reads it.
+///
+/// Started with `posix_spawn` and reaped with `waitpid`, not `Foundation.Process`: its
+/// `waitUntilExit` can miss the end of a child killed at once and wait forever (seen in CI, a
+/// SIGKILLed import left a zombie and the suite hung).
 public final class SpawnedTrip: @unchecked Sendable {
-    public let process: Process
+    public let pid: Int32
     public let stdoutPath: String
     public let stderrPath: String
+    private let lock = NSLock()
+    private var end: (exitCode: Int32?, signal: Int32?)?
 
     public init(_ trip: TripProcess, _ args: [String], label: String = "spawned", outputPrefix: String? = nil) throws {
         stdoutPath = (outputPrefix ?? trip.ledgerPath) + ".\(label).out"
         stderrPath = (outputPrefix ?? trip.ledgerPath) + ".\(label).err"
-        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: TripProcess.binary)
-        process.arguments = args
-        process.environment = trip.environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        try process.run()
+        pid = try spawn(
+            TripProcess.binary, args.map { Array($0.utf8) }, environment: trip.environment, stdin: "/dev/null", stdout: stdoutPath,
+            stderr: stderrPath)
     }
 
-    public var pid: Int32 { process.processIdentifier }
-    public var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool {
+        lock.withLock {
+            if end == nil { end = waitForExit(pid, block: false) }
+            return end == nil
+        }
+    }
 
     /// Sends SIGKILL: the process gets no chance to clean up, as after a power cut of the process.
     public func kill() { _ = Foundation.kill(pid, SIGKILL) }
 
     /// Waits for the end. `signal` is set when a signal ended it, `exitCode` otherwise.
     public func wait() -> (exitCode: Int32?, signal: Int32?) {
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal ? (nil, process.terminationStatus) : (process.terminationStatus, nil)
+        lock.withLock {
+            if end == nil { end = waitForExit(pid) }
+            return end!
+        }
     }
 
     public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
