@@ -101,6 +101,21 @@ struct GroupExchangeEndToEndTests {
         #expect(again.exitCode == 0, "\(again.stderr)")
         #expect(again.stdout == "imported 0 purchases into \"Japan\" (14 duplicates skipped)\n")
         #expect(try other.run("balances", "--format", "json").stdout == trip.run("balances", "--format", "json").stdout)
+
+        // A file that holds one transfer twice adds it twice to a ledger that has it once, and
+        // then nothing: each transfer counts as often as the ledger already has it.
+        let museum = try #require(lines.first { $0.contains(",half the museum,") })
+        let twice = folder.file("twice.csv")
+        try (lines + [museum]).map { $0 + "\r\n" }.joined().write(toFile: twice, atomically: true, encoding: .utf8)
+        let third = TripProcess(ledgerPath: folder.file("third.sqlite"))
+        for args in [["init", "--home", "USD"], ["new", "Japan", "--currency", "JPY"]] {
+            try #require(try third.run(args).exitCode == 0)
+        }
+        #expect(try third.run("import", file, "--format", "json").json["transfers"] as? Int == 4)
+        let doubled = try third.run("import", twice, "--format", "json")
+        #expect(doubled.exitCode == 0, "\(doubled.stderr)")
+        #expect(doubled.json["transfers"] as? Int == 1, "\(doubled.stdout)")
+        #expect(try third.run("import", twice, "--format", "json").json["transfers"] as? Int == 0)
     }
 
     /// A file written before group trips (no `paid_by`, `split`, `members`) imports as before:

@@ -87,24 +87,22 @@ extension Ledger {
         }
 
         var added = 0, skipped = 0
-        var seen: [String: Int] = [:]
-        var stored: [String: Int64] = [:]
+        var seen: [TransferIdentity: Int64] = [:]
+        var stored: [TransferIdentity: Int64] = [:]
         // Counted before any is inserted: a file may hold the same transfer twice.
-        var keyed: [(GroupImport.Transfer, Member, Member, String)] = []
+        var keyed: [(GroupImport.Transfer, Member, Member, TransferIdentity)] = []
         for t in group.transfers {
             let list = members[t.trip.id]!
             let from = try Ledger.member(t.from, in: list, trip: t.trip), to = try Ledger.member(t.to, in: list, trip: t.trip)
-            let amount = Money(minorUnits: t.amount, currency: t.currency)
-            let key = [String(t.trip.id), String(from.id), String(to.id), t.date.description, t.currency.code, String(t.amount), t.note]
-                .joined(separator: "\u{1F}")
-            if stored[key] == nil {
-                stored[key] = try transferStore.count(trip: t.trip.id, from: from.id, to: to.id, date: t.date, amount: amount, note: t.note)
-            }
+            let key = TransferIdentity(
+                tripID: t.trip.id, from: from.id, to: to.id, date: t.date, amount: Money(minorUnits: t.amount, currency: t.currency),
+                note: t.note)
+            if stored[key] == nil { stored[key] = try transferStore.count(key) }
             keyed.append((t, from, to, key))
         }
         for (t, from, to, key) in keyed {
             seen[key, default: 0] += 1
-            if Int64(seen[key]!) <= stored[key]! {
+            if seen[key]! <= stored[key]! {
                 skipped += 1
                 continue
             }

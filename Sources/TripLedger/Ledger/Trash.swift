@@ -4,7 +4,7 @@ import TripModel
 extension Ledger {
     /// The id for a new row of `table` (`purchases` or `trips`): above every id present and every
     /// id ever deleted (`id_high_water`, kept by m0006's triggers), so no id is handed out twice.
-    func nextID(_ table: IDTable) throws -> Int64 {
+    func nextID(_ table: IDStore.Table) throws -> Int64 {
         let present: Int64
         switch table {
         case .purchases: present = try purchaseStore.maxID()
@@ -14,11 +14,9 @@ extension Ledger {
     }
 
     /// The largest id ever deleted from `table`.
-    func highWater(_ table: IDTable) throws -> Int64 {
+    func highWater(_ table: IDStore.Table) throws -> Int64 {
         try idStore.highWater(table)
     }
-
-    typealias IDTable = IDStore.Table
 
     /// `trip rm ID`: moves the purchase to the trash (`removed_purchases`), whole and under its id,
     /// and returns it. `trip restore ID` undoes it. A purchase with refunds is refused, naming them:

@@ -27,6 +27,16 @@ struct StoredTransfer {
     let note: String
 }
 
+/// What makes two transfers the same one: trip, members, date, amount and note.
+struct TransferIdentity: Hashable {
+    let tripID: Int64
+    let from: Int64
+    let to: Int64
+    let date: CivilDate
+    let amount: Money
+    let note: String
+}
+
 /// A transfer that re-rating converts again.
 struct RerateTransfer {
     let id: Int64
@@ -147,17 +157,16 @@ extension TransferStore {
         try db.scalarInt("SELECT count(*) FROM transfers WHERE from_member = ?1 OR to_member = ?1", [.integer(id)]) ?? 0
     }
 
-    /// How many transfers of trip `tripID` have exactly these members, date, amount and note (an
-    /// import recognises the ones it already has).
-    func count(trip tripID: Int64, from: Int64, to: Int64, date: CivilDate, amount: Money, note: String) throws -> Int64 {
+    /// How many stored transfers are `same` (an import recognises the ones it already has).
+    func count(_ same: TransferIdentity) throws -> Int64 {
         try db.scalarInt(
             """
             SELECT count(*) FROM transfers
             WHERE trip_id = ? AND from_member = ? AND to_member = ? AND date = ? AND currency = ? AND amount_minor = ? AND note = ?
             """,
             [
-                .integer(tripID), .integer(from), .integer(to), .text(date.description), .text(amount.currency.code),
-                .integer(amount.minorUnits), .text(note),
+                .integer(same.tripID), .integer(same.from), .integer(same.to), .text(same.date.description),
+                .text(same.amount.currency.code), .integer(same.amount.minorUnits), .text(same.note),
             ]) ?? 0
     }
 }
