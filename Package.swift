@@ -37,8 +37,8 @@ let package = Package(
         // The report model: the values the ledger reads and reports (trips, purchases, members,
         // reports, balances) and the renderers show. Plain values, no storage.
         .target(name: "TripModel", dependencies: ["TripCore"]),
-        // Text, JSON, CSV, Markdown and HTML of the report model. It cannot import the ledger, so
-        // the compiler keeps rendering from reading storage.
+        // Text, JSON, CSV, Markdown, HTML and the ledger and Beancount journals of the report model.
+        // It cannot import the ledger, so the compiler keeps rendering from reading storage.
         // Cross-module optimisation lets the ledger specialise `PurchaseStream`'s generic writers
         // for its own rows (`make bench`: `trip list --format json` of a split trip).
         .target(

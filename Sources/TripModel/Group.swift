@@ -168,3 +168,37 @@ public struct SplitwiseImportResult: Sendable {
         self.checkedCurrencies = checkedCurrencies
     }
 }
+
+/// A transfer as the exports write it: its members with their ids (a journal posts to each
+/// member's account), its amount and, when it has a rate, its home amount and quote.
+public struct ExportTransfer: Sendable {
+    public let id: Int64
+    public let tripID: Int64
+    public let tripName: String
+    public let from: Member
+    public let to: Member
+    public let date: CivilDate
+    public let amount: Money
+    public let homeCurrency: Currency
+    /// `nil`: no rate, so in no balance.
+    public let home: Int64?
+    public let quote: RateQuote?
+    public let note: String
+
+    public init(
+        id: Int64, tripID: Int64, tripName: String, from: Member, to: Member, date: CivilDate, amount: Money,
+        homeCurrency: Currency, home: Int64?, quote: RateQuote?, note: String
+    ) {
+        self.id = id
+        self.tripID = tripID
+        self.tripName = tripName
+        self.from = from
+        self.to = to
+        self.date = date
+        self.amount = amount
+        self.homeCurrency = homeCurrency
+        self.home = home
+        self.quote = quote
+        self.note = note
+    }
+}

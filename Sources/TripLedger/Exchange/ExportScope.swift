@@ -1,27 +1,8 @@
+import Rendering
 import TripCore
 import TripModel
 
-/// What a journal's header needs to know before the first purchase is streamed: the trips, every
-/// currency used, and each account with the date of its first posting. Read with small grouped
-/// queries, so its size depends on the number of currencies and categories, not of purchases.
-struct ExportScope {
-    let trips: [Trip]
-    let all: Bool
-    /// Home currencies of the trips that have purchases (or of the one trip), by code.
-    let homeCurrencies: [Currency]
-    /// Every currency a posting uses, home currencies included, by code.
-    let currencies: [Currency]
-    /// Account name → first posting date, sorted by name.
-    let accounts: [(name: String, first: CivilDate)]
-    let firstDate: CivilDate?
-    /// Group trips: `Equity:Members:<Name>` accounts, each with the date of the export's first entry.
-    var memberAccounts: [(name: String, first: CivilDate)] = []
-
-    var description: String {
-        all ? "all trips (\(trips.count))" : trips.map { "\"\(JournalText.oneLine($0.name))\"" }.joined()
-    }
-}
-
+/// The facts a journal's header needs (`ExportScope`), read before the first purchase streams.
 extension Ledger {
     func exportScope(trips: [Trip], all: Bool) throws -> ExportScope {
         var currencies: [String: Currency] = [:]

@@ -2,16 +2,6 @@ import Rendering
 import TripCore
 import TripModel
 
-/// One of the journal formats: a header from the scope, one entry per purchase, a trailer.
-protocol JournalWriter {
-    func header(_ scope: ExportScope) -> String
-    /// `members`: the purchase's member postings (`GroupExport.postings`), empty outside group trips.
-    func entry(_ p: Purchase, members: [(account: String, minor: Int64)]) -> String
-    /// A transfer between two members, converted: two member postings in the home currency.
-    func transfer(_ t: ExportTransfer, home: Int64, from: String, to: String) -> String
-    func trailer(_ summary: ExportSummary, _ scope: ExportScope) -> String
-}
-
 extension Ledger {
     /// `trip export`: writes the purchases of one trip (`name`, else the current trip), or of every
     /// trip when `all`, ordered by trip, date and id, in `format`.
@@ -78,11 +68,7 @@ extension Ledger {
                 if let home = t.home {
                     try write(journal.transfer(t, home: home, from: group.accounts[t.from.id]!, to: group.accounts[t.to.id]!))
                 } else {
-                    // Like an unconverted purchase: in no balance, so in no member posting either.
-                    try write(
-                        "; transfer \(t.id): \(JournalText.money(t.amount.minorUnits, t.amount.currency)) from "
-                            + "\(JournalText.oneLine(t.from.name)) to \(JournalText.oneLine(t.to.name)) has no rate; "
-                            + "it is in no member balance\n\n")
+                    try write(journal.unconvertedTransfer(t))
                 }
             }
             try write(journal.trailer(summary, scope))

@@ -8,9 +8,6 @@ import TripModel
 /// Stored at the end because a split refers to its purchase by id, which exists only once the
 /// batch inserts are done; the whole import is still one transaction.
 struct GroupImport {
-    /// The `kind` of a transfer row, outside `PurchaseKind`: a transfer is not a purchase.
-    static let transferKind = "transfer"
-
     struct Split {
         let trip: Trip
         let row: Int

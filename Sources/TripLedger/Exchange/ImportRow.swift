@@ -1,3 +1,4 @@
+import Rendering
 import TripCore
 import TripModel
 
@@ -258,8 +259,8 @@ struct ExportRowImporter: RowImporter {
             || !range.isEmpty && [0x20, 0x09].contains(record.bytes[range.upperBound - 1])
         guard
             spaced
-                ? trimmed(record.string(i)) == GroupImport.transferKind
-                : record.bytes[range].elementsEqual(GroupImport.transferKind.utf8)
+                ? trimmed(record.string(i)) == PurchaseCSV.transferKind
+                : record.bytes[range].elementsEqual(PurchaseCSV.transferKind.utf8)
         else { return nil }
         return try transfer((0..<record.count).map { record.string($0) }, number: number)
     }

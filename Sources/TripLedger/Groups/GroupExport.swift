@@ -1,3 +1,4 @@
+import Rendering
 import TripCore
 import TripModel
 
@@ -23,22 +24,7 @@ final class GroupExport {
         self.members = members
         positions = members.mapValues { SplitWeights.Positions($0) }
         var accounts: [Int64: String] = [:]
-        for list in members.values {
-            var taken: Set<String> = []
-            for m in list {
-                // Two names may make the same segment (`ana b`, `ana-b`), and some make none, or one
-                // Beancount refuses (its components start with a capital letter or a digit).
-                var name =
-                    JournalText.segment(m.name).flatMap { s in
-                        s.first.map { $0.isUppercase || $0.isASCII && $0.isNumber } == true ? s : nil
-                    } ?? "Member-\(m.id)"
-                if !taken.insert(name.lowercased()).inserted {
-                    name += "-\(m.id)"
-                    taken.insert(name.lowercased())
-                }
-                accounts[m.id] = "Equity:Members:\(name)"
-            }
-        }
+        for list in members.values { accounts.merge(JournalText.memberAccounts(list)) { a, _ in a } }
         self.accounts = accounts
         splits =
             members.isEmpty
@@ -98,22 +84,6 @@ final class GroupExport {
     }
 }
 
-/// A transfer as the exports write it.
-struct ExportTransfer {
-    let id: Int64
-    let tripID: Int64
-    let tripName: String
-    let from: Member
-    let to: Member
-    let date: CivilDate
-    let amount: Money
-    let homeCurrency: Currency
-    /// `nil`: no rate, so in no balance.
-    let home: Int64?
-    let quote: RateQuote?
-    let note: String
-}
-
 /// The `paid_by` and `split` cells of the purchase CSV: `NAME=WEIGHT,…`, the weights as stored
 /// (`SplitWeights`, with names for member ids): an integer, or an exact fraction `NUM/DEN`. On
 /// import a weight may also be a plain decimal (`1.5`), as a hand-edited file may have it. Member
@@ -156,28 +126,5 @@ enum SplitText {
             return try? Rational(n, d)
         }
         return Rational(decimalText: text)
-    }
-}
-
-extension GroupExport {
-    /// A transfer's description in the journals: `Carla pays Ana`, then its note.
-    static func payee(_ t: ExportTransfer) -> String {
-        let note = JournalText.oneLine(t.note)
-        return "\(JournalText.oneLine(t.from.name)) pays \(JournalText.oneLine(t.to.name))" + (note.isEmpty ? "" : ", \(note)")
-    }
-
-    /// A transfer's metadata, like a purchase's: its trip and id, the amount paid, and its rate.
-    static func metadata(_ t: ExportTransfer) -> [(String, String)] {
-        var out: [(String, String)] = [("trip", JournalText.oneLine(t.tripName)), ("transfer", String(t.id))]
-        if t.amount.currency.code != t.homeCurrency.code {
-            out.append(("paid", JournalText.money(t.amount.minorUnits, t.amount.currency)))
-        }
-        if let q = t.quote, q.source != .identity {
-            out.append(("rate", "\(q.rate) \(t.homeCurrency.code) per \(t.amount.currency.code)"))
-        }
-        out.append(("rate_source", t.quote?.source.rawValue ?? RateSource.none.rawValue))
-        if let date = t.quote?.date { out.append(("rate_date", date.description)) }
-        if let provider = t.quote?.provider { out.append(("rate_provider", JournalText.oneLine(provider))) }
-        return out
     }
 }

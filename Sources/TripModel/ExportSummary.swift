@@ -1,5 +1,4 @@
 import TripCore
-import TripModel
 
 /// What an export wrote: its purchases and, per home currency, the sum of their home amounts.
 ///
@@ -14,7 +13,7 @@ public struct ExportSummary: Sendable, Equatable {
 
     public init() {}
 
-    mutating func add(_ p: Purchase) {
+    public mutating func add(_ p: Purchase) {
         purchases += 1
         if let home = p.signedHome {
             homeTotals[p.conversion.homeCurrency.code, default: 0] += home

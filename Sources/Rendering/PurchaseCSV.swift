@@ -25,6 +25,9 @@ public enum PurchaseCSV {
         "paid_by", "split", "members",
     ]
 
+    /// The `kind` of a transfer row, outside `PurchaseKind`: a transfer is not a purchase.
+    public static let transferKind = "transfer"
+
     /// The fields of `p`, in `columns` order. `paidBy` and `split` are `SplitText` cells, `members`
     /// the trip's members on its first row (`trip export` fills them; a report leaves them empty).
     public static func fields(_ p: Purchase, paidBy: String = "", split: String = "", members: String = "") -> [String] {
@@ -48,7 +51,7 @@ public enum PurchaseCSV {
 
     /// A transfer between members as a row: kind `transfer`, the amount as price and total,
     /// `paid_by` the member who pays and `split` the one paid, with its recorded conversion.
-    static func fields(_ t: ExportTransfer, members: String) -> [String] {
+    public static func fields(_ t: ExportTransfer, members: String) -> [String] {
         let q = t.quote
         let amount = t.amount.plainText, zero = Money(minorUnits: 0, currency: t.amount.currency).plainText
         return [
@@ -59,7 +62,7 @@ public enum PurchaseCSV {
             q?.rate ?? "", q?.date?.description ?? "", q?.source.rawValue ?? RateSource.none.rawValue, q?.provider ?? "", "",
             q?.provisional ?? true ? "true" : "false",
             t.homeCurrency.code, t.home.map { Money(minorUnits: $0, currency: t.homeCurrency).plainText } ?? "", "",
-            GroupImport.transferKind, "",
+            transferKind, "",
             t.from.name, t.to.name, members,
         ]
     }

@@ -14,8 +14,10 @@ import TripModel
 ///
 /// Every account is opened on the date of its first posting (read before streaming, see
 /// `ExportScope`). Metadata values are strings; keys start with a lower-case letter.
-struct BeancountJournal: JournalWriter {
-    func header(_ scope: ExportScope) -> String {
+public struct BeancountJournal: JournalWriter {
+    public init() {}
+
+    public func header(_ scope: ExportScope) -> String {
         var out = """
             ; trip export: \(scope.description)
             ; One transaction per purchase: payee = note, narration = trip and purchase id.
@@ -45,7 +47,7 @@ struct BeancountJournal: JournalWriter {
         return out + "\n"
     }
 
-    func entry(_ p: Purchase, members: [(account: String, minor: Int64)]) -> String {
+    public func entry(_ p: Purchase, members: [(account: String, minor: Int64)]) -> String {
         let narration = "\(JournalText.oneLine(p.tripName)) #\(p.id)"
         var out = "\(p.date) * \"\(BeancountJournal.string(JournalText.payee(p)))\" \"\(BeancountJournal.string(narration))\"\n"
         for (key, value) in JournalText.metadata(p) { out += "  \(key): \"\(BeancountJournal.string(value))\"\n" }
@@ -55,16 +57,16 @@ struct BeancountJournal: JournalWriter {
         return out + "\n"
     }
 
-    func transfer(_ t: ExportTransfer, home: Int64, from: String, to: String) -> String {
+    public func transfer(_ t: ExportTransfer, home: Int64, from: String, to: String) -> String {
         let narration = "\(JournalText.oneLine(t.tripName)) transfer #\(t.id)"
-        var out = "\(t.date) * \"\(BeancountJournal.string(GroupExport.payee(t)))\" \"\(BeancountJournal.string(narration))\"\n"
-        for (key, value) in GroupExport.metadata(t) { out += "  \(key): \"\(BeancountJournal.string(value))\"\n" }
+        var out = "\(t.date) * \"\(BeancountJournal.string(JournalText.payee(t)))\" \"\(BeancountJournal.string(narration))\"\n"
+        for (key, value) in JournalText.metadata(t) { out += "  \(key): \"\(BeancountJournal.string(value))\"\n" }
         out += "  \(from)  \(JournalText.money(-home, t.homeCurrency))\n"
         out += "  \(to)  \(JournalText.money(home, t.homeCurrency))\n\n"
         return out
     }
 
-    func trailer(_ summary: ExportSummary, _ scope: ExportScope) -> String {
+    public func trailer(_ summary: ExportSummary, _ scope: ExportScope) -> String {
         JournalText.trailer(summary, scope)
     }
 

@@ -17,8 +17,10 @@ import TripModel
 /// `commodity 1,000.00 USD` line per currency, where a currency without minor units is written
 /// `1,000. JPY` (hledger reads `1,000 JPY` as three decimals with a decimal comma; ledger accepts
 /// both one-line forms and keeps the precision of the amounts as written).
-struct LedgerJournal: JournalWriter {
-    func header(_ scope: ExportScope) -> String {
+public struct LedgerJournal: JournalWriter {
+    public init() {}
+
+    public func header(_ scope: ExportScope) -> String {
         let homes = scope.homeCurrencies.map(\.code).joined(separator: ", ")
         var out = """
             ; trip export: \(scope.description), home currency \(homes.isEmpty ? "none" : homes)
@@ -51,7 +53,7 @@ struct LedgerJournal: JournalWriter {
         "1,000.\(String(repeating: "0", count: c.minorUnits)) \(c.code)"
     }
 
-    func entry(_ p: Purchase, members: [(account: String, minor: Int64)]) -> String {
+    public func entry(_ p: Purchase, members: [(account: String, minor: Int64)]) -> String {
         var out = "\(p.date) * (\(p.id)) \(JournalText.payee(p))\n"
         for (key, value) in JournalText.metadata(p) { out += "    ; \(key): \(value)\n" }
         out += "    \(JournalText.expenseAccount(p))  \(JournalText.postedAmount(p))\n"
@@ -60,15 +62,15 @@ struct LedgerJournal: JournalWriter {
         return out + "\n"
     }
 
-    func transfer(_ t: ExportTransfer, home: Int64, from: String, to: String) -> String {
-        var out = "\(t.date) * (T\(t.id)) \(GroupExport.payee(t))\n"
-        for (key, value) in GroupExport.metadata(t) { out += "    ; \(key): \(value)\n" }
+    public func transfer(_ t: ExportTransfer, home: Int64, from: String, to: String) -> String {
+        var out = "\(t.date) * (T\(t.id)) \(JournalText.payee(t))\n"
+        for (key, value) in JournalText.metadata(t) { out += "    ; \(key): \(value)\n" }
         out += "    \(from)  \(JournalText.money(-home, t.homeCurrency))\n"
         out += "    \(to)  \(JournalText.money(home, t.homeCurrency))\n\n"
         return out
     }
 
-    func trailer(_ summary: ExportSummary, _ scope: ExportScope) -> String {
+    public func trailer(_ summary: ExportSummary, _ scope: ExportScope) -> String {
         JournalText.trailer(summary, scope)
     }
 }

@@ -8,7 +8,7 @@ import TripModel
 /// (`street food` → `Street-Food`): valid in ledger, hledger and Beancount alike (no spaces, no
 /// `:`, a capital or digit first). Free text keeps its words but loses everything that could end a
 /// field early: control and format characters, line breaks, and `;` (a comment in ledger).
-enum JournalText {
+public enum JournalText {
     /// The last line of both journal formats (`;` starts a comment in each): count and home totals.
     static func trailer(_ summary: ExportSummary, _ scope: ExportScope) -> String {
         let totals = scope.homeCurrencies.map { money(summary.homeTotals[$0.code] ?? 0, $0) }
@@ -21,7 +21,7 @@ enum JournalText {
         expenseAccount(category: p.category, converted: p.conversion.home != nil)
     }
 
-    static func expenseAccount(category: String?, converted: Bool) -> String {
+    public static func expenseAccount(category: String?, converted: Bool) -> String {
         let name = segment(category) ?? "Uncategorized"
         return converted ? "Expenses:\(name)" : "Expenses:Unconverted:\(name)"
     }
@@ -30,13 +30,13 @@ enum JournalText {
     /// `Assets:Cash`; any other means is `Assets:<PaidWith>`.
     static func fundingAccount(_ p: Purchase) -> String { fundingAccount(paidWith: p.paidWith) }
 
-    static func fundingAccount(paidWith: String?) -> String {
+    public static func fundingAccount(paidWith: String?) -> String {
         guard let name = segment(paidWith) else { return "Assets:Cash" }
         return name == "Card" ? "Liabilities:Card" : "Assets:\(name)"
     }
 
     /// One account-name segment from free text, or nil when it has no letter or digit.
-    static func segment(_ text: String?) -> String? {
+    public static func segment(_ text: String?) -> String? {
         guard let text else { return nil }
         var words: [String] = []
         var word = ""
@@ -55,7 +55,7 @@ enum JournalText {
 
     /// Free text on one line: control, format and line-break characters become spaces, `;`
     /// becomes `,`, runs of spaces become one, and the ends are trimmed.
-    static func oneLine(_ text: String) -> String {
+    public static func oneLine(_ text: String) -> String {
         var out = ""
         var pendingSpace = false
         for scalar in text.unicodeScalars {
@@ -118,6 +118,48 @@ enum JournalText {
         if let date = q?.date { out.append(("rate_date", date.description)) }
         if let provider = q?.provider { out.append(("rate_provider", oneLine(provider))) }
         if p.conversion.source != .identity && p.conversion.provisional { out.append(("provisional", "true")) }
+        return out
+    }
+
+    /// Each member's account, `Equity:Members:<Name>`, by member id: in partnership terms the
+    /// member's capital account, credited with what they pay and debited with their share. Unique
+    /// within `members` (one trip's): two names may make the same segment (`ana b`, `ana-b`), and
+    /// some make none, or one Beancount refuses (its components start with a capital or a digit).
+    public static func memberAccounts(_ members: [Member]) -> [Int64: String] {
+        var accounts: [Int64: String] = [:]
+        var taken: Set<String> = []
+        for m in members {
+            var name =
+                segment(m.name).flatMap { s in
+                    s.first.map { $0.isUppercase || $0.isASCII && $0.isNumber } == true ? s : nil
+                } ?? "Member-\(m.id)"
+            if !taken.insert(name.lowercased()).inserted {
+                name += "-\(m.id)"
+                taken.insert(name.lowercased())
+            }
+            accounts[m.id] = "Equity:Members:\(name)"
+        }
+        return accounts
+    }
+
+    /// A transfer's description: `Carla pays Ana`, then its note.
+    static func payee(_ t: ExportTransfer) -> String {
+        let note = oneLine(t.note)
+        return "\(oneLine(t.from.name)) pays \(oneLine(t.to.name))" + (note.isEmpty ? "" : ", \(note)")
+    }
+
+    /// A transfer's metadata, like a purchase's: its trip and id, the amount paid, and its rate.
+    static func metadata(_ t: ExportTransfer) -> [(String, String)] {
+        var out: [(String, String)] = [("trip", oneLine(t.tripName)), ("transfer", String(t.id))]
+        if t.amount.currency.code != t.homeCurrency.code {
+            out.append(("paid", money(t.amount.minorUnits, t.amount.currency)))
+        }
+        if let q = t.quote, q.source != .identity {
+            out.append(("rate", "\(q.rate) \(t.homeCurrency.code) per \(t.amount.currency.code)"))
+        }
+        out.append(("rate_source", t.quote?.source.rawValue ?? RateSource.none.rawValue))
+        if let date = t.quote?.date { out.append(("rate_date", date.description)) }
+        if let provider = t.quote?.provider { out.append(("rate_provider", oneLine(provider))) }
         return out
     }
 }
