@@ -42,6 +42,31 @@ public final class PurchaseStream {
 
     // MARK: JSON
 
+    /// The JSON documents around the purchase objects, which go between `opening` and the closing,
+    /// each after its `separator`. `trip list --format json`: `{"purchases":[…],"trip":NAME}`, the
+    /// objects on one line. `trip export --format json`: `{"purchases":[…]}`, one object per line.
+    public enum Document {
+        case list(trip: String)
+        case export
+
+        public static let opening = "{\"purchases\":["
+
+        /// What goes before an object: a comma unless it is the first, and in an export a line break.
+        public func separator(first: Bool) -> String {
+            switch self {
+            case .list: first ? "" : ","
+            case .export: first ? "\n" : ",\n"
+            }
+        }
+
+        public var closing: String {
+            switch self {
+            case .list(let trip): "],\"trip\":" + JSONValue.string(trip).serialized + "}\n"
+            case .export: "\n]}\n"
+            }
+        }
+    }
+
     /// Appends row `s`'s purchase object, keys sorted, as `Purchase.json(split:)` serializes it.
     public func writeJSON(_ s: some PurchaseFields, to out: inout [UInt8]) throws {
         let currency = self.currency(s, .currency)

@@ -42,15 +42,15 @@ extension Ledger {
             let splits = SplitPositions { [self] in try members(ofTripID: $0) }
             let stream = PurchaseStream(members: splits.members(trip:))
             var bytes: [UInt8] = []
-            try write("{\"purchases\":[")
+            try write(PurchaseStream.Document.opening)
             try purchaseStore.forEachExportedStreamed(trip: tripID, splits: splits) { row, purchase in
                 bytes.removeAll(keepingCapacity: true)
-                bytes.append(contentsOf: (summary.purchases == 0 ? "\n" : ",\n").utf8)
+                bytes.append(contentsOf: PurchaseStream.Document.export.separator(first: summary.purchases == 0).utf8)
                 try stream.writeJSON(row, to: &bytes)
                 try write(String(decoding: bytes, as: UTF8.self))
                 summary.add(purchase)
             }
-            try write("\n]}\n")
+            try write(PurchaseStream.Document.export.closing)
         case .ledger, .beancount:
             let journal: any JournalWriter = format == .ledger ? LedgerJournal() : BeancountJournal()
             let group = try GroupExport(ledger: self, trips: trips)

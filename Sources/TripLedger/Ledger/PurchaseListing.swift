@@ -26,16 +26,17 @@ extension Ledger {
             // A trip without members has no split to read: no lookup per row.
             let hasMembers = try !splits.members(trip: q.trip.id).isEmpty
             try database.preferStreaming()
-            try out.write("{\"purchases\":[")
+            let document = PurchaseStream.Document.list(trip: q.trip.name)
+            try out.write(PurchaseStream.Document.opening)
             var first = true
             try purchaseStore.forEachStreamed(q, withSplits: hasMembers, splits: splits) { row in
                 try out.append { buffer in
-                    if !first { buffer.append(UInt8(ascii: ",")) }
+                    buffer.append(contentsOf: document.separator(first: first).utf8)
                     try stream.writeJSON(row, to: &buffer)
                 }
                 first = false
             }
-            try out.write("],\"trip\":" + JSONValue.string(q.trip.name).serialized + "}\n")
+            try out.write(document.closing)
             return
         }
         let (trip, layout) = try listLayout(filter)
