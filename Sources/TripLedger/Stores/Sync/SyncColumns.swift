@@ -112,3 +112,18 @@ enum RowVersionColumn: Int32, ColumnList {
         }
     }
 }
+
+/// An outbox entry not prepared yet (`SyncStore.pending`).
+enum PendingColumn: Int32, ColumnList {
+    case outboxID, kind, localID, hlc, pastClose
+
+    var sql: StaticString {
+        switch self {
+        case .outboxID: "id"
+        case .kind: "kind"
+        case .localID: "local_id"
+        case .hlc: "hlc"
+        case .pastClose: "past_close"
+        }
+    }
+}

@@ -79,10 +79,3 @@ enum SyncTriggers {
         END;
         """
 }
-
-extension Ledger {
-    /// Creates the outbox triggers if this ledger has none yet. Inside the caller's transaction.
-    func installSyncTriggers() throws {
-        try db.execute(SyncTriggers.sql)
-    }
-}

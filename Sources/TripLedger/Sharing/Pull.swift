@@ -1,0 +1,367 @@
+import TripCore
+import TripModel
+
+/// A pull's local side: the changes pulled from the server are applied here by the same rules on
+/// every device, whatever order they arrive in.
+extension Ledger {
+    /// Applies changes pulled from the server, in their order, and records that the log is
+    /// applied up to `upTo`; then re-rates the trip with the rates it now has. One transaction: a
+    /// pull killed halfway applies nothing and is simply repeated.
+    public func applyIncoming(_ shared: SharedTrip, _ changes: [SyncChange], upTo: Int64) throws -> PullSummary {
+        try syncStore.transaction {
+            try withApplying {
+                var summary = PullSummary()
+                let me = try deviceID()
+                MemberIDMemo.shared.clear()
+                // The clock moves past every clock received.
+                try syncStore.advanceClock(past: changes.map(\.hlc).max() ?? 0)
+                for c in changes {
+                    if c.device == me && !SyncChange.rateKinds.contains(c.kind) { continue }
+                    switch c.kind {
+                    case "rate":
+                        try rateStore.receiveObservation(payload: c.payload)
+                        summary.rates += 1
+                    case "provider":
+                        try rateStore.receiveProviderState(payload: c.payload, receivedAt: clock.now)
+                    case "manual_rate":
+                        if try receiveManualRate(payload: c.payload ?? "{}") { summary.rates += 1 }
+                    case "trip", "member", "purchase", "transfer":
+                        if try applyRow(c, shared: shared) { summary.conflicts += 1 }
+                        summary.applied += 1
+                        summary.byAuthor[c.author, default: 0] += 1
+                    case PurchaseSnapshot.kind:
+                        let applied = try applySnapshot(c, shared: shared)
+                        summary.conflicts += applied.conflicts
+                        summary.applied += applied.rows
+                        summary.byAuthor[c.author, default: 0] += applied.rows
+                    default:
+                        continue  // a kind from a newer trip: skipped, as a newer column is
+                    }
+                }
+                try syncStore.recordPull(trip: shared.trip.id, through: upTo, at: clock.now)
+                if !changes.isEmpty, try trip(id: shared.trip.id)?.closedAt == nil {
+                    _ = try rerate(tripID: shared.trip.id)
+                }
+                return summary
+            }
+        }
+    }
+
+    /// Changes the server did not take because another device closed the trip: each waits in
+    /// `trip conflicts` (`resolve --keep mine` sends it anyway), and its row goes back to the
+    /// server's version, so this ledger shows what every other device shows. One transaction;
+    /// the held changes leave the outbox.
+    public func holdClosedElsewhere(_ shared: SharedTrip, _ held: [SyncChange], serverVersions: [ServerVersion], closedBy: String) throws {
+        let versions = Dictionary(serverVersions.map { ($0.gid, $0) }, uniquingKeysWith: { first, _ in first })
+        try transaction {
+            try withApplying {
+                MemberIDMemo.shared.clear()
+                // Rows that refer to others first: transfers and purchases (a refund before its
+                // purchase) before the members they name.
+                for c in held.reversed() {
+                    guard let table = RowCodec.Table(kind: c.kind), let id = try syncStore.localID(kind: c.kind, gid: c.gid) else { continue }
+                    let theirs = versions[c.gid]
+                    try syncStore.removeFromOutbox(trip: shared.trip.id, kind: c.kind, localID: id)
+                    try syncStore.insertConflict(
+                        trip: shared.trip.id, c, localID: id, reason: SyncConflict.closedElsewhere, winner: "theirs", mine: (c.payload, c.hlc),
+                        theirs: (theirs?.payload, theirs?.hlc ?? 0), theirsBy: closedBy, at: clock.now)
+                    if let payload = theirs?.payload {
+                        try writeRow(table, id: id, payload: payload, shared: shared, fromTrash: table == .purchases)
+                    } else {
+                        // A row the others do not have leaves this ledger too; the conflict keeps it.
+                        // One still named by a row kept here stays.
+                        try? transaction {
+                            if table == .purchases { try splitStore.deleteAny(purchase: id) }
+                            try syncStore.delete(table, id: id)
+                        }
+                    }
+                    try syncStore.revertVersion(kind: c.kind, localID: id, hlc: theirs?.hlc ?? 0, device: theirs?.device ?? "", held: c.hlc)
+                }
+                if try trip(id: shared.trip.id)?.closedAt == nil { _ = try rerate(tripID: shared.trip.id) }
+            }
+        }
+    }
+
+    /// Records a sync that found nothing to pull.
+    public func markSynced(_ shared: SharedTrip) throws {
+        try transaction { try syncStore.recordSync(trip: shared.trip.id, at: clock.now) }
+    }
+
+    /// Applies one pulled change of a row. Returns whether it was a conflict.
+    ///
+    /// The rules, the same on every device whatever order the changes arrive in: of two versions
+    /// of a row, the one with the later clock wins whole (ties: the larger device id); a delete
+    /// wins over every edit, and only a restore (written after seeing the delete) undoes it.
+    private func applyRow(_ c: SyncChange, shared: SharedTrip) throws -> Bool {
+        guard let table = RowCodec.Table(kind: c.kind) else { return false }
+        var local = try syncStore.localID(kind: c.kind, gid: c.gid)
+        if local == nil, c.kind == "member", let payload = c.payload,
+            let same = try memberStore.id(trip: shared.trip.id, namedIn: payload)
+        {
+            // Added under the same name here too: one member. Its id stays; the global id is shared.
+            try syncStore.deleteIdentity(kind: "member", localID: same)
+            try syncStore.insertIdentity(kind: "member", localID: same, gid: c.gid, trip: shared.trip.id)
+            local = same
+        }
+        guard let id = local else {
+            guard c.op != "delete", let payload = c.payload else { return false }
+            if c.kind == "trip" { return false }
+            let id = try newLocalID(table)
+            try writeRow(table, id: id, payload: payload, shared: shared, new: true)
+            try syncStore.insertIdentity(kind: c.kind, localID: id, trip: shared.trip.id, from: c, restoredHLC: c.op == "restore" ? c.hlc : 0)
+            return false
+        }
+        let state = try syncStore.version(kind: c.kind, localID: id)!
+        // A local write not yet prepared is newer than what sync_rows says.
+        let pendingHLC = try syncStore.pendingHLC(kind: c.kind, localID: id)
+        let localHLC = max(state.hlc, pendingHLC)
+        let localDevice = pendingHLC > state.hlc ? try deviceID() : state.device
+        let alive = try syncStore.exists(table, id: id)
+        switch c.op {
+        case "delete":
+            try syncStore.markDeleted(kind: c.kind, localID: id, hlc: c.hlc)
+            guard alive, c.hlc > state.restored else { return false }
+            // Written without seeing the version here: an edit the delete wins over.
+            let edited = table == .purchases && c.baseHLC != localHLC && localHLC != 0
+            let mine = edited ? try travellingPayload(kind: c.kind, localID: id, table: table, shared: shared) : nil
+            guard try removeLocally(table, id: id, shared: shared, change: c), let mine else { return false }
+            try recordConflict(
+                c, localID: id, shared: shared, reason: SyncConflict.removedWhileEdited, winner: "theirs", mine: (mine, localHLC), theirs: nil)
+            return true
+        case "restore":
+            try syncStore.markRestored(kind: c.kind, localID: id, hlc: c.hlc)
+            if !alive, c.hlc > state.deleted, table == .purchases {
+                try writeRow(table, id: id, payload: c.payload ?? "{}", shared: shared, fromTrash: true)
+                try syncStore.setVersion(kind: c.kind, localID: id, hlc: c.hlc, device: c.device, base: c.baseHLC)
+                return false
+            }
+        default:
+            break
+        }
+        guard let payload = c.payload else { return false }
+        let incomingWins = c.hlc > localHLC || (c.hlc == localHLC && c.device > localDevice)
+        // An edit of a purchase removed here was written without seeing the removal (after it,
+        // the purchase is gone on that device too, and only a restore brings it back).
+        let editOfRemoved = !alive && table == .purchases && c.op == "put"
+        if editOfRemoved {
+            try recordConflict(
+                c, localID: id, shared: shared, reason: SyncConflict.removedWhileEdited, winner: "mine", mine: nil, theirs: (payload, c.hlc))
+        }
+        let concurrent = c.hlc != localHLC && c.baseHLC != localHLC && state.base != c.hlc && localHLC != 0
+        var conflict = false
+        if concurrent {
+            let mine = alive ? try travellingPayload(kind: c.kind, localID: id, table: table, shared: shared) : nil
+            if let mine, try !syncStore.sameJSON(mine, payload) {
+                try recordConflict(
+                    c, localID: id, shared: shared, reason: "edited on two devices", winner: incomingWins ? "theirs" : "mine",
+                    mine: (mine, localHLC), theirs: (payload, c.hlc))
+                conflict = true
+            }
+        }
+        guard incomingWins else { return conflict || editOfRemoved }
+        if alive {
+            try writeRow(table, id: id, payload: payload, shared: shared)
+        } else if table == .purchases {
+            // Deleted here: the edit is kept in the trash, so `trip restore` brings back the latest version.
+            try purchaseStore.patchTrashed(id: id, columns: payload)
+        }
+        try syncStore.setVersion(kind: c.kind, localID: id, hlc: c.hlc, device: c.device, base: c.baseHLC)
+        return conflict || editOfRemoved
+    }
+
+    /// Applies a first share's purchases. A ledger that holds none of the trip's purchases yet (a
+    /// join) inserts them in bulk, 64 rows at a time per table, which is what `applyRow` does for
+    /// a purchase it has never seen. Otherwise each row is applied as the purchase's own change
+    /// would be.
+    private func applySnapshot(_ c: SyncChange, shared: SharedTrip) throws -> (rows: Int, conflicts: Int) {
+        guard let snapshot = c.payload.flatMap(PurchaseSnapshot.init) else {
+            throw TripError.badText(field: "snapshot", reason: "a shared trip's purchases could not be read")
+        }
+        var conflicts = 0
+        guard try syncStore.holdsNoPurchases(trip: shared.trip.id) else {
+            try snapshot.forEachRow { gid, hlc, values in
+                let change = SyncChange(
+                    changeID: c.changeID, kind: "purchase", gid: String(decoding: gid, as: UTF8.self), op: "put", hlc: hlc, baseHLC: 0,
+                    device: c.device,
+                    payload: snapshot.payload(values), seq: c.seq, author: c.author)
+                if try applyRow(change, shared: shared) { conflicts += 1 }
+            }
+            return (snapshot.count, conflicts)
+        }
+        let refundOf = snapshot.columns.firstIndex(of: "refund_of")
+        let payers = snapshot.columns.firstIndex(of: "payers"), shares = snapshot.columns.firstIndex(of: "shares")
+        var id = try nextID(.purchases)
+        // The outbox triggers of purchases and splits are dropped for the insert and created again
+        // before it commits. Within a pull they record nothing (`withApplying`), but a statement
+        // that fires a trigger keeps a statement journal, a copy of each page it changes, which
+        // was most of the insert's time. The rows go in 64 at a time, as an import's do
+        // (`BatchInsert`), their values packed in one buffer per table.
+        try syncStore.dropPurchaseInsertTriggers()
+        let purchases = try syncStore.codec.batchInsert(.purchases, names: snapshot.columns, fixed: ["trip_id", "refund_of"])
+        let versions = syncStore.purchaseVersions()
+        let splits = splitStore.batches()
+        let purchaseWidth = 3 + purchases.kept.count
+        var pending = (purchases: PackedValues(), versions: PackedValues(), splits: PackedValues(), rows: 0, splitRows: 0)
+        func flush() throws {
+            try purchases.insert.insert(pending.purchases, width: purchaseWidth, rows: 0..<pending.rows)
+            try versions.insert(pending.versions, width: 5, rows: 0..<pending.rows)
+            try splits.insert(pending.splits, width: 4, rows: 0..<pending.splitRows)
+            pending.purchases.removeAll()
+            pending.versions.removeAll()
+            pending.splits.removeAll()
+            pending.rows = 0
+            pending.splitRows = 0
+        }
+        var device = c.device
+        try snapshot.forEachRow { gid, hlc, values in
+            // A refund follows its purchase: once the rows before it are in, its global id is in sync_rows.
+            var refunded: Int64?
+            if let refundOf, let refundGID = values.text(at: refundOf) {
+                try flush()
+                refunded = try syncStore.localID(kind: "purchase", gid: refundGID)
+            }
+            pending.purchases.appendInteger(id)
+            pending.purchases.appendInteger(shared.trip.id)
+            if let refunded { pending.purchases.appendInteger(refunded) } else { pending.purchases.appendNull() }
+            for i in purchases.kept { pending.purchases.append(values, at: i) }
+            pending.versions.appendInteger(id)
+            pending.versions.appendText(gid)
+            pending.versions.appendInteger(shared.trip.id)
+            pending.versions.appendInteger(hlc)
+            device.withUTF8 { pending.versions.appendText($0) }
+            if let payers, let shares {
+                try values.withText(at: payers) { payers in
+                    try values.withText(at: shares) {
+                        try appendSplit(purchaseID: id, payers: payers, shares: $0, shared: shared, to: &pending.splits)
+                        pending.splitRows += 1
+                    }
+                }
+            }
+            pending.rows += 1
+            id += 1
+            if pending.rows == 64 { try flush() }
+        }
+        try flush()
+        try syncStore.installTriggers()
+        return (snapshot.count, 0)
+    }
+
+    /// The local values of a travelling row's references: its trip, and per kind its members or
+    /// the purchase it refunds.
+    private func localReferences(kind: String, payload: String, shared: SharedTrip) throws -> [(String, SQLValue)] {
+        let trip: (String, SQLValue) = ("trip_id", .integer(shared.trip.id))
+        func member(_ path: String) throws -> SQLValue {
+            let reference = try syncStore.payloadText(payload, path: path) ?? ""
+            guard let id = try syncStore.localID(kind: "member", gid: GlobalID.memberGID(reference, trip: shared.gid)) else {
+                throw TripError.badText(field: "member", reason: "a shared transfer names an unknown member \(quoted(reference))")
+            }
+            return .integer(id)
+        }
+        switch kind {
+        case "trip": return []
+        case "member": return [trip]
+        case "transfer": return [trip, ("from_member", try member("$.from_member")), ("to_member", try member("$.to_member"))]
+        default:
+            let refunded = try payloadTexts(payload, "refund_of")[0]
+            return [trip, ("refund_of", SQLValue(try refunded.flatMap { try syncStore.localID(kind: "purchase", gid: $0) }))]
+        }
+    }
+
+    /// Writes a travelling row here: its columns with this ledger's references, a purchase's
+    /// payers and split, and, `fromTrash`, takes it out of the trash. `new`: the id was never used.
+    func writeRow(_ table: RowCodec.Table, id: Int64, payload: String, shared: SharedTrip, new: Bool = false, fromTrash: Bool = false) throws {
+        if fromTrash { try purchaseStore.removeFromTrash(id: id) }
+        try syncStore.codec.write(table, id: id, payload: payload, fixed: try localReferences(kind: table.kind, payload: payload, shared: shared))
+        if table == .purchases { try writeSplits(payload: payload, purchaseID: id, shared: shared, new: new) }
+    }
+
+    private func writeSplits(payload: String, purchaseID: Int64, shared: SharedTrip, new: Bool = false) throws {
+        let parts = try payloadTexts(payload, "payers", "shares")
+        if !new {
+            try splitStore.delete(trip: shared.trip.id, purchase: purchaseID)
+        }
+        if var payers = parts[0], var shares = parts[1] {
+            var row = PackedValues()
+            try payers.withUTF8 { p in
+                try shares.withUTF8 { try appendSplit(purchaseID: purchaseID, payers: p, shares: $0, shared: shared, to: &row) }
+            }
+            try splitStore.insert(row)
+        }
+    }
+
+    /// Appends a `purchase_splits` row of a travelling purchase's payers and split to `bound`:
+    /// the trip, the purchase, then both lists with this ledger's member ids.
+    private func appendSplit(
+        purchaseID: Int64, payers: UnsafeBufferPointer<UInt8>, shares: UnsafeBufferPointer<UInt8>, shared: SharedTrip,
+        to bound: inout PackedValues
+    ) throws {
+        bound.appendInteger(shared.trip.id)
+        bound.appendInteger(purchaseID)
+        try bound.appendText { try appendMemberList(payers, toGlobal: false, shared: shared, to: &$0) }
+        try bound.appendText { try appendMemberList(shares, toGlobal: false, shared: shared, to: &$0) }
+    }
+
+    /// A rate set by hand on another device (or this one, back from the server): merged into
+    /// `manual_rates` (`mergeManualRate`). Returns whether it was one; a malformed one is skipped.
+    private func receiveManualRate(payload: String) throws -> Bool {
+        guard let fields = FlatJSON.fields(payload) else { return false }
+        func text(_ key: String) -> String? {
+            guard case .text(let value)? = fields.first(where: { $0.0 == key })?.1 else { return nil }
+            return value
+        }
+        guard let base = text("base").flatMap(CurrencyTable.shared.lookup), let quote = text("quote").flatMap(CurrencyTable.shared.lookup),
+            base != quote, let date = text("date").flatMap({ CivilDate(iso: $0) }),
+            let rate = try? Ledger.validateRate(text("rate") ?? "", field: "rate"),
+            let createdAt = text("created_at"), let device = text("device"),
+            case .integer(let hlc)? = fields.first(where: { $0.0 == "hlc" })?.1
+        else { return false }
+        try rateStore.mergeManualRate(
+            ManualRateVersion(rate: ManualRate(base: base, quote: quote, date: date, rate: rate), createdAt: createdAt, hlc: hlc, device: device))
+        return true
+    }
+
+    /// The text values of `keys` in a travelling payload (`nil`: absent, null or not text), read
+    /// in Swift when the payload is flat, by SQLite otherwise.
+    private func payloadTexts(_ payload: String, _ keys: String...) throws -> [String?] {
+        if let fields = FlatJSON.fields(payload) {
+            return keys.map { key in
+                guard let value = fields.first(where: { $0.0 == key })?.1, case .text(let text) = value else { return nil }
+                return text
+            }
+        }
+        return try keys.map { try syncStore.payloadText(payload, key: $0) }
+    }
+
+    /// The id a new row of `table` gets: above every id present or ever used.
+    private func newLocalID(_ table: RowCodec.Table) throws -> Int64 {
+        switch table {
+        case .purchases: return try nextID(.purchases)
+        case .trips: return try nextID(.trips)
+        case .members:
+            return try memberStore.highestIDEverUsed() + 1
+        case .transfers:
+            return try transferStore.highestIDEverUsed() + 1
+        }
+    }
+
+    /// A remote delete: a purchase goes to the trash (restorable), a transfer or member is removed.
+    /// A row something here still refers to (a refund's purchase, a member with purchases) stays,
+    /// and the delete is listed as a conflict. Returns whether the row went.
+    private func removeLocally(_ table: RowCodec.Table, id: Int64, shared: SharedTrip, change c: SyncChange) throws -> Bool {
+        let mine = try syncStore.codec.read(table, id: id)
+        do {
+            try transaction {
+                if table == .purchases, let mine {
+                    try purchaseStore.putInTrash(id: id, trip: shared.trip.id, removedAt: clock.now, row: mine)
+                }
+                try syncStore.delete(table, id: id)
+            }
+            return true
+        } catch {
+            try recordConflict(
+                c, localID: id, shared: shared, reason: "removed on another device but still used here", winner: "mine",
+                mine: mine.map { ($0, 0) }, theirs: nil)
+            return false
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import TripCore
+import TripModel
+
+/// The local side of shared trips: which trips are shared, sharing and joining one, and what a
+/// push (`Push.swift`), a pull (`Pull.swift`) and a conflict (`Conflicts.swift`) do here. The
+/// tables are `SyncStore`'s; what crosses to the server is `SyncChange`; the server side is
+/// `TripSharing`.
+extension Ledger {
+    /// This ledger's device id.
+    public func deviceID() throws -> String {
+        try syncStore.deviceID()
+    }
+
+    /// Every shared trip of this ledger, by name.
+    public func sharedTrips() throws -> [SharedTrip] {
+        try syncStore.sharedTrips().compactMap { r in
+            guard let trip = try trip(id: r.tripID) else { return nil }
+            return SharedTrip(
+                trip: trip, gid: r.gid, owner: r.owner, pulledSeq: r.pulledSeq, lastSync: r.lastSync,
+                unsent: try syncStore.unsentCount(trip: r.tripID))
+        }.sorted { $0.trip.name.lowercased() < $1.trip.name.lowercased() }
+    }
+
+    /// The share of `trip`, or `nil` when it is not shared.
+    public func sharedTrip(_ trip: Trip) throws -> SharedTrip? {
+        try sharedTrips().first { $0.trip.id == trip.id }
+    }
+
+    /// `trip share`: marks `trip` shared under `gid` and queues its whole history (the trip, its
+    /// members, its purchases as one snapshot, its transfers, and the cached rates) for the first
+    /// push. One transaction.
+    public func markShared(_ trip: Trip, gid: String, owner: String) throws -> SharedTrip {
+        try syncStore.transaction {
+            if try syncStore.isShared(trip: trip.id) {
+                throw TripError.badTextValue(field: "trip", value: trip.name, reason: "is already shared")
+            }
+            try syncStore.installTriggers()
+            try syncStore.insertSharedTrip(trip: trip.id, gid: gid, owner: owner)
+            try syncStore.insertIdentity(kind: "trip", localID: trip.id, gid: gid, trip: trip.id)
+            // The purchases travel together, as one snapshot (built when the push is prepared).
+            try syncStore.queueWholeTrip(trip.id, hlc: try tick())
+            return SharedTrip(
+                trip: trip, gid: gid, owner: owner, pulledSeq: 0, lastSync: nil, unsent: try syncStore.unsentCount(trip: trip.id))
+        }
+    }
+
+    /// `trip join`: creates the local trip from its shared `trip` change and marks it shared, so
+    /// the first pull fills it. A local trip of the same name is refused.
+    public func createJoinedTrip(_ change: SyncChange, owner: String) throws -> Trip {
+        try syncStore.transaction {
+            try withApplying {
+                let name = try syncStore.payloadText(change.payload, path: "$.name") ?? ""
+                try requireNewTripName(name)
+                try syncStore.installTriggers()
+                let id = try nextID(.trips)
+                try syncStore.codec.write(.trips, id: id, payload: change.payload ?? "{}", fixed: [])
+                try syncStore.insertSharedTrip(trip: id, gid: change.gid, owner: owner)
+                try syncStore.insertIdentity(kind: "trip", localID: id, trip: id, from: change)
+                return try trip(id: id)!
+            }
+        }
+    }
+
+    /// The trip's net total in its home currency, as `trip report` sums it (refunds and credits
+    /// negative, unconverted purchases left out), in one pass over a covering index: a sync
+    /// reports how it moved the total without the cost of a whole report.
+    public func netTotal(_ shared: SharedTrip) throws -> Int64 {
+        try purchaseStore.netHomeTotal(trip: shared.trip.id)
+    }
+
+    /// Advances the hybrid logical clock and returns it.
+    func tick() throws -> Int64 { try syncStore.tick() }
+
+    /// Runs `body` with the outbox triggers silent (a pull, a re-rate: not local changes).
+    func withApplying<T>(_ body: () throws -> T) throws -> T { try syncStore.withApplying(body) }
+
+    /// The global id of a row, given one the first time it is asked for.
+    func globalID(kind: String, localID: Int64, shared: SharedTrip) throws -> String {
+        if let gid = try syncStore.globalID(kind: kind, localID: localID) { return gid }
+        let gid: String
+        switch kind {
+        case "trip": gid = shared.gid
+        case "member":
+            let name = try memberStore.name(of: localID) ?? "#\(localID)"
+            gid = GlobalID.member(trip: shared.gid, name: name)
+        default: gid = GlobalID.make()
+        }
+        try syncStore.insertIdentity(kind: kind, localID: localID, gid: gid, trip: shared.trip.id)
+        return gid
+    }
+}
