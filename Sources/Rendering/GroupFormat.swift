@@ -200,9 +200,7 @@ extension Transfer {
 
 extension MemberLine {
     /// The member's share of the whole (`1/3`, `3/5`): exact, as the split's weights give it.
-    public var portionText: String {
-        portion.denominator == 1 ? String(portion.numerator) : "\(portion.numerator)/\(portion.denominator)"
-    }
+    public var portionText: String { portion.fractionText }
 
     /// An element of a member report's `member_lines`.
     public var json: JSONValue {

@@ -54,6 +54,15 @@ struct RationalTests {
         #expect(Rational(decimalText: text) == nil)
     }
 
+    /// A split's weight or a member's portion: an integer, or the fraction in lowest terms.
+    @Test func fractionText() throws {
+        #expect(Rational(integer: 3).fractionText == "3")
+        #expect(try Rational(6, 10).fractionText == "3/5")
+        #expect(try Rational(2, 6).fractionText == "1/3")
+        #expect(try #require(Rational(decimalText: "1.5")).fractionText == "3/2")
+        #expect(try Rational(4, 2).fractionText == "2")
+    }
+
     @Test func significantDigits() throws {
         let inverse = try Rational.one / #require(Rational(decimalText: "0.0067"))
         #expect(inverse.significantDecimalText(12) == "149.253731343")

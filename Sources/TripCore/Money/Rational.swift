@@ -235,6 +235,12 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
     public var description: String {
         exactDecimalText() ?? "\(numerator)/\(denominator)"
     }
+
+    /// An integer, or the exact fraction `NUM/DEN` in lowest terms (`3/5`, `1/3`): how a split's
+    /// weight or a member's portion is written out.
+    public var fractionText: String {
+        denominator == 1 ? String(numerator) : "\(numerator)/\(denominator)"
+    }
 }
 
 /// Arithmetic that left the exact range: a result beyond 128 bits, or a division by zero.

@@ -90,11 +90,7 @@ final class GroupExport {
 /// names cannot hold `,` or `=`, so the text splits unambiguously.
 enum SplitText {
     static func write(_ parts: [(name: String, weight: Rational)]) -> String {
-        parts.map { "\($0.name)=\(weightText($0.weight))" }.joined(separator: ",")
-    }
-
-    static func weightText(_ w: Rational) -> String {
-        w.denominator == 1 ? String(w.numerator) : "\(w.numerator)/\(w.denominator)"
+        parts.map { "\($0.name)=\($0.weight.fractionText)" }.joined(separator: ",")
     }
 
     /// The parts of a cell, in its order; `field` names the column in errors. Names are checked
