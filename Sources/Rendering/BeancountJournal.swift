@@ -51,9 +51,7 @@ public struct BeancountJournal: JournalWriter {
         let narration = "\(JournalText.oneLine(p.tripName)) #\(p.id)"
         var out = "\(p.date) * \"\(BeancountJournal.string(JournalText.payee(p)))\" \"\(BeancountJournal.string(narration))\"\n"
         for (key, value) in JournalText.metadata(p) { out += "  \(key): \"\(BeancountJournal.string(value))\"\n" }
-        out += "  \(JournalText.expenseAccount(p))  \(JournalText.postedAmount(p))\n"
-        out += "  \(JournalText.fundingAccount(p))  \(JournalText.balancingAmount(p))\n"
-        for m in members { out += "  \(m.account)  \(JournalText.money(m.minor, p.conversion.homeCurrency))\n" }
+        for (account, amount) in JournalText.postings(p, members: members) { out += "  \(account)  \(amount)\n" }
         return out + "\n"
     }
 
@@ -61,13 +59,8 @@ public struct BeancountJournal: JournalWriter {
         let narration = "\(JournalText.oneLine(t.tripName)) transfer #\(t.id)"
         var out = "\(t.date) * \"\(BeancountJournal.string(JournalText.payee(t)))\" \"\(BeancountJournal.string(narration))\"\n"
         for (key, value) in JournalText.metadata(t) { out += "  \(key): \"\(BeancountJournal.string(value))\"\n" }
-        out += "  \(from)  \(JournalText.money(-home, t.homeCurrency))\n"
-        out += "  \(to)  \(JournalText.money(home, t.homeCurrency))\n\n"
-        return out
-    }
-
-    public func trailer(_ summary: ExportSummary, _ scope: ExportScope) -> String {
-        JournalText.trailer(summary, scope)
+        for (account, amount) in JournalText.postings(t, home: home, from: from, to: to) { out += "  \(account)  \(amount)\n" }
+        return out + "\n"
     }
 
     /// The inside of a Beancount string: one line, `\` and `"` escaped.

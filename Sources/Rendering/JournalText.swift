@@ -102,6 +102,18 @@ public enum JournalText {
         return money(-homeMinor, p.conversion.homeCurrency)
     }
 
+    /// The postings of `p`, as (account, amount) in order: the expense, the funding, then each
+    /// member's (`members`, empty outside group trips, in its home currency).
+    static func postings(_ p: Purchase, members: [(account: String, minor: Int64)]) -> [(account: String, amount: String)] {
+        [(expenseAccount(p), postedAmount(p)), (fundingAccount(p), balancingAmount(p))]
+            + members.map { ($0.account, money($0.minor, p.conversion.homeCurrency)) }
+    }
+
+    /// The postings of a converted transfer: the member who pays is credited, the one paid debited.
+    static func postings(_ t: ExportTransfer, home: Int64, from: String, to: String) -> [(account: String, amount: String)] {
+        [(from, money(-home, t.homeCurrency)), (to, money(home, t.homeCurrency))]
+    }
+
     /// The purchase's metadata, as (key, value) pairs, in a fixed order. Values are one line.
     static func metadata(_ p: Purchase) -> [(String, String)] {
         var out: [(String, String)] = [("trip", oneLine(p.tripName)), ("purchase", String(p.id))]

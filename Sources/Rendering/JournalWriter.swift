@@ -13,6 +13,11 @@ public protocol JournalWriter {
 }
 
 extension JournalWriter {
+    /// The same last line in both formats (`;` starts a comment in each): count and home totals.
+    public func trailer(_ summary: ExportSummary, _ scope: ExportScope) -> String {
+        JournalText.trailer(summary, scope)
+    }
+
     /// A transfer with no rate, as a comment: like an unconverted purchase it is in no balance, so
     /// in no member posting either.
     public func unconvertedTransfer(_ t: ExportTransfer) -> String {

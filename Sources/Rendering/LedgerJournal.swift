@@ -56,21 +56,14 @@ public struct LedgerJournal: JournalWriter {
     public func entry(_ p: Purchase, members: [(account: String, minor: Int64)]) -> String {
         var out = "\(p.date) * (\(p.id)) \(JournalText.payee(p))\n"
         for (key, value) in JournalText.metadata(p) { out += "    ; \(key): \(value)\n" }
-        out += "    \(JournalText.expenseAccount(p))  \(JournalText.postedAmount(p))\n"
-        out += "    \(JournalText.fundingAccount(p))  \(JournalText.balancingAmount(p))\n"
-        for m in members { out += "    \(m.account)  \(JournalText.money(m.minor, p.conversion.homeCurrency))\n" }
+        for (account, amount) in JournalText.postings(p, members: members) { out += "    \(account)  \(amount)\n" }
         return out + "\n"
     }
 
     public func transfer(_ t: ExportTransfer, home: Int64, from: String, to: String) -> String {
         var out = "\(t.date) * (T\(t.id)) \(JournalText.payee(t))\n"
         for (key, value) in JournalText.metadata(t) { out += "    ; \(key): \(value)\n" }
-        out += "    \(from)  \(JournalText.money(-home, t.homeCurrency))\n"
-        out += "    \(to)  \(JournalText.money(home, t.homeCurrency))\n\n"
-        return out
-    }
-
-    public func trailer(_ summary: ExportSummary, _ scope: ExportScope) -> String {
-        JournalText.trailer(summary, scope)
+        for (account, amount) in JournalText.postings(t, home: home, from: from, to: to) { out += "    \(account)  \(amount)\n" }
+        return out + "\n"
     }
 }
