@@ -36,8 +36,11 @@ start)
     -c "CREATE ROLE carla LOGIN PASSWORD 'carla-pw'" -c "CREATE ROLE dave LOGIN PASSWORD 'dave-pw'" >/dev/null
   if [ -n "${3:-}" ]; then
     # A watchdog, detached from this script: the test process may end by a signal, with no
-    # chance to stop what it started.
-    nohup setsid bash -c "while kill -0 $3 2>/dev/null; do sleep 1; done; '$0' stop '$dir'" >/dev/null 2>&1 &
+    # chance to stop what it started. It carries everything it needs to stop the server and
+    # names no file of the checkout, which may be deleted before the test process ends.
+    watch="cd /; while kill -0 $3 2>/dev/null; do sleep 1; done; $(declare -f as_pg);
+      as_pg '$bin/pg_ctl' -D '$dir/data' -m immediate -w stop; rm -rf '$dir'"
+    nohup setsid bash -c "$watch" >/dev/null 2>&1 &
   fi
   cat "$dir/port"
   ;;

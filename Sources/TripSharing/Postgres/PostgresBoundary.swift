@@ -116,21 +116,27 @@ final class PostgresConnection {
         return PostgresRows(columns: names, rows: rows)
     }
 
-    /// The connection's own view of where it went and how: host, TLS, server version.
+    /// The connection's own view of where it went and how: host, every `hostaddr` it was given,
+    /// TLS, server version.
     ///
     /// The corresponding C functions are `PQhost`, `PQsslInUse`, `PQserverVersion` and `PQconninfo`.
-    var details: (host: String, tls: Bool, serverVersion: Int, sslMode: String?) {
+    var details: (host: String, hostaddrs: [String], tls: Bool, serverVersion: Int, sslMode: String?) {
         let host = cpq_host(handle).map { String(cString: $0) } ?? ""
         var sslMode: String?
+        var hostaddrs: [String] = []
         if let options = cpq_conninfo(handle) {
             defer { cpq_conninfo_free(options) }
             var i = 0
             while let keyword = options[i].keyword {
-                if String(cString: keyword) == "sslmode", let value = options[i].val { sslMode = String(cString: value) }
+                switch (String(cString: keyword), options[i].val) {
+                case ("sslmode", let value?): sslMode = String(cString: value)
+                case ("hostaddr", let value?): hostaddrs = String(cString: value).split(separator: ",").map(String.init)
+                default: break
+                }
                 i += 1
             }
         }
-        return (host, cpq_ssl_in_use(handle) != 0, Int(cpq_server_version(handle)), sslMode)
+        return (host, hostaddrs, cpq_ssl_in_use(handle) != 0, Int(cpq_server_version(handle)), sslMode)
     }
 }
 

@@ -9,9 +9,10 @@ public struct RemoteServer: Sendable {
     /// Options added to the user's own (later keywords win in libpq).
     let overrides: [(String, String)]
 
-    /// `TRIP_REMOTE`, else `[sync] remote`. Checks the TLS rule before anything connects: a server
-    /// off this machine is reached with `sslmode=verify-full` unless the user chose `verify-ca`;
-    /// anything weaker is refused.
+    /// `TRIP_REMOTE`, else `[sync] remote`. Checks the TLS rule before anything connects: unless
+    /// every place libpq may go is on this machine (`destinations`), the server is reached with
+    /// `sslmode=verify-full` unless the user chose `verify-ca`, and with `channel_binding=require`
+    /// unless the user chose otherwise; anything weaker is refused.
     public static func configured(settings: Settings, environment env: [String: String]) throws(SharingError) -> RemoteServer {
         guard let conninfo = env["TRIP_REMOTE"].flatMap({ $0.isEmpty ? nil : $0 }) ?? settings.remote.value else {
             throw .noRemote
@@ -26,15 +27,29 @@ public struct RemoteServer: Sendable {
         var overrides: [(String, String)] = []
         if options["connect_timeout"] == nil && env["PGCONNECT_TIMEOUT"] == nil { overrides.append(("connect_timeout", "10")) }
         if options["application_name"] == nil { overrides.append(("application_name", "trip")) }
-        if !hosts.allSatisfy(RemoteServer.isLoopback) {
+        let local = destinations(options: options, environment: env).map { $0.allSatisfy(RemoteServer.isLoopback) } ?? false
+        if !local {
             let mode = options["sslmode"] ?? env["PGSSLMODE"]
             switch mode {
             case nil: overrides.append(("sslmode", "verify-full"))
             case "verify-full", "verify-ca": break
             default: throw .weakTLS(server: display, sslMode: mode ?? "")
             }
+            // With SCRAM, channel binding ties the password exchange to the verified TLS
+            // session, so not even a server holding a stolen certificate learns the password.
+            if options["channel_binding"] == nil && env["PGCHANNELBINDING"] == nil { overrides.append(("channel_binding", "require")) }
         }
         return RemoteServer(conninfo: conninfo, display: display, overrides: overrides)
+    }
+
+    /// Every place libpq may connect to: each `host` and each `hostaddr` of the connection string
+    /// (where it sets none, `PGHOST` and `PGHOSTADDR`), an empty list meaning the default Unix
+    /// socket. `nil` when a service file (`service`, `PGSERVICE`) may name hosts, which cannot be
+    /// read before connecting: such a server is treated as off this machine.
+    static func destinations(options: [String: String], environment env: [String: String]) -> [String]? {
+        if options["service"] != nil || env["PGSERVICE"] != nil { return nil }
+        let lists = [options["host"] ?? env["PGHOST"], options["hostaddr"] ?? env["PGHOSTADDR"]]
+        return lists.compactMap { $0 }.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces } }
     }
 
     /// The connection string as configured, with any password replaced by `***` (for `trip config`),
@@ -59,10 +74,10 @@ public struct RemoteServer: Sendable {
         return out + rest
     }
 
-    /// Unix sockets and loopback addresses never leave this machine.
+    /// Unix sockets (a path, an abstract `@name`, or the default: empty) and loopback addresses
+    /// (`Loopback`) never leave this machine.
     static func isLoopback(_ host: String) -> Bool {
-        host.isEmpty || host.hasPrefix("/") || host.hasPrefix("@") || host == "localhost" || host == "::1"
-            || host.hasPrefix("127.")
+        host.isEmpty || host.hasPrefix("/") || host.hasPrefix("@") || Loopback.isLoopback(host: host)
     }
 
     /// Connects. Loads libpq on first use: no other command pays for it.
@@ -70,7 +85,8 @@ public struct RemoteServer: Sendable {
         let connection = try PostgresBoundary.connect(conninfo, overrides: overrides, displayName: display)
         // libpq could still have been pointed elsewhere (a service file, PGHOST): check what it did.
         let details = connection.details
-        if !RemoteServer.isLoopback(details.host), !["verify-full", "verify-ca"].contains(details.sslMode ?? "") {
+        let local = ([details.host] + details.hostaddrs).allSatisfy(RemoteServer.isLoopback)
+        if !local, !["verify-full", "verify-ca"].contains(details.sslMode ?? "") {
             throw .weakTLS(server: display, sslMode: details.sslMode ?? "none")
         }
         return connection
