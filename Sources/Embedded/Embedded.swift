@@ -15,6 +15,7 @@ public enum Embedded {
         ("m0011_sharing", PackageResources.m0011_sharing_sql),
         ("m0012_closed_elsewhere", PackageResources.m0012_closed_elsewhere_sql),
         ("m0013_manual_rate_versions", PackageResources.m0013_manual_rate_versions_sql),
+        ("m0014_keep_removed_members", PackageResources.m0014_keep_removed_members_sql),
     ]
 
     /// `config/settings.toml`: the default settings.

@@ -64,27 +64,37 @@ extension Ledger {
         try requireOpen(trip)
         return try transaction {
             let m = try Ledger.member(name, in: try members(of: trip), trip: trip)
-            var purchases: [String] = []
-            try splitStore.forEachSplit(trip: trip.id) { use in
-                if (SplitWeights.memberIDs(use.payers) + SplitWeights.memberIDs(use.shares)).contains(m.id) {
-                    purchases.append("#\(use.purchaseID)" + (use.removed ? " (removed)" : ""))
-                }
-            }
-            let transfers = try transferStore.count(involving: m.id)
-            if !purchases.isEmpty || transfers > 0 {
+            let use = try memberUse(m.id, trip: trip.id)
+            if !use.purchases.isEmpty || use.transfers > 0 {
                 var what: [String] = []
-                if !purchases.isEmpty {
-                    let shown = purchases.prefix(10).joined(separator: ", ") + (purchases.count > 10 ? ", …" : "")
+                if !use.purchases.isEmpty {
+                    let shown = use.purchases.prefix(10).joined(separator: ", ") + (use.purchases.count > 10 ? ", …" : "")
                     what.append("purchases \(shown)")
                 }
-                if transfers > 0 { what.append("\(transfers) transfer\(transfers == 1 ? "" : "s")") }
+                if use.transfers > 0 { what.append("\(use.transfers) transfer\(use.transfers == 1 ? "" : "s")") }
                 throw TripError.badTextValue(
                     field: "member", value: m.name,
                     reason: "still has \(what.joined(separator: " and ")); change their splits first")
             }
+            // On a shared trip, kept as it travels: a row another device wrote naming this member
+            // before it saw the removal brings them back as they were (`Pull.swift`).
+            try syncStore.keepRemoved(.members, id: m.id)
             try memberStore.delete(m.id)
             return m
         }
+    }
+
+    /// What still names member `id` of trip `tripID`: purchases (`#ID`, removed ones marked) whose
+    /// payers or split name them, and how many transfers. A member so named is never removed,
+    /// here (`member rm`) or by a removal from another device (`Pull.swift`).
+    func memberUse(_ id: Int64, trip tripID: Int64) throws -> (purchases: [String], transfers: Int64) {
+        var purchases: [String] = []
+        try splitStore.forEachSplit(trip: tripID) { use in
+            if (SplitWeights.memberIDs(use.payers) + SplitWeights.memberIDs(use.shares)).contains(id) {
+                purchases.append("#\(use.purchaseID)" + (use.removed ? " (removed)" : ""))
+            }
+        }
+        return (purchases, try transferStore.count(involving: id))
     }
 
     /// `trip whoami [NAME]`: the member this ledger's user is, in every trip (a setting of this

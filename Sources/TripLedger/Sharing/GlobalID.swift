@@ -48,6 +48,14 @@ public enum GlobalID {
         return "@" + name
     }
 
+    /// The name a member's global id of `trip` is made of (lowercased, as `member` made it), or
+    /// `nil` for a global id of another form.
+    static func memberName(_ gid: String, trip: String) -> String? {
+        let prefix = "member:\(trip):"
+        guard gid.utf8.starts(with: prefix.utf8) else { return nil }
+        return String(gid.utf8.dropFirst(prefix.utf8.count))
+    }
+
     /// The global id a member reference names: `@NAME` within `trip`, anything else as written.
     static func memberGID<S: StringProtocol>(_ reference: S, trip: String) -> String {
         reference.utf8.first == UInt8(ascii: "@")

@@ -24,10 +24,7 @@ extension Ledger {
             if toGlobal {
                 return GlobalID.memberReference(try globalID(kind: "member", localID: Int64(who) ?? 0, shared: shared), trip: shared.gid)
             }
-            guard let local = try syncStore.localID(kind: "member", gid: GlobalID.memberGID(who, trip: shared.gid)) else {
-                throw TripError.badText(field: "member", reason: "a shared purchase names an unknown member \(quoted(who))")
-            }
-            return String(local)
+            return String(try localMember(who, shared: shared))
         }
     }
 

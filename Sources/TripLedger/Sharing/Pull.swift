@@ -247,23 +247,62 @@ extension Ledger {
     }
 
     /// The local values of a travelling row's references: its trip, and per kind its members or
-    /// the purchase it refunds.
+    /// the purchase it refunds. A member or purchase removed here comes back (`referenced`).
     private func localReferences(kind: String, payload: String, shared: SharedTrip) throws -> [(String, SQLValue)] {
         let trip: (String, SQLValue) = ("trip_id", .integer(shared.trip.id))
         func member(_ path: String) throws -> SQLValue {
-            let reference = try syncStore.payloadText(payload, path: path) ?? ""
-            guard let id = try syncStore.localID(kind: "member", gid: GlobalID.memberGID(reference, trip: shared.gid)) else {
-                throw TripError.badText(field: "member", reason: "a shared transfer names an unknown member \(quoted(reference))")
-            }
-            return .integer(id)
+            .integer(try localMember(try syncStore.payloadText(payload, path: path) ?? "", shared: shared))
         }
         switch kind {
         case "trip": return []
         case "member": return [trip]
         case "transfer": return [trip, ("from_member", try member("$.from_member")), ("to_member", try member("$.to_member"))]
         default:
-            let refunded = try payloadTexts(payload, "refund_of")[0]
-            return [trip, ("refund_of", SQLValue(try refunded.flatMap { try syncStore.localID(kind: "purchase", gid: $0) }))]
+            let refunded = try payloadTexts(payload, "refund_of")[0].flatMap { try syncStore.localID(kind: "purchase", gid: $0) }
+            if let refunded { try referenced(.purchases, id: refunded, shared: shared) }
+            return [trip, ("refund_of", SQLValue(refunded))]
+        }
+    }
+
+    /// The local id of the member a travelling row names (`@NAME` or a global id). A member
+    /// removed here comes back as they were (`referenced`); one never seen here (their own change
+    /// not pulled yet) is added under the name, which is what their global id is made of.
+    func localMember(_ reference: String, shared: SharedTrip) throws -> Int64 {
+        let gid = GlobalID.memberGID(reference, trip: shared.gid)
+        if let id = try syncStore.localID(kind: "member", gid: gid) {
+            try referenced(.members, id: id, shared: shared)
+            return id
+        }
+        let name = GlobalID.memberName(gid, trip: shared.gid) ?? reference
+        if let same = try memberStore.id(trip: shared.trip.id, named: name) {
+            try syncStore.insertIdentity(kind: "member", localID: same, gid: gid, trip: shared.trip.id)
+            return same
+        }
+        try memberStore.insert(trip: shared.trip.id, name: name, joinedAt: clock.now)
+        guard let id = try memberStore.id(trip: shared.trip.id, named: name) else {
+            throw TripError.badText(field: "member", reason: "a shared row names a member \(quoted(reference)) that cannot be added")
+        }
+        try syncStore.insertIdentity(kind: "member", localID: id, gid: gid, trip: shared.trip.id)
+        return id
+    }
+
+    /// The rule for a row that a travelling row refers to (a refund's purchase, a member named as
+    /// payer, sharer or in a transfer) and that was removed here, by this device or by a change
+    /// applied before: it comes back as it was, a purchase from the trash and a member from the
+    /// copy kept at their removal (m0014). The referring row was written without seeing the
+    /// removal; a row that someone's money still names is never removed, so on every device, in
+    /// whatever order the two changes arrive, both rows end up present (README, "Conflicts").
+    private func referenced(_ table: RowCodec.Table, id: Int64, shared: SharedTrip) throws {
+        guard try !syncStore.exists(table, id: id) else { return }
+        switch table {
+        case .purchases:
+            if try purchaseStore.trashedTrip(of: id) != nil { try purchaseStore.restoreFromTrash(id: id) }
+        case .members:
+            if let row = try syncStore.removedRow(.members, id: id) {
+                try syncStore.codec.write(.members, id: id, payload: row, fixed: [("trip_id", .integer(shared.trip.id))])
+            }
+        case .trips, .transfers:
+            break
         }
     }
 
@@ -345,14 +384,23 @@ extension Ledger {
     }
 
     /// A remote delete: a purchase goes to the trash (restorable), a transfer or member is removed.
-    /// A row something here still refers to (a refund's purchase, a member with purchases) stays,
-    /// and the delete is listed as a conflict. Returns whether the row went.
+    /// A row something here still refers to (a refund's purchase, a member named by a purchase,
+    /// removed ones included, or by a transfer) stays, and the delete is listed as a conflict: a
+    /// row that someone's money still names is never removed (`referenced`). Returns whether the
+    /// row went.
     private func removeLocally(_ table: RowCodec.Table, id: Int64, shared: SharedTrip, change c: SyncChange) throws -> Bool {
         let mine = try syncStore.codec.read(table, id: id)
         do {
             try transaction {
-                if table == .purchases, let mine {
-                    try purchaseStore.putInTrash(id: id, trip: shared.trip.id, removedAt: clock.now, row: mine)
+                switch table {
+                case .purchases:
+                    if let mine { try purchaseStore.putInTrash(id: id, trip: shared.trip.id, removedAt: clock.now, row: mine) }
+                case .members:
+                    let use = try memberUse(id, trip: shared.trip.id)
+                    if !use.purchases.isEmpty || use.transfers > 0 { throw TripError.badText(field: "member", reason: "still named") }
+                    try syncStore.keepRemoved(.members, id: id)
+                case .trips, .transfers:
+                    break
                 }
                 try syncStore.delete(table, id: id)
             }

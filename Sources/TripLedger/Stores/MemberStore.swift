@@ -61,6 +61,11 @@ extension MemberStore {
     func name(of id: Int64) throws -> String? { try db.scalarText("SELECT name FROM members WHERE id = ?", [.integer(id)]) }
 
     /// The member of trip `tripID` named as the JSON object `payload`'s `name`, if any.
+    /// The member of trip `tripID` named `name` (names compare without case), if any.
+    func id(trip tripID: Int64, named name: String) throws -> Int64? {
+        try db.scalarInt("SELECT id FROM members WHERE trip_id = ? AND name = ?", [.integer(tripID), .text(name)])
+    }
+
     func id(trip tripID: Int64, namedIn payload: String) throws -> Int64? {
         try db.scalarInt("SELECT id FROM members WHERE trip_id = ? AND name = json_extract(?, '$.name')", [.integer(tripID), .text(payload)])
     }

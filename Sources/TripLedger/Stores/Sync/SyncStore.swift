@@ -514,6 +514,18 @@ extension SyncStore {
 // MARK: travelling rows
 
 extension SyncStore {
+    /// Keeps the row `id` of `table` as it travels (its columns as JSON) beside its global id,
+    /// before it is removed here (m0014): a row that names it and arrives later brings it back.
+    func keepRemoved(_ table: RowCodec.Table, id: Int64) throws {
+        guard let row = try codec.read(table, id: id) else { return }
+        try db.run("UPDATE sync_rows SET removed_row = ? WHERE kind = ? AND local_id = ?", [.text(row), .text(table.kind), .integer(id)])
+    }
+
+    /// The row `keepRemoved` kept, if any.
+    func removedRow(_ table: RowCodec.Table, id: Int64) throws -> String? {
+        try db.scalarText("SELECT removed_row FROM sync_rows WHERE kind = ? AND local_id = ?", [.text(table.kind), .integer(id)])
+    }
+
     func exists(_ table: RowCodec.Table, id: Int64) throws -> Bool {
         try db.scalarInt(table.existsByID, [.integer(id)]) != nil
     }
