@@ -8,7 +8,7 @@
 /// policies: it is the administrator.
 enum ServerSchema {
     /// The version this `trip` writes and reads.
-    static let version = 5
+    static let version = 6
 
     /// Upgrade steps; step i brings the schema from version i to i + 1.
     static let steps: [String] = [
@@ -127,6 +127,89 @@ enum ServerSchema {
         """
         COMMENT ON COLUMN trip_ledger.changes.kind IS
             'trip, member, purchase, transfer, rate, provider; from schema 4 also snapshot: a first share''s purchases, {"count", "columns", "rows"}; from schema 5 also manual_rate: a rate set by hand, {"base", "quote", "date", "rate", "created_at", "hlc", "device"}.';
+        """,
+        // 6: each role reaches exactly its own trips. Before, any role could ask `trips_of` and
+        // `can_access` about another role (whose trips, who is in a trip); a grantee could set a
+        // trip's `last_seq` (to 0: every later push collides) and append changes numbered as it
+        // liked; and any role with access could grant the trip on. Now:
+        // - `can_access` and `trips_of` answer only for a role the session may act as (itself or a
+        //   role it is a member of), and nothing otherwise; the policies still ask `trips_of` once
+        //   per statement.
+        // - Only the administrator updates or deletes trips (their sequence, owner or name) and
+        //   changes, and updates grants. A push locks its trip's row through `lock_trip` (FOR
+        //   UPDATE needs UPDATE privilege), which returns the last number, or NULL for a trip the
+        //   session's role neither owns nor was granted.
+        // - A trigger numbers the log: the changes one statement appends to a trip must be
+        //   numbered last_seq + 1 … last_seq + n, and it advances last_seq to the last of them,
+        //   only from the value they follow (a push committed meanwhile makes it fail); otherwise
+        //   SQLSTATE 23514 (check_violation, constraint `changes_numbered`).
+        // - Only a trip's owner grants it (INSERT) and revokes it (DELETE on grants).
+        // A last_seq set back below the log's last number (the defect above) is repaired.
+        """
+        CREATE OR REPLACE FUNCTION trip_ledger.can_access(trip text, who name) RETURNS boolean
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+            SELECT pg_has_role(session_user, who, 'MEMBER')
+               AND (EXISTS (SELECT 1 FROM trip_ledger.trips t WHERE t.gid = trip AND t.owner = who)
+                    OR EXISTS (SELECT 1 FROM trip_ledger.grants g WHERE g.trip_gid = trip AND g.role = who))
+        $$;
+        CREATE OR REPLACE FUNCTION trip_ledger.trips_of(who name) RETURNS SETOF text
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+            SELECT t.gid FROM trip_ledger.trips t WHERE t.owner = who AND pg_has_role(session_user, who, 'MEMBER')
+            UNION SELECT g.trip_gid FROM trip_ledger.grants g WHERE g.role = who AND pg_has_role(session_user, who, 'MEMBER')
+        $$;
+
+        REVOKE UPDATE, DELETE, TRUNCATE ON trip_ledger.trips, trip_ledger.grants, trip_ledger.changes FROM PUBLIC;
+        REVOKE UPDATE (last_seq) ON trip_ledger.trips FROM PUBLIC;
+        DROP POLICY trips_number ON trip_ledger.trips;
+
+        CREATE FUNCTION trip_ledger.lock_trip(trip text) RETURNS bigint
+        LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+            SELECT t.last_seq FROM trip_ledger.trips t
+            WHERE t.gid = trip AND trip_ledger.can_access(t.gid, session_user)
+            FOR UPDATE
+        $$;
+        REVOKE EXECUTE ON FUNCTION trip_ledger.lock_trip(text) FROM PUBLIC;
+        GRANT EXECUTE ON FUNCTION trip_ledger.lock_trip(text) TO PUBLIC;
+
+        CREATE FUNCTION trip_ledger.number_changes() RETURNS trigger
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+        DECLARE
+            r record;
+            last bigint;
+        BEGIN
+            FOR r IN SELECT a.trip_gid, count(*) AS n, count(DISTINCT a.seq) AS distinct_n, min(a.seq) AS lo, max(a.seq) AS hi
+                     FROM added a GROUP BY a.trip_gid ORDER BY a.trip_gid LOOP
+                IF r.distinct_n = r.n AND r.hi - r.lo + 1 = r.n THEN
+                    UPDATE trip_ledger.trips SET last_seq = r.hi WHERE gid = r.trip_gid AND last_seq = r.lo - 1;
+                    CONTINUE WHEN FOUND;
+                END IF;
+                SELECT t.last_seq INTO last FROM trip_ledger.trips t WHERE t.gid = r.trip_gid;
+                IF last IS NULL THEN
+                    RAISE EXCEPTION 'changes of trip %: no such trip on the server', r.trip_gid
+                        USING ERRCODE = 'check_violation', CONSTRAINT = 'changes_numbered';
+                END IF;
+                RAISE EXCEPTION 'changes of trip % must be numbered % to % (after its last, %), not % to %',
+                    r.trip_gid, last + 1, last + r.n, last, r.lo, r.hi
+                    USING ERRCODE = 'check_violation', CONSTRAINT = 'changes_numbered',
+                          HINT = 'lock the trip with trip_ledger.lock_trip(gid) and number after the last_seq it returns';
+            END LOOP;
+            RETURN NULL;
+        END
+        $$;
+        REVOKE EXECUTE ON FUNCTION trip_ledger.number_changes() FROM PUBLIC;
+        CREATE TRIGGER changes_numbered AFTER INSERT ON trip_ledger.changes
+            REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION trip_ledger.number_changes();
+
+        DROP POLICY grants_give ON trip_ledger.grants;
+        CREATE POLICY grants_give ON trip_ledger.grants FOR INSERT
+            WITH CHECK (trip_gid IN (SELECT t.gid FROM trip_ledger.trips t WHERE t.owner = current_user) AND granted_by = current_user);
+        CREATE POLICY grants_revoke ON trip_ledger.grants FOR DELETE
+            USING (trip_gid IN (SELECT t.gid FROM trip_ledger.trips t WHERE t.owner = current_user));
+        GRANT DELETE ON trip_ledger.grants TO PUBLIC;
+
+        UPDATE trip_ledger.trips t SET last_seq = c.hi
+        FROM (SELECT trip_gid, max(seq) AS hi FROM trip_ledger.changes GROUP BY trip_gid) c
+        WHERE c.trip_gid = t.gid AND t.last_seq < c.hi;
         """,
     ]
 

@@ -41,7 +41,9 @@ struct ChangeLog {
         var changes = changes
         try connection.query("BEGIN")
         do throws(SharingError) {
-            let locked = try connection.query("SELECT last_seq FROM trip_ledger.trips WHERE gid = $1 FOR UPDATE", [tripGID])
+            // `lock_trip` (schema 6) locks the trip's row for this transaction and returns its last
+            // number, or NULL for a trip this role neither owns nor was granted.
+            let locked = try connection.query("SELECT trip_ledger.lock_trip($1) AS last_seq", [tripGID])
             guard let last = locked.rows.first?[0].flatMap({ Int64($0) }) else {
                 throw SharingError.permission(
                     server: connection.displayName, reason: "this role was not granted the trip (or it is no longer on the server)")
@@ -79,10 +81,8 @@ struct ChangeLog {
                   RETURNING seq, kind, change_id)
                 SELECT count(*) AS added, coalesce(string_agg(change_id, ' ') FILTER (WHERE kind = $4), '') AS snapshots FROM added
                 """, [tripGID, String(last), device, PurchaseSnapshot.kind])
+            // The server's trigger (schema 6) checked the numbers and advanced the trip's last_seq.
             let n = Int(inserted.value(0, "added") ?? "0") ?? 0
-            if n > 0 {
-                try connection.query("UPDATE trip_ledger.trips SET last_seq = last_seq + $2::bigint WHERE gid = $1", [tripGID, String(n)])
-            }
             try connection.query("COMMIT")
             // A snapshot new to the log counts its purchases.
             let snapshots = Set((inserted.value(0, "snapshots") ?? "").split(separator: " ").map(String.init))

@@ -356,11 +356,10 @@ struct SharedTripEndToEndTests {
         try world.cluster.psql(
             "tripadmin", database: world.database,
             """
-            WITH t AS (UPDATE trip_ledger.trips SET last_seq = last_seq + 1 RETURNING gid, last_seq)
             INSERT INTO trip_ledger.changes (trip_gid, seq, change_id, kind, gid, op, hlc, base_hlc, device, author, payload)
-            SELECT t.gid, t.last_seq, 'older-change', 'purchase', 'older-purchase', 'put', c.hlc + 1, 0, 'older-device', 'ben',
+            SELECT t.gid, t.last_seq + 1, 'older-change', 'purchase', 'older-purchase', 'put', c.hlc + 1, 0, 'older-device', 'ben',
                    replace(replace(c.payload, '"ceviche"', '"pisco"'), '@', 'member:' || t.gid || ':')
-            FROM t, trip_ledger.changes c WHERE c.kind = 'purchase'
+            FROM trip_ledger.trips t, trip_ledger.changes c WHERE c.kind = 'purchase'
             """)
         try #require(ben.run("join", "Lima").exitCode == 0)
         #expect(try ana.run("sync").exitCode == 0)
@@ -432,7 +431,9 @@ struct SharedTripEndToEndTests {
         #expect(throws: PostgresClusterError.self) {
             try c.psql("dave", database: db, "INSERT INTO trip_ledger.grants (trip_gid, role, granted_by) VALUES ('\(gid)', 'dave', 'dave')")
         }
-        #expect(try c.psql("dave", database: db, "UPDATE trip_ledger.trips SET last_seq = 0 RETURNING gid") == "")
+        #expect(throws: PostgresClusterError.self) {
+            try c.psql("dave", database: db, "UPDATE trip_ledger.trips SET last_seq = 0 RETURNING gid")
+        }
         #expect(throws: PostgresClusterError.self) {
             try c.psql("dave", database: db, "DELETE FROM trip_ledger.changes")
         }
