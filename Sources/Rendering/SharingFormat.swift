@@ -6,6 +6,11 @@ public enum SharingFormat {
     /// `trip resolve ID --keep mine|theirs`.
     public static func text(resolved c: SyncConflict, kept side: String) -> String { "Resolved conflict \(c.id): kept \(side)." }
 
+    /// `trip unshare --with ROLE…`.
+    public static func text(revoked roles: [String]) -> String { "No longer shared with \(roles.joined(separator: ", "))." }
+
+    public static func json(revoked roles: [String]) -> JSONValue { .object(["revoked": .array(roles.map { .string($0) })]) }
+
     public static func text(_ r: SyncResult) -> String {
         var parts = ["pushed \(r.pushed)"]
         let authors = r.pulledBy.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
@@ -13,7 +18,8 @@ public enum SharingFormat {
         if r.conflicts > 0 { parts.append("\(r.conflicts) conflict\(r.conflicts == 1 ? "" : "s")") }
         let sign = r.change > 0 ? "+" : r.change < 0 ? "-" : "±"
         let change = Money(minorUnits: abs(r.change), currency: r.home).plainText
-        var line = "\(r.trip): \(parts.joined(separator: ", ")); total \(sign)\(change) \(r.home.code)"
+        let before = r.joinedBefore ? "already joined here, brought up to date: " : ""
+        var line = "\(r.trip): \(before)\(parts.joined(separator: ", ")); total \(sign)\(Money.group(change)) \(r.home.code)"
         if !r.grantedTo.isEmpty { line += "; shared with \(r.grantedTo.joined(separator: ", "))" }
         return line
     }
@@ -25,16 +31,22 @@ public enum SharingFormat {
             "conflicts": .int(Int64(r.conflicts)), "currency": .string(r.home.code),
             "total": .string(Money(minorUnits: r.total, currency: r.home).plainText),
             "total_change": .string(Money(minorUnits: r.change, currency: r.home).plainText),
-            "shared_with": .array(r.grantedTo.map { .string($0) }),
+            "shared_with": .array(r.grantedTo.map { .string($0) }), "joined_before": .bool(r.joinedBefore),
         ])
     }
 
-    public static func text(_ results: [SyncResult]) -> String {
-        results.isEmpty ? "No shared trips; `trip share` publishes one." : results.map(text).joined(separator: "\n")
+    public static func text(_ run: SyncRun) -> String {
+        if run.results.isEmpty && run.failures.isEmpty { return "No shared trips; `trip share` publishes one." }
+        return (run.results.map(text) + run.failures.map { "\($0.trip): not synced: \($0.message)" }).joined(separator: "\n")
     }
 
-    public static func json(_ results: [SyncResult]) -> JSONValue {
-        .object(["trips": .array(results.map(json))])
+    public static func json(_ run: SyncRun) -> JSONValue {
+        var object: [String: JSONValue] = ["trips": .array(run.results.map(json))]
+        if !run.failures.isEmpty {
+            object["failed"] = .array(
+                run.failures.map { .object(["trip": .string($0.trip), "error": .string($0.message), "exit_code": .int(Int64($0.exitCode))]) })
+        }
+        return .object(object)
     }
 
     public static func text(_ r: SchemaInstall) -> String {

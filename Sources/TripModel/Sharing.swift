@@ -81,6 +81,9 @@ public struct SyncResult: Sendable {
     public let total: Int64
     public let change: Int64
     public var grantedTo: [String] = []
+    /// `trip join` of a trip this ledger had joined before (perhaps by a join killed halfway):
+    /// the join brought it up to date.
+    public var joinedBefore = false
 
     public init(
         trip: String, home: Currency, pushed: Int, sent: Int, pulled: Int, pulledBy: [String: Int], rates: Int, conflicts: Int,
@@ -98,6 +101,25 @@ public struct SyncResult: Sendable {
         self.change = change
         self.grantedTo = grantedTo
     }
+}
+
+/// `trip sync [NAME | --all]`: each trip's result, and with `--all` the trips that failed (the
+/// others still synced). The first failure's exit code is the command's.
+public struct SyncRun: Sendable {
+    public struct Failure: Sendable {
+        public let trip: String
+        /// One line, as the error says it.
+        public let message: String
+        public let exitCode: Int32
+        public init(trip: String, message: String, exitCode: Int32) {
+            self.trip = trip
+            self.message = message
+            self.exitCode = exitCode
+        }
+    }
+    public var results: [SyncResult] = []
+    public var failures: [Failure] = []
+    public init() {}
 }
 
 /// `trip remote init`.

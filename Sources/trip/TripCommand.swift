@@ -14,7 +14,7 @@ struct TripCommand: ParsableCommand {
         commandName: "trip",
         abstract: "Log travel purchases in any currency; get exact totals in your home currency.",
         discussion: """
-            Exit codes: 0 success, 64 usage, 65 bad data, 69 unavailable (network), 70 internal, 77 permission (server).
+            Exit codes: 0 success, 64 usage, 65 bad data, 66 no ledger, 69 unavailable (network), 70 internal, 73 cannot write, 74 I/O error, 77 permission (server).
             Environment: TRIP_DB (ledger), TRIP_CONFIG (config file), TRIP_TODAY (pins today), NO_COLOR.
             """,
         version: version,
@@ -24,7 +24,7 @@ struct TripCommand: ParsableCommand {
             Add.self, Refund.self, List.self, Edit.self, Remove.self, Convert.self, Rates.self, Report.self,
             Config.self, Demo.self, Export.self, Import.self, Backup.self, Restore.self,
             MemberGroup.self, Members.self, WhoAmI.self, Balances.self, Settle.self, RecordTransfer.self,
-            RemoteGroup.self, Share.self, Join.self, Sync.self, Conflicts.self, Resolve.self,
+            RemoteGroup.self, Share.self, Unshare.self, Join.self, Sync.self, Conflicts.self, Resolve.self,
         ]
     )
 
@@ -52,6 +52,12 @@ struct TripCommand: ParsableCommand {
         } catch let error as SharingError {
             ProcessExit.printError("trip: \(error.description)")
             ProcessExit.exit(error.exitCode)
+        } catch let error as SyncApplyError {
+            ProcessExit.printError("trip: \(error.description)")
+            ProcessExit.exit(70)
+        } catch let error as ExitCode {
+            // A command that printed its own output and only sets the exit code.
+            ProcessExit.exit(error.rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .success {

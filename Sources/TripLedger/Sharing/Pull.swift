@@ -17,25 +17,14 @@ extension Ledger {
                 try syncStore.advanceClock(past: changes.map(\.hlc).max() ?? 0)
                 for c in changes {
                     if c.device == me && !SyncChange.rateKinds.contains(c.kind) { continue }
-                    switch c.kind {
-                    case "rate":
-                        try rateStore.receiveObservation(payload: c.payload)
-                        summary.rates += 1
-                    case "provider":
-                        try rateStore.receiveProviderState(payload: c.payload, receivedAt: clock.now)
-                    case "manual_rate":
-                        if try receiveManualRate(payload: c.payload ?? "{}") { summary.rates += 1 }
-                    case "trip", "member", "purchase", "transfer":
-                        if try applyRow(c, shared: shared) { summary.conflicts += 1 }
-                        summary.applied += 1
-                        summary.byAuthor[c.author, default: 0] += 1
-                    case PurchaseSnapshot.kind:
-                        let applied = try applySnapshot(c, shared: shared)
-                        summary.conflicts += applied.conflicts
-                        summary.applied += applied.rows
-                        summary.byAuthor[c.author, default: 0] += applied.rows
-                    default:
-                        continue  // a kind from a newer trip: skipped, as a newer column is
+                    do {
+                        try apply(c, shared: shared, into: &summary)
+                    } catch let error as SQLiteError where error.code & 0xFF == 19 {
+                        // A constraint the rules below are meant to keep: if one still fails, say
+                        // which change; the transaction leaves the ledger as before this batch.
+                        throw SyncApplyError(trip: shared.trip.name, change: c, reason: error.description)
+                    } catch let error as TripError {
+                        throw SyncApplyError(trip: shared.trip.name, change: c, reason: error.description)
                     }
                 }
                 try syncStore.recordPull(trip: shared.trip.id, through: upTo, at: clock.now)
@@ -44,6 +33,30 @@ extension Ledger {
                 }
                 return summary
             }
+        }
+    }
+
+    /// Applies one pulled change and counts it in `summary`.
+    private func apply(_ c: SyncChange, shared: SharedTrip, into summary: inout PullSummary) throws {
+        switch c.kind {
+        case "rate":
+            try rateStore.receiveObservation(payload: c.payload)
+            summary.rates += 1
+        case "provider":
+            try rateStore.receiveProviderState(payload: c.payload, receivedAt: clock.now)
+        case "manual_rate":
+            if try receiveManualRate(payload: c.payload ?? "{}") { summary.rates += 1 }
+        case "trip", "member", "purchase", "transfer":
+            if try applyRow(c, shared: shared) { summary.conflicts += 1 }
+            summary.applied += 1
+            summary.byAuthor[c.author, default: 0] += 1
+        case PurchaseSnapshot.kind:
+            let applied = try applySnapshot(c, shared: shared)
+            summary.conflicts += applied.conflicts
+            summary.applied += applied.rows
+            summary.byAuthor[c.author, default: 0] += applied.rows
+        default:
+            break  // a kind from a newer trip: skipped, as a newer column is
         }
     }
 

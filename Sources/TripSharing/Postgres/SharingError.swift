@@ -1,5 +1,7 @@
+import TripCore
+
 /// Every failure of the sharing commands, as one line naming the server or the input at fault.
-/// No message ever contains a password: servers are named by `RemoteName.display`, and libpq's
+/// No message ever contains a password: servers are named by `RemoteServer.display`, and libpq's
 /// own messages never echo one.
 public enum SharingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No `[sync] remote` and no `TRIP_REMOTE`.
@@ -27,12 +29,26 @@ public enum SharingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Several shared trips of that name are visible: each with its owner.
     case ambiguousSharedTrip(String, owners: [String])
     case conflictNotFound(String)
+    /// Granting or revoking by a role that does not own the trip.
+    case notOwner(trip: String, owner: String, role: String)
+    /// `trip unshare --with ROLE` of a role the trip was not granted to.
+    case notGranted(trip: String, role: String)
+    /// The trip is no longer visible to this role: its grant was taken back.
+    case revoked(trip: String, server: String)
+    /// The connection failed during a pull, after `pushed` changes went out and `pulled` of `of`
+    /// came in and were applied (each batch is committed).
+    case interrupted(server: String, trip: String, pushed: Int, pulled: Int, of: Int, reason: String)
+    /// `trip sync --all`: these trips failed (each said on stdout with its reason), the others
+    /// synced; the exit code is the first failure's.
+    case tripsNotSynced([String], of: Int, exitCode: Int32)
 
     public var exitCode: Int32 {
         switch self {
         case .noRemote, .badRemote, .weakTLS: 64
-        case .tripNotShared, .tripAlreadyShared, .noSharedTrip, .ambiguousSharedTrip, .conflictNotFound: 65
-        case .authentication, .permission: 77
+        case .tripNotShared, .tripAlreadyShared, .noSharedTrip, .ambiguousSharedTrip, .conflictNotFound, .notGranted: 65
+        case .authentication, .permission, .notOwner, .revoked: 77
+        case .interrupted: 69
+        case let .tripsNotSynced(_, _, code): code
         case let .server(state, _, _): state.hasPrefix("28") || state == "42501" ? 77 : 69
         case .libpqUnavailable, .unreachable, .schemaTooOld, .schemaTooNew: 69
         }
@@ -62,15 +78,51 @@ public enum SharingError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .server(state, message, server):
             return "remote: \(server): \(message) (SQLSTATE \(state)); nothing was changed"
         case let .tripNotShared(name):
-            return "trip \"\(name)\" is not shared; run `trip share \(name)` first"
+            return "trip \(quoted(name)) is not shared; run `trip share \(quoted(name))` first"
         case let .tripAlreadyShared(name):
             return "trip \"\(name)\" is already shared; `trip sync` sends its changes"
         case let .noSharedTrip(name):
-            return "join: no shared trip \"\(name)\" visible to this role; ask its owner for `trip share \(name) --with ROLE`"
+            return "join: no shared trip \(quoted(name)) visible to this role; ask its owner for `trip share \(quoted(name)) --with ROLE`"
         case let .ambiguousSharedTrip(name, owners):
             return "join: several shared trips are named \"\(name)\" (owners: \(owners.joined(separator: ", "))); name one as OWNER/\(name)"
         case let .conflictNotFound(id):
             return "id: no open conflict \(id); `trip conflicts` lists them"
+        case let .notOwner(trip, owner, role):
+            return "share: only the owner of \(quoted(trip)), \(owner), grants or revokes it (you are \(role)); nothing was changed"
+        case let .notGranted(trip, role):
+            return "--with: \(quoted(trip)) is not shared with \(role); nothing was changed"
+        case let .revoked(trip, server):
+            return "remote: \(server): this role no longer has access to \(quoted(trip)) (its owner took it back); "
+                + "this device keeps its copy; nothing was changed"
+        case let .tripsNotSynced(trips, total, _):
+            return "sync: \(trips.count) of \(total) trips not synced (\(trips.map { quoted($0) }.joined(separator: ", "))); the others were"
+        case let .interrupted(server, trip, pushed, pulled, of, reason):
+            let sent = pushed > 0 ? "pushed \(Money.group(String(pushed))), then " : ""
+            return "remote: \(server): \(trip): \(sent)pulled \(Money.group(String(pulled))) of \(Money.group(String(of))) changes "
+                + "before the connection failed (\(reason)); run `trip sync` again"
+        }
+    }
+
+    /// A connection that failed in the middle of a sync, after it had pushed and pulled this much,
+    /// as `interrupted`; any other failure as it is.
+    func cut(trip: String, pushed: Int, pulled: Int, of: Int) -> SharingError {
+        switch self {
+        case let .unreachable(server, reason):
+            return .interrupted(server: server, trip: trip, pushed: pushed, pulled: pulled, of: of, reason: reason)
+        // Connection exceptions (08) and operator intervention (57P: shutdown, a terminated backend).
+        case let .server(state, message, server) where state.hasPrefix("08") || state.hasPrefix("57P"):
+            return .interrupted(server: server, trip: trip, pushed: pushed, pulled: pulled, of: of, reason: message)
+        default:
+            return self
+        }
+    }
+
+    /// Whether the failure is the connection's or the login's, so that `sync --all` stops instead
+    /// of failing every remaining trip the same way.
+    var endsTheSession: Bool {
+        switch self {
+        case .unreachable, .authentication, .libpqUnavailable, .interrupted, .schemaTooOld, .schemaTooNew: true
+        default: false
         }
     }
 

@@ -181,6 +181,13 @@ struct ChangeLog {
         }
     }
 
+    /// The last sequence number of the log, or `nil` when this role cannot see the trip (never
+    /// granted, or its grant was taken back).
+    func visibleLastSeq() throws(SharingError) -> Int64? {
+        let rows = try connection.query("SELECT last_seq FROM trip_ledger.trips WHERE gid = $1", [tripGID])
+        return rows.rows.first.map { $0[0].flatMap { Int64($0) } ?? 0 }
+    }
+
     /// The last sequence number of the log.
     func lastSeq() throws(SharingError) -> Int64 {
         let rows = try connection.query("SELECT last_seq FROM trip_ledger.trips WHERE gid = $1", [tripGID])

@@ -43,6 +43,36 @@ public struct Sharing {
         return SchemaInstall(server: server.display, role: role, from: from, to: to)
     }
 
+    /// Fails as `join` would when no shared trip `name` (or `OWNER/NAME`) is visible to this role:
+    /// `trip join` on a device with no ledger yet asks this first, so that a join refused by the
+    /// server creates no ledger.
+    public static func requireVisible(_ name: String, settings: Settings, environment: [String: String]) throws {
+        let server = try RemoteServer.configured(settings: settings, environment: environment)
+        let connection = try server.connect()
+        try ServerSchema.check(connection)
+        _ = try find(name, connection)
+    }
+
+    /// The shared trip `name` (or `OWNER/NAME`) visible to this role: its global id and owner.
+    private static func find(_ name: String, _ connection: PostgresConnection) throws -> (gid: String, owner: String, name: String) {
+        var owner: String?
+        var tripName = name
+        if let slash = name.firstIndex(of: "/") {
+            owner = String(name[..<slash])
+            tripName = String(name[name.index(after: slash)...])
+        }
+        let found = try connection.query(
+            """
+            SELECT gid, owner FROM trip_ledger.trips WHERE lower(name) = lower($1) AND ($2::name IS NULL OR owner = $2::name)
+            ORDER BY owner, created_at
+            """, [tripName, owner])
+        guard !found.rows.isEmpty else { throw SharingError.noSharedTrip(tripName) }
+        guard found.rows.count == 1 else {
+            throw SharingError.ambiguousSharedTrip(tripName, owners: found.rows.map { $0[1] ?? "" })
+        }
+        return (found.rows[0][0] ?? "", found.rows[0][1] ?? "", tripName)
+    }
+
     /// `trip remote status`: what this ledger knows, and what the server says (or why it cannot).
     public func status() throws -> ServerStatus {
         var status = ServerStatus(server: server.display, known: ServerSchema.version)
@@ -85,6 +115,8 @@ public struct Sharing {
         try connection.query(
             "INSERT INTO trip_ledger.trips (gid, name) VALUES ($1, $2) ON CONFLICT (gid) DO NOTHING",
             [shared.gid, trip.name])
+        // Only the owner grants (server schema 6 enforces it too): said plainly, before anything.
+        if !roles.isEmpty, shared.owner != me { throw SharingError.notOwner(trip: trip.name, owner: shared.owner, role: me) }
         for r in roles {
             let exists = try connection.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [r])
             if exists.rows.isEmpty {
@@ -97,28 +129,32 @@ public struct Sharing {
         return result
     }
 
+    /// `trip unshare [NAME] --with ROLE…`: takes the trip back from those roles (the owner only).
+    /// Their devices keep their copies; their next sync is refused (exit 77) and says so.
+    public func unshare(trip name: String?, from roles: [String]) throws -> [String] {
+        let trip = try ledger.resolveTrip(name)
+        guard let shared = try ledger.sharedTrip(trip) else { throw SharingError.tripNotShared(trip.name) }
+        let connection = try open()
+        let me = try role(connection)
+        if shared.owner != me { throw SharingError.notOwner(trip: trip.name, owner: shared.owner, role: me) }
+        for r in roles {
+            let removed = try connection.query(
+                "DELETE FROM trip_ledger.grants WHERE trip_gid = $1 AND role = $2 RETURNING role", [shared.gid, r])
+            if removed.rows.isEmpty { throw SharingError.notGranted(trip: trip.name, role: r) }
+        }
+        return roles
+    }
+
     /// `trip join NAME` (or `OWNER/NAME`): copies a shared trip onto this ledger.
     public func join(_ name: String) throws -> SyncResult {
         let connection = try open()
-        var owner: String?
-        var tripName = name
-        if let slash = name.firstIndex(of: "/") {
-            owner = String(name[..<slash])
-            tripName = String(name[name.index(after: slash)...])
-        }
-        let found = try connection.query(
-            """
-            SELECT gid, owner FROM trip_ledger.trips WHERE lower(name) = lower($1) AND ($2::name IS NULL OR owner = $2::name)
-            ORDER BY owner, created_at
-            """, [tripName, owner])
-        guard !found.rows.isEmpty else { throw SharingError.noSharedTrip(tripName) }
-        guard found.rows.count == 1 else {
-            throw SharingError.ambiguousSharedTrip(tripName, owners: found.rows.map { $0[1] ?? "" })
-        }
-        let gid = found.rows[0][0] ?? "", tripOwner = found.rows[0][1] ?? ""
+        let (gid, tripOwner, tripName) = try Sharing.find(name, connection)
         if let here = try ledger.sharedTrips().first(where: { $0.gid == gid }) {
-            throw TripError.badTextValue(
-                field: "trip", value: tripName, reason: "is already on this ledger as \(quoted(here.trip.name)); `trip sync` updates it")
+            // Joined before, perhaps by a join that was killed halfway: bring it up to date.
+            _ = try ledger.useTrip(here.trip.name)
+            var result = try sync(here, connection)
+            result.joinedBefore = true
+            return result
         }
         let log = ChangeLog(connection: connection, tripGID: gid)
         guard let tripChange = try log.firstTripVersion() else { throw SharingError.noSharedTrip(tripName) }
@@ -132,7 +168,7 @@ public struct Sharing {
     // MARK: sync
 
     /// `trip sync [NAME | --all]`: pushes, then pulls, each shared trip (default: the current trip).
-    public func sync(trip name: String?, all: Bool) throws -> [SyncResult] {
+    public func sync(trip name: String?, all: Bool) throws -> SyncRun {
         let targets: [SharedTrip]
         if all {
             targets = try ledger.sharedTrips()
@@ -141,9 +177,28 @@ public struct Sharing {
             guard let shared = try ledger.sharedTrip(trip) else { throw SharingError.tripNotShared(trip.name) }
             targets = [shared]
         }
-        guard !targets.isEmpty else { return [] }
+        guard !targets.isEmpty else { return SyncRun() }
         let connection = try open()
-        return try targets.map { try sync($0, connection) }
+        var run = SyncRun()
+        for target in targets {
+            do {
+                run.results.append(try sync(target, connection))
+            } catch let error as SharingError where error.endsTheSession {
+                throw error
+            } catch {
+                // One trip's failure (a permission taken back, a change that cannot be applied)
+                // does not stop the others: each trip's outcome is said.
+                guard all else { throw error }
+                let (message, code): (String, Int32) =
+                    switch error {
+                    case let e as SharingError: (e.description, e.exitCode)
+                    case let e as TripError: (e.description, e.exitCode)
+                    default: ("\(error)", 70)
+                    }
+                run.failures.append(SyncRun.Failure(trip: target.trip.name, message: message, exitCode: code))
+            }
+        }
+        return run
     }
 
     private func sync(_ shared: SharedTrip, _ connection: PostgresConnection) throws -> SyncResult {
@@ -154,6 +209,10 @@ public struct Sharing {
         try connection.query(
             "INSERT INTO trip_ledger.trips (gid, name) VALUES ($1, $2) ON CONFLICT (gid) DO NOTHING",
             [shared.gid, shared.trip.name])
+        // Visible only to its owner and grantees: a role whose grant was taken back is told so.
+        guard let onServer = try log.visibleLastSeq() else {
+            throw SharingError.revoked(trip: shared.trip.name, server: connection.displayName)
+        }
         let outgoing = try ledger.prepareOutgoing(shared)
         let push = try log.push(outgoing, device: device, pulled: shared.pulledSeq)
         let held = Set(push.held.map(\.changeID))
@@ -161,10 +220,20 @@ public struct Sharing {
         if !sent.isEmpty { try ledger.markSent(shared, sent, pulledThrough: push.ownThrough) }
         var summary = PullSummary()
         var after = try ledger.sharedTrip(shared.trip) ?? shared
+        // Changes of others waiting before this push; a pull cut short says how far it got.
+        let waiting = Int(max(0, onServer - shared.pulledSeq))
+        var pulledChanges = 0
         while true {
-            let batch = try log.pull(after: after.pulledSeq)
+            let batch: [SyncChange]
+            do {
+                batch = try log.pull(after: after.pulledSeq)
+            } catch {
+                // Each batch already applied is committed: say what this sync did before it was cut.
+                throw error.cut(trip: shared.trip.name, pushed: push.added, pulled: pulledChanges, of: max(waiting, pulledChanges))
+            }
             guard let last = batch.last else { break }
             let applied = try ledger.applyIncoming(after, batch, upTo: last.seq)
+            pulledChanges += batch.count
             summary.applied += applied.applied
             summary.conflicts += applied.conflicts
             summary.rates += applied.rates

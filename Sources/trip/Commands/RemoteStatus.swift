@@ -10,7 +10,7 @@ extension TripCommand {
         static let configuration = CommandConfiguration(
             commandName: "status",
             abstract: "Whether the server is reachable, its schema version, and each shared trip's unsent changes and last sync.",
-            discussion: "Exits 69 when the server cannot be reached (after printing what this ledger knows).")
+            discussion: "Exits 69 when the server cannot be reached, 77 when it refuses the login (after printing what this ledger knows).")
 
         @OptionGroup var global: GlobalOptions
 
@@ -18,7 +18,8 @@ extension TripCommand {
             let context = try global.context()
             let status = try Sharing(ledger: try context.openLedger(), environment: context.environment).status()
             emit(global.format, json: SharingFormat.json(status), text: SharingFormat.text(status))
-            if !status.reachable { throw ExitCode(69) }
+            // Refused logins and permissions are 77, as for every sharing command; the rest 69.
+            if !status.reachable { throw ExitCode((status.problem as? SharingError)?.exitCode ?? 69) }
         }
     }
 }

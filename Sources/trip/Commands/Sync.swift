@@ -9,7 +9,10 @@ extension TripCommand {
     struct Sync: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Push this ledger's changes to a shared trip, then pull everyone else's.",
-            discussion: "Safe to interrupt at any moment: run it again and nothing is lost or doubled.")
+            discussion: """
+                Safe to interrupt at any moment: run it again and nothing is lost or doubled. With --all, a trip that fails \
+                (its grant taken back, say) is named and the others still sync.
+                """)
 
         @Argument(help: "The shared trip (default: the current trip).") var name: String?
         @Flag(help: "Every shared trip of this ledger.") var all = false
@@ -21,8 +24,11 @@ extension TripCommand {
 
         func run() throws {
             let context = try global.context()
-            let results = try Sharing(ledger: try context.openLedger(), environment: context.environment).sync(trip: name, all: all)
-            emit(global.format, json: SharingFormat.json(results), text: SharingFormat.text(results))
+            let run = try Sharing(ledger: try context.openLedger(), environment: context.environment).sync(trip: name, all: all)
+            emit(global.format, json: SharingFormat.json(run), text: SharingFormat.text(run))
+            if let first = run.failures.first {
+                throw SharingError.tripsNotSynced(run.failures.map(\.trip), of: run.failures.count + run.results.count, exitCode: first.exitCode)
+            }
         }
     }
 }

@@ -4,6 +4,12 @@ import TripCore
 import TripLedger
 import TripModel
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `--format`: `text` for people, `json` for scripts (a documented contract, see README). The
 /// others are for `report` (csv, markdown, html) and `export` (csv, json, ledger, beancount); other
 /// commands reject them with `require(_:)`.
@@ -80,6 +86,9 @@ struct CommandContext {
     let global: GlobalOptions
 
     var ledgerPath: (path: String, source: String) { Ledger.defaultPath(flag: global.db, environment: environment) }
+
+    /// Whether a file is at the ledger's path (a command that may create the ledger asks first).
+    var ledgerExists: Bool { access(ledgerPath.path, F_OK) == 0 }
 
     func openLedger(create: Bool = false) throws -> Ledger {
         // An empty path would silently fall back to the default ledger.
