@@ -81,10 +81,11 @@ test: test-deps
 	$(SWIFT) test --skip-build
 
 ## test-long: the hardening suites at full size (TRIP_LONG_TESTS=1): 50 SIGKILLs during a 100,000-row
-## import and 50 during a rates sync, 8 processes × 500 concurrent adds, disk full on a tmpfs.
+## import and 50 during a rates sync, 8 processes × 500 concurrent adds, disk full on a tmpfs, and the
+## shared-trip convergence test over 200 seeds (a failing seed replays with TRIP_SEED=N).
 ## `make test` runs the same suites small. They run the release `trip` (TRIP_BIN), as users do: the
 ## debug build needs about four times the CPU for a 100,000-row import. CI runs both.
-HARDENING_SUITES := CrashSafetyTests|ConcurrencyTests|DiskFullEndToEndTests
+HARDENING_SUITES := CrashSafetyTests|ConcurrencyTests|DiskFullEndToEndTests|ConvergenceTests
 test-long: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE_FLAGS) --product trip

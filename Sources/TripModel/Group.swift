@@ -1,8 +1,9 @@
 import TripCore
 
 /// A member of a group trip. Members keep the order in which they joined (`joined_at`, then id:
-/// the order of one `member add`), and that order breaks every tie of a split or a settle-up. Not
-/// the id alone: on a shared trip each device numbers members as they reach it.
+/// the order of one `member add`; on a shared trip, then their global ids, `MemberStore.members`),
+/// and that order breaks every tie of a split or a settle-up. Not the id alone: on a shared trip
+/// each device numbers members as they reach it.
 public struct Member: Sendable, Equatable {
     public let id: Int64
     public let tripID: Int64

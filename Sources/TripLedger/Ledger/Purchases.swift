@@ -32,6 +32,14 @@ extension Ledger {
             try requireOpen(try self.trip(id: old.tripID)!)
             let trip = try draft.trip.map { try self.trip(named: $0) } ?? self.trip(id: old.tripID)!
             try requireOpen(trip)
+            // The other devices of a shared trip would keep it (README, "Shared trips"): a removal
+            // travels, a move does not.
+            if trip.id != old.tripID, try syncStore.isShared(trip: old.tripID) {
+                throw TripError.badTextValue(
+                    field: "--trip", value: draft.trip ?? trip.name,
+                    reason: "cannot take #\(id) out of the shared trip \(quoted(try self.trip(id: old.tripID)!.name)); "
+                        + "remove it there (`trip rm \(id)`, which every device follows) and add it to \(quoted(trip.name))")
+            }
             var draft = draft
             if let amount = draft.amount {
                 (draft.amount, draft.currency) = try PastedAmount.read(amount, given: draft.currency, purchaseCurrency: old.currency) {

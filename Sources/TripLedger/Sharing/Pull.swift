@@ -95,6 +95,34 @@ extension Ledger {
         }
     }
 
+    /// The other half of "a row that someone's money still names is never removed": a purchase or
+    /// member that a removal reached, kept while something named it, goes once nothing does (the
+    /// refund that named it was removed, or held because the trip was closed elsewhere). Every
+    /// device has seen the same removal and the same references, so every device ends the same.
+    /// Run at the end of each sync; not a local change (nothing enters the outbox).
+    public func applyWaitingRemovals(_ shared: SharedTrip) throws {
+        let waiting = try syncStore.waitingRemovals(trip: shared.trip.id)
+        guard !waiting.isEmpty else { return }
+        try transaction {
+            try withApplying {
+                // Purchases first (a refund before its purchase: the larger id first), then members.
+                for (kind, id) in waiting {
+                    switch kind {
+                    case "purchase":
+                        guard try purchaseStore.refundIDs(of: id).isEmpty, let row = try syncStore.codec.read(.purchases, id: id) else { continue }
+                        try purchaseStore.putInTrash(id: id, trip: shared.trip.id, removedAt: clock.now, row: row)
+                        try syncStore.delete(.purchases, id: id)
+                    default:
+                        let use = try memberUse(id, trip: shared.trip.id)
+                        guard use.purchases.isEmpty && use.transfers == 0 else { continue }
+                        try syncStore.keepRemoved(.members, id: id)
+                        try syncStore.delete(.members, id: id)
+                    }
+                }
+            }
+        }
+    }
+
     /// Records a sync that found nothing to pull.
     public func markSynced(_ shared: SharedTrip) throws {
         try transaction { try syncStore.recordSync(trip: shared.trip.id, at: clock.now) }
@@ -109,10 +137,10 @@ extension Ledger {
         guard let table = RowCodec.Table(kind: c.kind) else { return false }
         var local = try syncStore.localID(kind: c.kind, gid: c.gid)
         if local == nil, c.kind == "member", let payload = c.payload,
-            let same = try memberStore.id(trip: shared.trip.id, namedIn: payload)
+            let same = try memberStore.id(trip: shared.trip.id, namedIn: payload),
+            try sameMember(same, gid: c.gid, shared: shared)
         {
-            // Added under the same name here too: one member. Its id stays; the global id is shared.
-            try syncStore.deleteIdentity(kind: "member", localID: same)
+            // Added under the same name here too, not synced yet: one member. Its id stays.
             try syncStore.insertIdentity(kind: "member", localID: same, gid: c.gid, trip: shared.trip.id)
             local = same
         }
@@ -120,8 +148,9 @@ extension Ledger {
             guard c.op != "delete", let payload = c.payload else { return false }
             if c.kind == "trip" { return false }
             let id = try newLocalID(table)
-            try writeRow(table, id: id, payload: payload, shared: shared, new: true)
+            // Its global id first: a member's name is settled by it (`settleMemberName`).
             try syncStore.insertIdentity(kind: c.kind, localID: id, trip: shared.trip.id, from: c, restoredHLC: c.op == "restore" ? c.hlc : 0)
+            try writeRow(table, id: id, payload: payload, shared: shared, new: true)
             return false
         }
         let state = try syncStore.version(kind: c.kind, localID: id)!
@@ -129,7 +158,8 @@ extension Ledger {
         let pendingHLC = try syncStore.pendingHLC(kind: c.kind, localID: id)
         let localHLC = max(state.hlc, pendingHLC)
         let localDevice = pendingHLC > state.hlc ? try deviceID() : state.device
-        let alive = try syncStore.exists(table, id: id)
+        // A purchase moved to another trip here is gone from this one.
+        let alive = table == .purchases ? try purchaseStore.trip(of: id) == shared.trip.id : try syncStore.exists(table, id: id)
         switch c.op {
         case "delete":
             try syncStore.markDeleted(kind: c.kind, localID: id, hlc: c.hlc)
@@ -175,8 +205,10 @@ extension Ledger {
         if alive {
             try writeRow(table, id: id, payload: payload, shared: shared)
         } else if table == .purchases {
-            // Deleted here: the edit is kept in the trash, so `trip restore` brings back the latest version.
+            // Deleted here: the edit is kept in the trash, so `trip restore` brings back the latest
+            // version, payers and split included (their row survives the removal).
             try purchaseStore.patchTrashed(id: id, columns: payload)
+            try writeSplits(payload: payload, purchaseID: id, shared: shared)
         }
         try syncStore.setVersion(kind: c.kind, localID: id, hlc: c.hlc, device: c.device, base: c.baseHLC)
         return conflict || editOfRemoved
@@ -287,16 +319,52 @@ extension Ledger {
             return id
         }
         let name = GlobalID.memberName(gid, trip: shared.gid) ?? reference
-        if let same = try memberStore.id(trip: shared.trip.id, named: name) {
+        if let same = try memberStore.id(trip: shared.trip.id, named: name), try sameMember(same, gid: gid, shared: shared) {
             try syncStore.insertIdentity(kind: "member", localID: same, gid: gid, trip: shared.trip.id)
             return same
         }
-        try memberStore.insert(trip: shared.trip.id, name: name, joinedAt: clock.now)
-        guard let id = try memberStore.id(trip: shared.trip.id, named: name) else {
-            throw TripError.badText(field: "member", reason: "a shared row names a member \(quoted(reference)) that cannot be added")
-        }
+        let id = try newLocalID(.members)
         try syncStore.insertIdentity(kind: "member", localID: id, gid: gid, trip: shared.trip.id)
+        try writeRow(.members, id: id, payload: try syncStore.memberPayload(name: name, joinedAt: clock.now), shared: shared, new: true)
         return id
+    }
+
+    /// Whether local member `id`, not synced yet, is the member of global id `gid`: a member's
+    /// global id is made of the name it was added under, so one added under the same name on two
+    /// devices is one member. A member that has a global id already is not (it may have been
+    /// renamed to that name).
+    private func sameMember(_ id: Int64, gid: String, shared: SharedTrip) throws -> Bool {
+        guard try syncStore.globalID(kind: "member", localID: id) == nil, let name = try memberStore.name(of: id) else { return false }
+        return GlobalID.member(trip: shared.gid, name: name) == gid
+    }
+
+    /// The rule for two members of a trip under one name (names are unique in a trip): one renamed
+    /// on one device to the name another device added, or two renamed to one name. The member
+    /// added under that name (its global id is made of it) keeps it, else the smaller global id;
+    /// the other takes back the name it was added under (`-2`, `-3`… if that is taken too). Every
+    /// device decides alike, whatever order the changes arrive in. Returns `payload`, its name
+    /// changed when member `id` gives way.
+    private func settleMemberName(_ payload: String, id: Int64, shared: SharedTrip) throws -> String {
+        guard let name = try syncStore.payloadText(payload, path: "$.name"),
+            let other = try memberStore.id(trip: shared.trip.id, named: name), other != id
+        else { return payload }
+        let owned = GlobalID.member(trip: shared.gid, name: name)
+        let mine = try syncStore.globalID(kind: "member", localID: id) ?? owned
+        let theirs = try syncStore.globalID(kind: "member", localID: other) ?? owned
+        func fallback(_ gid: String, for member: Int64) throws -> String {
+            let base = GlobalID.memberName(gid, trip: shared.gid) ?? "member"
+            var candidate = base, n = 1
+            while let holder = try memberStore.id(trip: shared.trip.id, named: candidate), holder != member {
+                n += 1
+                candidate = "\(base)-\(n)"
+            }
+            return candidate
+        }
+        if theirs == owned || (mine != owned && theirs < mine) {
+            return try syncStore.withName(payload, try fallback(mine, for: id))
+        }
+        try memberStore.rename(other, to: try fallback(theirs, for: other))
+        return payload
     }
 
     /// The rule for a row that a travelling row refers to (a refund's purchase, a member named as
@@ -311,9 +379,7 @@ extension Ledger {
         case .purchases:
             if try purchaseStore.trashedTrip(of: id) != nil { try purchaseStore.restoreFromTrash(id: id) }
         case .members:
-            if let row = try syncStore.removedRow(.members, id: id) {
-                try syncStore.codec.write(.members, id: id, payload: row, fixed: [("trip_id", .integer(shared.trip.id))])
-            }
+            if let row = try syncStore.removedRow(.members, id: id) { try writeRow(.members, id: id, payload: row, shared: shared) }
         case .trips, .transfers:
             break
         }
@@ -323,6 +389,7 @@ extension Ledger {
     /// payers and split, and, `fromTrash`, takes it out of the trash. `new`: the id was never used.
     func writeRow(_ table: RowCodec.Table, id: Int64, payload: String, shared: SharedTrip, new: Bool = false, fromTrash: Bool = false) throws {
         if fromTrash { try purchaseStore.removeFromTrash(id: id) }
+        let payload = table == .members ? try settleMemberName(payload, id: id, shared: shared) : payload
         try syncStore.codec.write(table, id: id, payload: payload, fixed: try localReferences(kind: table.kind, payload: payload, shared: shared))
         if table == .purchases { try writeSplits(payload: payload, purchaseID: id, shared: shared, new: new) }
     }

@@ -35,10 +35,18 @@ extension Member {
 }
 
 extension MemberStore {
-    /// Trip `id`'s members in join order.
+    /// Trip `id`'s members in join order. Members who joined in the same second are in id order,
+    /// except on a shared trip, where each device numbers members as they reach it: there they are
+    /// in the order of their global ids (made of their names), so every device lists them alike
+    /// and breaks ties of splits and settle-ups alike.
     func members(trip id: Int64) throws -> [Member] {
         var out: [Member] = []
-        try db.prepare("SELECT \(Member.columns) FROM members WHERE trip_id = ? ORDER BY joined_at, id").forEach([.integer(id)]) {
+        try db.prepare(
+            """
+            SELECT \(Member.columns) FROM members WHERE trip_id = ?
+            ORDER BY joined_at, coalesce((SELECT gid FROM sync_rows r WHERE r.kind = 'member' AND r.local_id = members.id), ''), id
+            """
+        ).forEach([.integer(id)]) {
             out.append(Member(row: $0.row()))
         }
         return out

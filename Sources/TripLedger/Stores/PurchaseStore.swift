@@ -502,6 +502,11 @@ extension PurchaseStore {
         try db.run(Self.deleteByID, [.integer(id)])
     }
 
+    /// The trip of purchase `id`, or nil when there is no such purchase.
+    func trip(of id: Int64) throws -> Int64? {
+        try db.scalarInt("SELECT trip_id FROM purchases WHERE id = ?", [.integer(id)])
+    }
+
     /// The trip of removed purchase `id`, or nil when the trash does not hold it.
     func trashedTrip(of id: Int64) throws -> Int64? {
         try db.scalarInt("SELECT trip_id FROM removed_purchases WHERE id = ?", [.integer(id)])

@@ -247,6 +247,7 @@ public struct Sharing {
             try ledger.holdClosedElsewhere(after, push.held, serverVersions: push.serverVersions, closedBy: push.closedBy ?? "")
             summary.conflicts += push.held.count
         }
+        try ledger.applyWaitingRemovals(after)
         let trip = try ledger.sharedTrip(shared.trip)?.trip ?? shared.trip
         let total = try ledger.netTotal(shared)
         return SyncResult(

@@ -235,7 +235,7 @@ extension SyncStore {
             SELECT \(WaitingPurchaseColumn.sqlList)
             FROM sync_outbox o
             JOIN sync_rows r ON r.kind = 'purchase' AND r.local_id = o.local_id
-            LEFT JOIN purchases p ON p.id = o.local_id
+            LEFT JOIN purchases p ON p.id = o.local_id AND p.trip_id = ?1
             LEFT JOIN sync_rows rg ON rg.kind = 'purchase' AND rg.local_id = p.refund_of
             LEFT JOIN purchase_splits s ON s.purchase_id = p.id AND s.trip_id = ?1
             WHERE o.trip_id = ?1 AND o.change_id IS NULL AND o.kind = 'purchase' ORDER BY o.id
@@ -397,7 +397,12 @@ extension SyncStore {
             UPDATE sync_rows SET
               deleted_hlc = CASE WHEN ?3 = 'delete' THEN max(deleted_hlc, ?2) ELSE deleted_hlc END,
               restored_hlc = CASE WHEN ?3 = 'restore' THEN max(restored_hlc, ?2) ELSE restored_hlc END,
-              hlc = ?2, device = ?4, base_hlc = hlc
+              -- A removal leaves the version of the row's values as it was, as on every device
+              -- that receives it: an edit made elsewhere after that version still reaches the
+              -- trash, and what a restore or a reference brings back is the latest edit.
+              hlc = CASE WHEN ?3 = 'delete' THEN hlc ELSE ?2 END,
+              device = CASE WHEN ?3 = 'delete' THEN device ELSE ?4 END,
+              base_hlc = CASE WHEN ?3 = 'delete' THEN base_hlc ELSE hlc END
             WHERE kind = 'purchase' AND local_id = ?1
             """, [.integer(localID), .integer(hlc), .text(op), .text(device)])
     }
@@ -524,6 +529,31 @@ extension SyncStore {
     /// The row `keepRemoved` kept, if any.
     func removedRow(_ table: RowCodec.Table, id: Int64) throws -> String? {
         try db.scalarText("SELECT removed_row FROM sync_rows WHERE kind = ? AND local_id = ?", [.text(table.kind), .integer(id)])
+    }
+
+    /// The purchases and members of trip `trip` that a removal reached but that are still here
+    /// (kept because something named them): `(kind, local id)`.
+    func waitingRemovals(trip: Int64) throws -> [(kind: String, id: Int64)] {
+        var out: [(kind: String, id: Int64)] = []
+        try db.prepare(
+            """
+            SELECT r.kind, r.local_id FROM sync_rows r WHERE r.trip_id = ?1 AND r.deleted_hlc > r.restored_hlc
+            AND ((r.kind = 'purchase' AND EXISTS (SELECT 1 FROM purchases p WHERE p.id = r.local_id AND p.trip_id = ?1))
+              OR (r.kind = 'member' AND EXISTS (SELECT 1 FROM members m WHERE m.id = r.local_id)))
+            ORDER BY r.kind DESC, r.local_id DESC
+            """
+        ).forEach([.integer(trip)]) { out.append(($0.text(0), $0.int(1))) }
+        return out
+    }
+
+    /// `payload` with its `name` replaced.
+    func withName(_ payload: String, _ name: String) throws -> String {
+        try db.scalarText("SELECT json_set(?, '$.name', ?)", [.text(payload), .text(name)]) ?? payload
+    }
+
+    /// A member's travelling row made here (a member named by a row before their own change came).
+    func memberPayload(name: String, joinedAt: String) throws -> String {
+        try db.scalarText("SELECT json_object('name', ?, 'joined_at', ?)", [.text(name), .text(joinedAt)]) ?? "{}"
     }
 
     func exists(_ table: RowCodec.Table, id: Int64) throws -> Bool {
