@@ -34,8 +34,17 @@ extension Ledger {
             clean.append(c)
         }
         return try transaction {
+            let shared = try syncStore.sharedGID(trip: trip.id)
             for c in clean {
-                try memberStore.insert(trip: trip.id, name: c, joinedAt: clock.now)
+                // On a shared trip, a member removed before under this name comes back as that
+                // member (their global id is made of the name): it travels as a restore.
+                if let shared, let removed = try syncStore.localID(kind: "member", gid: GlobalID.member(trip: shared, name: c)),
+                    try !syncStore.exists(.members, id: removed)
+                {
+                    try memberStore.insert(id: removed, trip: trip.id, name: c, joinedAt: clock.now)
+                } else {
+                    try memberStore.insert(trip: trip.id, name: c, joinedAt: clock.now)
+                }
             }
             let all = try members(of: trip)
             return (trip, Array(all.suffix(clean.count)))

@@ -62,8 +62,8 @@ extension Ledger {
     /// Converts again, like `rerate` does purchases, the transfers of open trips whose rate is
     /// provisional, missing, manual or fallback: a transfer has the same provenance rules as a
     /// purchase. Runs inside the caller's transaction.
-    func rerateTransfers(currencies: Set<String>?, tripID: Int64?) throws {
-        let rows = try transferStore.toRerate(trip: tripID)
+    func rerateTransfers(currencies: Set<String>?, tripID: Int64?, includingClosed: Bool = false) throws {
+        let rows = try transferStore.toRerate(trip: tripID, includingClosed: includingClosed)
         for r in rows {
             if let currencies, !currencies.contains(r.currency.code) && !currencies.contains(r.home.code) { continue }
             let b = Breakdown.unadjusted(r.amount)

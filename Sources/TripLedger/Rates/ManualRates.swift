@@ -37,14 +37,17 @@ extension Ledger {
     ///
     /// Re-rating is not a local change of a shared trip: every device re-rates alike from the same
     /// shared rates, so its writes stay out of the outbox (`withApplying`).
-    public func rerate(currencies: Set<String>? = nil, tripID: Int64? = nil) throws -> RerateSummary {
-        try withApplying { try rerateNow(currencies: currencies, tripID: tripID) }
+    ///
+    /// `includingClosed`: a shared trip's pull re-rates the trip even when it is closed, so that
+    /// every device ends with the same numbers whichever it learned of first, the close or a rate.
+    public func rerate(currencies: Set<String>? = nil, tripID: Int64? = nil, includingClosed: Bool = false) throws -> RerateSummary {
+        try withApplying { try rerateNow(currencies: currencies, tripID: tripID, includingClosed: includingClosed) }
     }
 
-    private func rerateNow(currencies: Set<String>?, tripID: Int64?) throws -> RerateSummary {
+    private func rerateNow(currencies: Set<String>?, tripID: Int64?, includingClosed: Bool) throws -> RerateSummary {
         var summary = RerateSummary()
         // Refunds and credits are re-rated like purchases; their kind only signs the reported delta.
-        let rows = try purchaseStore.rerateCandidates(trip: tripID)
+        let rows = try purchaseStore.rerateCandidates(trip: tripID, includingClosed: includingClosed)
         let resolver = RateResolver(ledger: self)
         var cache: [String: RateQuote?] = [:]
         for p in rows {
@@ -73,7 +76,7 @@ extension Ledger {
             summary.delta[c.homeCurrency.code, default: 0] += sign * ((c.home ?? 0) - (p.conversion.home ?? 0))
             try purchaseStore.updateConversion(id: p.id, c, now: clock.now)
         }
-        try rerateTransfers(currencies: currencies, tripID: tripID)
+        try rerateTransfers(currencies: currencies, tripID: tripID, includingClosed: includingClosed)
         return summary
     }
 

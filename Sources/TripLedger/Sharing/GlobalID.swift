@@ -38,6 +38,12 @@ public enum GlobalID {
         "member:\(trip):\(name.lowercased())"
     }
 
+    /// A member's global id when the one made of its name is taken by another member (renamed
+    /// from that name): the name, then `=` (which no member name holds) and a UUIDv7.
+    static func member(trip: String, name: String, unique: Bool) -> String {
+        member(trip: trip, name: name) + (unique ? "=" + make() : "")
+    }
+
     /// How a travelling row names a member of its own trip: `@NAME`, the global id without the
     /// trip's id, which every row of the trip would otherwise repeat for every payer and share
     /// (a first share moved half its bytes in them). A member of another trip keeps its global id.
@@ -52,8 +58,8 @@ public enum GlobalID {
     /// `nil` for a global id of another form.
     static func memberName(_ gid: String, trip: String) -> String? {
         let prefix = "member:\(trip):"
-        guard gid.utf8.starts(with: prefix.utf8) else { return nil }
-        return String(gid.utf8.dropFirst(prefix.utf8.count))
+        guard gid.utf8.starts(with: prefix.utf8), let rest = String(gid.utf8.dropFirst(prefix.utf8.count)) else { return nil }
+        return rest.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? rest
     }
 
     /// The global id a member reference names: `@NAME` within `trip`, anything else as written.

@@ -5,8 +5,9 @@ import TripModel
 /// every device, whatever order they arrive in.
 extension Ledger {
     /// Applies changes pulled from the server, in their order, and records that the log is
-    /// applied up to `upTo`; then re-rates the trip with the rates it now has. One transaction: a
-    /// pull killed halfway applies nothing and is simply repeated.
+    /// applied up to `upTo`; then re-rates the trip with the rates it now has, even when it is
+    /// closed, so that every device ends with the same numbers. One transaction: a pull killed
+    /// halfway applies nothing and is simply repeated.
     public func applyIncoming(_ shared: SharedTrip, _ changes: [SyncChange], upTo: Int64) throws -> PullSummary {
         try syncStore.transaction {
             try withApplying {
@@ -28,9 +29,9 @@ extension Ledger {
                     }
                 }
                 try syncStore.recordPull(trip: shared.trip.id, through: upTo, at: clock.now)
-                if !changes.isEmpty, try trip(id: shared.trip.id)?.closedAt == nil {
-                    _ = try rerate(tripID: shared.trip.id)
-                }
+                // Closed or not: a device that learns of a close before a rate another device sent
+                // would otherwise keep other numbers than one that learns of them the other way round.
+                if !changes.isEmpty { _ = try rerate(tripID: shared.trip.id, includingClosed: true) }
                 return summary
             }
         }
@@ -90,7 +91,7 @@ extension Ledger {
                     }
                     try syncStore.revertVersion(kind: c.kind, localID: id, hlc: theirs?.hlc ?? 0, device: theirs?.device ?? "", held: c.hlc)
                 }
-                if try trip(id: shared.trip.id)?.closedAt == nil { _ = try rerate(tripID: shared.trip.id) }
+                _ = try rerate(tripID: shared.trip.id, includingClosed: true)
             }
         }
     }
@@ -173,8 +174,9 @@ extension Ledger {
             return true
         case "restore":
             try syncStore.markRestored(kind: c.kind, localID: id, hlc: c.hlc)
-            if !alive, c.hlc > state.deleted, table == .purchases {
-                try writeRow(table, id: id, payload: c.payload ?? "{}", shared: shared, fromTrash: true)
+            // A purchase from the trash, or a member added again under their name.
+            if !alive, c.hlc > state.deleted, table == .purchases || table == .members {
+                try writeRow(table, id: id, payload: c.payload ?? "{}", shared: shared, fromTrash: table == .purchases)
                 try syncStore.setVersion(kind: c.kind, localID: id, hlc: c.hlc, device: c.device, base: c.baseHLC)
                 return false
             }

@@ -82,7 +82,9 @@ extension Ledger {
         case "trip": gid = shared.gid
         case "member":
             let name = try memberStore.name(of: localID) ?? "#\(localID)"
-            gid = GlobalID.member(trip: shared.gid, name: name)
+            let byName = GlobalID.member(trip: shared.gid, name: name)
+            // Taken by another member here (one renamed from this name): a global id of its own.
+            gid = try syncStore.localID(kind: "member", gid: byName) == nil ? byName : GlobalID.member(trip: shared.gid, name: name, unique: true)
         default: gid = GlobalID.make()
         }
         try syncStore.insertIdentity(kind: kind, localID: localID, gid: gid, trip: shared.trip.id)

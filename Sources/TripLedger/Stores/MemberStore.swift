@@ -52,6 +52,13 @@ extension MemberStore {
         return out
     }
 
+    /// Inserts a member under an id it had before (a removed member of a shared trip, added again).
+    func insert(id: Int64, trip tripID: Int64, name: String, joinedAt: String) throws {
+        try db.run(
+            "INSERT INTO members (id, trip_id, name, joined_at) VALUES (?, ?, ?, ?)",
+            [.integer(id), .integer(tripID), .text(name), .text(joinedAt)])
+    }
+
     func insert(trip id: Int64, name: String, joinedAt: String) throws {
         try db.run("INSERT INTO members (trip_id, name, joined_at) VALUES (?, ?, ?)", [.integer(id), .text(name), .text(joinedAt)])
     }

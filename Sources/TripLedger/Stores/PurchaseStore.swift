@@ -959,15 +959,15 @@ extension PurchaseStore {
 
     /// The purchases `rerate` chooses a rate again for: of open trips (or trip `tripID`), rated by
     /// the resolver (not `--rate`, not `--charged`), provisional, missing or manual.
-    func rerateCandidates(trip tripID: Int64?) throws -> [RerateRow] {
+    func rerateCandidates(trip tripID: Int64?, includingClosed: Bool = false) throws -> [RerateRow] {
         // Only the columns a conversion needs: this runs over every provisional purchase.
         var sql = """
             SELECT \(RerateRow.columns)
             FROM purchases p JOIN trips t ON t.id = p.trip_id
-            WHERE t.closed_at IS NULL AND p.purchase_rate IS NULL AND p.charged_minor IS NULL
+            WHERE (t.closed_at IS NULL OR ?) AND p.purchase_rate IS NULL AND p.charged_minor IS NULL
               AND (p.provisional = 1 OR p.rate_source IN ('none', 'manual', 'fallback'))
             """
-        var values: [SQLValue] = []
+        var values: [SQLValue] = [.integer(includingClosed ? 1 : 0)]
         if let tripID {
             sql += " AND p.trip_id = ?"
             values.append(.integer(tripID))

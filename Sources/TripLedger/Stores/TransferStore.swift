@@ -69,15 +69,15 @@ extension TransferStore {
 
     /// The transfers of open trips (or trip `tripID`) whose rate is provisional, missing, manual or
     /// fallback.
-    func toRerate(trip tripID: Int64?) throws -> [RerateTransfer] {
+    func toRerate(trip tripID: Int64?, includingClosed: Bool = false) throws -> [RerateTransfer] {
         var rows: [RerateTransfer] = []
         try db.prepare(
             """
             SELECT \(RerateTransferColumn.sqlList) FROM transfers x JOIN trips t ON t.id = x.trip_id
-            WHERE t.closed_at IS NULL AND (?1 IS NULL OR x.trip_id = ?1)
+            WHERE (t.closed_at IS NULL OR ?2) AND (?1 IS NULL OR x.trip_id = ?1)
               AND (x.provisional = 1 OR x.rate_source IN ('none', 'manual', 'fallback'))
             """
-        ).forEach([SQLValue(tripID)]) { statement in
+        ).forEach([SQLValue(tripID), .integer(includingClosed ? 1 : 0)]) { statement in
             let s = ResultRow<RerateTransferColumn>(statement)
             guard let date = CivilDate(iso: s.text(.date)) else { return }
             rows.append(

@@ -143,6 +143,9 @@ struct ConvergenceTests {
         // Final round: every device syncs twice, in turn; nothing is reopened or resolved.
         for _ in 0..<2 { for i in devices.indices { try sync(&devices[i], "seed \(seed), final sync, \(devices[i].label)") } }
         let views = try devices.map { try View($0.trip, "seed \(seed), \($0.label)") }
+        if ProcessInfo.processInfo.environment["TRIP_TRACE_STEPS"] == "1" {
+            for d in devices { print("\(d.label):\n\(try d.trip.run("list").stdout)\(try d.trip.run("conflicts").stdout)") }
+        }
         if let j = views.indices.first(where: { views[$0].shown != views[0].shown }) {
             for (k, (first, other)) in zip(views[0].shown, views[j].shown).enumerated() where first != other {
                 let only = "only on \(labels[j]):\n\(Self.unmatched(other, first))\nonly on \(labels[0]):\n\(Self.unmatched(first, other))"

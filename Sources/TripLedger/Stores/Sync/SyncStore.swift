@@ -97,6 +97,11 @@ extension SyncStore {
         try db.scalarInt("SELECT 1 FROM shared_trips WHERE trip_id = ?", [.integer(id)]) != nil
     }
 
+    /// The global id of trip `id` when it is shared.
+    func sharedGID(trip id: Int64) throws -> String? {
+        try db.scalarText("SELECT gid FROM shared_trips WHERE trip_id = ?", [.integer(id)])
+    }
+
     func insertSharedTrip(trip id: Int64, gid: String, owner: String) throws {
         try db.run("INSERT INTO shared_trips (trip_id, gid, owner) VALUES (?, ?, ?)", [.integer(id), .text(gid), .text(owner)])
     }
