@@ -77,7 +77,8 @@ extension Ledger {
                     let theirs = versions[c.gid]
                     try syncStore.removeFromOutbox(trip: shared.trip.id, kind: c.kind, localID: id)
                     try syncStore.insertConflict(
-                        trip: shared.trip.id, c, localID: id, reason: SyncConflict.closedElsewhere, winner: "theirs", mine: (c.payload, c.hlc),
+                        trip: shared.trip.id, c, localID: id, reason: SyncConflict.closedElsewhere, winner: "theirs",
+                        mine: (c.op == "delete" ? nil : c.payload, c.hlc),
                         theirs: (theirs?.payload, theirs?.hlc ?? 0), theirsBy: closedBy, at: clock.now)
                     if let payload = theirs?.payload {
                         try writeRow(table, id: id, payload: payload, shared: shared, fromTrash: table == .purchases)
@@ -164,10 +165,24 @@ extension Ledger {
         switch c.op {
         case "delete":
             try syncStore.markDeleted(kind: c.kind, localID: id, hlc: c.hlc)
-            guard alive, c.hlc > state.restored else { return false }
+            // A purchase's removal carries its last version there: the version kept here (live
+            // or in the trash) when it is later than this one's, as an edit would be.
+            let removedWins = table == .purchases && c.payload != nil && c.hlc > localHLC
+            guard alive, c.hlc > state.restored else {
+                if removedWins, let payload = c.payload, try purchaseStore.trashedTrip(of: id) == shared.trip.id {
+                    try purchaseStore.patchTrashed(id: id, columns: payload)
+                    try writeSplits(payload: payload, purchaseID: id, shared: shared)
+                    try syncStore.setVersion(kind: c.kind, localID: id, hlc: c.hlc, device: c.device, base: c.baseHLC)
+                }
+                return false
+            }
             // Written without seeing the version here: an edit the delete wins over.
             let edited = table == .purchases && c.baseHLC != localHLC && localHLC != 0
             let mine = edited ? try travellingPayload(kind: c.kind, localID: id, table: table, shared: shared) : nil
+            if removedWins, let payload = c.payload {
+                try writeRow(table, id: id, payload: payload, shared: shared)
+                try syncStore.setVersion(kind: c.kind, localID: id, hlc: c.hlc, device: c.device, base: c.baseHLC)
+            }
             guard try removeLocally(table, id: id, shared: shared, change: c), let mine else { return false }
             try recordConflict(
                 c, localID: id, shared: shared, reason: SyncConflict.removedWhileEdited, winner: "theirs", mine: (mine, localHLC), theirs: nil)

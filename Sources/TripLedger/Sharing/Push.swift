@@ -75,12 +75,13 @@ extension Ledger {
         var prepared: [(order: OutgoingOrder, change: SyncChange)] = []
         prepared.reserveCapacity(waiting.count)
         for w in waiting {
-            let payload = try columns[w.localID].map {
+            var payload = try columns[w.localID].map {
                 try purchasePayload(columns: $0, refundGID: w.refundGID, payers: w.payers, shares: w.shares, shared: shared)
             }
             let op = payload == nil ? "delete" : w.deletedHLC > w.restoredHLC ? "restore" : "put"
+            if op == "delete" { payload = try removedVersion(w.localID, shared: shared) }
             // The version the row now has here: this change's clock, built on the one before.
-            try syncStore.setPurchaseVersion(localID: w.localID, hlc: w.hlc, op: op, device: device)
+            try syncStore.setPurchaseVersion(localID: w.localID, hlc: w.hlc, op: op, device: device, carriesValues: payload != nil)
             var change = SyncChange(
                 changeID: GlobalID.make(), kind: "purchase", gid: w.gid, op: op, hlc: w.hlc, baseHLC: w.versionHLC, device: device,
                 payload: payload)
@@ -275,6 +276,17 @@ extension Ledger {
         }
         out.append(UInt8(ascii: "}"))
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The version a removal carries: the purchase as the trash holds it, edits made here since
+    /// the last sync included (they travel with the removal, so a refund from another device that
+    /// brings the purchase back brings back the same version everywhere). `nil` when the trash
+    /// does not hold it.
+    private func removedVersion(_ id: Int64, shared: SharedTrip) throws -> String? {
+        guard let row = try purchaseStore.trashedRow(id: id, trip: shared.trip.id) else { return nil }
+        let (columns, refundGID) = try syncStore.travellingColumns(ofTrashed: row)
+        let split = try splitStore.stored(trip: shared.trip.id, purchase: id)
+        return try purchasePayload(columns: columns, refundGID: refundGID, payers: split?.payers, shares: split?.shares, shared: shared)
     }
 
     /// A purchase's columns that do not travel: its local ids, and the refunded purchase's, which

@@ -529,6 +529,12 @@ extension PurchaseStore {
             """, [.text(columns), .integer(id)])
     }
 
+    /// Removed purchase `id` of trip `tripID` as the trash holds it (its columns as a JSON object,
+    /// local ones included), or nil.
+    func trashedRow(id: Int64, trip tripID: Int64) throws -> String? {
+        try db.scalarText("SELECT row FROM removed_purchases WHERE id = ? AND trip_id = ?", [.integer(id), .integer(tripID)])
+    }
+
     /// Forgets removed purchase `id` (it is written again from elsewhere).
     func removeFromTrash(id: Int64) throws { try db.run("DELETE FROM removed_purchases WHERE id = ?", [.integer(id)]) }
 

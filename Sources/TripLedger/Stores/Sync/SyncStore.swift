@@ -396,20 +396,20 @@ extension SyncStore {
     }
 
     /// A purchase's new version from a local change `op` at clock `hlc`, built on the version it had.
-    func setPurchaseVersion(localID: Int64, hlc: Int64, op: String, device: String) throws {
+    /// `carriesValues`: a removal that travels with the row's values is their version too; one
+    /// without them leaves the version of the values as it was, as on every device that receives
+    /// it, so an edit made elsewhere after that version still reaches the trash.
+    func setPurchaseVersion(localID: Int64, hlc: Int64, op: String, device: String, carriesValues: Bool = true) throws {
         try db.run(
             """
             UPDATE sync_rows SET
               deleted_hlc = CASE WHEN ?3 = 'delete' THEN max(deleted_hlc, ?2) ELSE deleted_hlc END,
               restored_hlc = CASE WHEN ?3 = 'restore' THEN max(restored_hlc, ?2) ELSE restored_hlc END,
-              -- A removal leaves the version of the row's values as it was, as on every device
-              -- that receives it: an edit made elsewhere after that version still reaches the
-              -- trash, and what a restore or a reference brings back is the latest edit.
-              hlc = CASE WHEN ?3 = 'delete' THEN hlc ELSE ?2 END,
-              device = CASE WHEN ?3 = 'delete' THEN device ELSE ?4 END,
-              base_hlc = CASE WHEN ?3 = 'delete' THEN base_hlc ELSE hlc END
+              hlc = CASE WHEN ?5 = 0 THEN hlc ELSE ?2 END,
+              device = CASE WHEN ?5 = 0 THEN device ELSE ?4 END,
+              base_hlc = CASE WHEN ?5 = 0 THEN base_hlc ELSE hlc END
             WHERE kind = 'purchase' AND local_id = ?1
-            """, [.integer(localID), .integer(hlc), .text(op), .text(device)])
+            """, [.integer(localID), .integer(hlc), .text(op), .text(device), .integer(carriesValues ? 1 : 0)])
     }
 
     /// The row goes back to the server's version (clock `hlc` of `device`), and the delete or
@@ -549,6 +549,14 @@ extension SyncStore {
             """
         ).forEach([.integer(trip)]) { out.append(($0.text(0), $0.int(1))) }
         return out
+    }
+
+    /// A trashed purchase's row (`PurchaseStore.trashedRow`) as its travelling columns: without
+    /// the local ones; and the global id of the purchase it refunds.
+    func travellingColumns(ofTrashed row: String) throws -> (columns: String, refundGID: String?) {
+        let columns = try db.scalarText("SELECT json_remove(?, '$.id', '$.trip_id', '$.import_key', '$.refund_of')", [.text(row)]) ?? "{}"
+        let refunded = try db.scalarInt("SELECT json_extract(?, '$.refund_of')", [.text(row)])
+        return (columns, try refunded.flatMap { try globalID(kind: "purchase", localID: $0) })
     }
 
     /// `payload` with its `name` replaced.
