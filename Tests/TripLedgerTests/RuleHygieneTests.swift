@@ -12,7 +12,9 @@ import Testing
 /// - values parsed from cell texts are memoised by `ByteMemo` (was also `TextCache`);
 /// - a quotient is rounded by `Rational` (was also `roundedQuotient` in the import);
 /// - which spec a field gets and the charged amount's rate: `PurchaseBuilder` (was also in
-///   `Ledger.prepareRow`, beside the storage).
+///   `Ledger.prepareRow`, beside the storage);
+/// - which version of a travelling row wins: `Version` (was in `Pull.swift` and twice in
+///   `ChangeLog.swift`).
 @Suite("One home per rule")
 struct RuleHygieneTests {
     struct Rule: Sendable {
@@ -45,6 +47,9 @@ struct RuleHygieneTests {
             name: "which spec a field gets, the charged amount's rate (use PurchaseBuilder)",
             home: "TripCore/Purchase/PurchaseBuilder.swift",
             patterns: [#"\bexplicit\.contains\("#, #"source:\s*\.charged\b"#]),
+        Rule(
+            name: "which version of a travelling row wins (use Version)", home: "TripLedger/Sharing/Version.swift",
+            patterns: [#"\bhlc\s*>\s*[\w.]*(hlc|HLC)\b\s*\|\|"#, #"\.hlc\s*>\s*hlc\s*\{"#]),
     ]
 
     /// `file:line: rule` for each line of `source` that spells out a rule outside its home.
@@ -95,6 +100,9 @@ struct RuleHygieneTests {
         "let (q, r) = n.quotientAndRemainder(dividingBy: d)  // q truncated toward zero, r has n's sign",
         "if let old, explicit.contains(.preset) || (old.currency == currency && old.tripID == trip.id) { return old.preset }",
         "let q = RateQuote(rate: effective, date: date, source: .charged, provisional: false)",
+        "let incomingWins = c.hlc > localHLC || (c.hlc == localHLC && c.device > localDevice)",
+        "if let mine = changes.last(where: { $0.kind == \"trip\" }), mine.hlc > hlc || (mine.hlc == hlc && device > closer) {",
+        "if let known = latest[gid], known.hlc > hlc { continue }",
     ])
     func theCheckerCatchesTheOldCopies(line: String) {
         #expect(Self.findings(in: "import TripCore\n" + line + "\n", file: "TripLedger/Somewhere.swift").count == 1)
@@ -112,6 +120,7 @@ struct RuleHygieneTests {
         ("struct DateMemo {", "TripLedger/BulkImport/ExportRowFastPath.swift"),
         ("func convert(_ v: Int64) -> Int64? { v == 0 ? 0 : factor.timesRounded(v, rounding) }", "TripLedger/Exchange/ImportRow.swift"),
         ("if source == .charged && chargedText.isEmpty {", "TripLedger/Exchange/ImportRow.swift"),
+        ("guard alive, c.hlc > state.restored else {", "TripLedger/Sharing/Pull.swift"),
     ])
     func theCheckerAllowsTheOneHome(line: String, file: String) {
         #expect(Self.findings(in: line + "\n", file: file).isEmpty)

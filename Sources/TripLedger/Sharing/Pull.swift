@@ -167,7 +167,8 @@ extension Ledger {
             try syncStore.markDeleted(kind: c.kind, localID: id, hlc: c.hlc)
             // A purchase's removal carries its last version there: the version kept here (live
             // or in the trash) when it is later than this one's, as an edit would be.
-            let removedWins = table == .purchases && c.payload != nil && c.hlc > localHLC
+            let removedWins =
+                table == .purchases && c.payload != nil && Version(hlc: c.hlc, device: c.device) > Version(hlc: localHLC, device: localDevice)
             guard alive, c.hlc > state.restored else {
                 if removedWins, let payload = c.payload, try purchaseStore.trashedTrip(of: id) == shared.trip.id {
                     try purchaseStore.patchTrashed(id: id, columns: payload)
@@ -199,7 +200,7 @@ extension Ledger {
             break
         }
         guard let payload = c.payload else { return false }
-        let incomingWins = c.hlc > localHLC || (c.hlc == localHLC && c.device > localDevice)
+        let incomingWins = Version(hlc: c.hlc, device: c.device) > Version(hlc: localHLC, device: localDevice)
         // An edit of a purchase removed here was written without seeing the removal (after it,
         // the purchase is gone on that device too, and only a restore brings it back).
         let editOfRemoved = !alive && table == .purchases && c.op == "put"

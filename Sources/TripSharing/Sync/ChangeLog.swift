@@ -95,8 +95,8 @@ struct ChangeLog {
         return result
     }
 
-    /// The role that closed the trip, when its winning version on the server (the latest clock,
-    /// then the larger device id, as every device decides) is closed and was not written by
+    /// The role that closed the trip, when its winning version on the server (`Version`, as
+    /// every device decides) is closed and was not written by
     /// `device`, and no trip change in `changes` wins over it.
     private func closedElsewhere(by changes: [SyncChange], device: String) throws(SharingError) -> String? {
         guard changes.contains(where: { SyncChange.rowKinds.contains($0.kind) && !$0.pastClose }) else { return nil }
@@ -108,13 +108,13 @@ struct ChangeLog {
         guard rows.value(0, "closed") == "t", let hlc = rows.value(0, "hlc").flatMap({ Int64($0) }) else { return nil }
         let closer = rows.value(0, "device") ?? ""
         if closer == device { return nil }
-        if let mine = changes.last(where: { $0.kind == "trip" }), mine.hlc > hlc || (mine.hlc == hlc && device > closer) {
+        if let mine = changes.last(where: { $0.kind == "trip" }), Version(hlc: mine.hlc, device: device) > Version(hlc: hlc, device: closer) {
             return nil
         }
         return rows.value(0, "author") ?? ""
     }
 
-    /// The version of each row the server's log holds: the latest clock wins, and a delete not
+    /// The version of each row the server's log holds: the winning `Version`, and a delete not
     /// followed by a restore leaves none.
     private func serverVersions(of gids: [String]) throws(SharingError) -> [ServerVersion] {
         let list = JSONValue.array(gids.map { .string($0) }).serialized
@@ -141,8 +141,9 @@ struct ChangeLog {
             case "delete": deleted[gid] = hlc
             default:
                 if op == "restore" { restored[gid] = hlc }
-                if let known = latest[gid], known.hlc > hlc { continue }
-                latest[gid] = ServerVersion(gid: gid, payload: r[4], hlc: hlc, device: r[3] ?? "")
+                let version = Version(hlc: hlc, device: r[3] ?? "")
+                if let known = latest[gid], Version(hlc: known.hlc, device: known.device) > version { continue }
+                latest[gid] = ServerVersion(gid: gid, payload: r[4], hlc: hlc, device: version.device)
             }
         }
         return latest.values.map { v in
