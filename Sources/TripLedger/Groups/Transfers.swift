@@ -37,7 +37,33 @@ extension Ledger {
                     trip: trip, from: t.from, to: t.to, amount: t.amount, currency: trip.homeCurrency,
                     date: clock.today, note: "settle-up")
             }
+            try identifySettlement(recorded, of: b, trip: trip)
             return (b, recorded)
+        }
+    }
+
+    /// On a shared trip, a settle-up's transfers get global ids made of the balances they settle
+    /// (each member's global id and balance) and their two members: two devices that record the
+    /// settle-up of the same balances, offline, record the same transfers, which travel as one
+    /// (the later version wins), instead of settling every debt twice (README, "Conflicts").
+    private func identifySettlement(_ recorded: [Transfer], of b: GroupBalances, trip: Trip) throws {
+        guard let shared = try sharedTrip(trip), !recorded.isEmpty else { return }
+        var key = ""
+        for row in b.rows.sorted(by: { $0.member.id < $1.member.id }) {
+            key += try globalID(kind: "member", localID: row.member.id, shared: shared) + "=\(row.balance);"
+        }
+        let members = Dictionary(b.rows.map { ($0.member.name, $0.member.id) }, uniquingKeysWith: { first, _ in first })
+        for t in recorded {
+            let from = try globalID(kind: "member", localID: members[t.from] ?? 0, shared: shared)
+            let to = try globalID(kind: "member", localID: members[t.to] ?? 0, shared: shared)
+            var gid = GlobalID.settlement(trip: shared.gid, balances: key, from: from, to: to)
+            // The same balances settled before (their transfers since removed): a settle-up of its own.
+            var n = 1
+            while try syncStore.localID(kind: "transfer", gid: gid) != nil {
+                n += 1
+                gid = GlobalID.settlement(trip: shared.gid, balances: key + "#\(n)", from: from, to: to)
+            }
+            try syncStore.insertIdentity(kind: "transfer", localID: t.id, gid: gid, trip: trip.id)
         }
     }
 

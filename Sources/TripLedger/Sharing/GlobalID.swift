@@ -44,6 +44,19 @@ public enum GlobalID {
         member(trip: trip, name: name) + (unique ? "=" + make() : "")
     }
 
+    /// The global id of a settle-up's transfer from member `from` to member `to` (global ids),
+    /// made of the balances it settles (`balances`: each member's global id and balance): the same
+    /// on every device that settles the same balances. FNV-1a, 64 bits, of those texts.
+    static func settlement(trip: String, balances: String, from: String, to: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in (balances + "|" + from + ">" + to).utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "settle:\(trip):" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     /// How a travelling row names a member of its own trip: `@NAME`, the global id without the
     /// trip's id, which every row of the trip would otherwise repeat for every payer and share
     /// (a first share moved half its bytes in them). A member of another trip keeps its global id.

@@ -48,6 +48,29 @@ struct ReferenceClashTests {
         #expect(try snapshot(dave) == expected)
     }
 
+    /// Ana and Ben each record the settle-up offline, from the same balances. Before, every
+    /// transfer was there twice and the balances overshot the other way, silently.
+    @Test func twoSettleUpsOfTheSameBalancesAreOne() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben")
+        try #require(ana.run("new", "Porto", "--currency", "EUR", "--home", "EUR").exitCode == 0)
+        try #require(ana.run("member", "add", "Ana", "Ben", "Carla").exitCode == 0)
+        try #require(ana.run("add", "90", "dinner", "--paid-by", "Ana", "--split", "all").exitCode == 0)
+        try #require(ana.run("add", "30", "tram", "--paid-by", "Ben", "--split", "all").exitCode == 0)
+        try #require(ana.run("share", "--with", "ben").exitCode == 0)
+        try #require(ben.run("join", "Porto").exitCode == 0)
+        for d in [ana, ben] {
+            let settle = try d.run("settle", "--record")
+            #expect(settle.exitCode == 0, "\(settle.stderr)")
+        }
+        try Self.syncAll([ana, ben])
+        for d in [ana, ben] {
+            let members = try d.run("balances", "--format", "json").json["members"] as? [[String: Any]] ?? []
+            #expect(members.count == 3 && members.allSatisfy { $0["balance"] as? String == "0.00" }, "settled once: \(members)")
+        }
+        #expect(try snapshot(ana) == snapshot(ben))
+    }
+
     /// Ana removes Dave while Ben, offline, splits a purchase with Dave and records a transfer
     /// from Dave. Before, Ana's syncs failed for good (on `transfers`), and on Ben's device the
     /// transfer went with Dave and his share was divided among the others.
