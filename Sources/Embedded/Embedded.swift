@@ -16,6 +16,7 @@ public enum Embedded {
         ("m0012_closed_elsewhere", PackageResources.m0012_closed_elsewhere_sql),
         ("m0013_manual_rate_versions", PackageResources.m0013_manual_rate_versions_sql),
         ("m0014_keep_removed_members", PackageResources.m0014_keep_removed_members_sql),
+        ("m0015_index_waiting_removals", PackageResources.m0015_index_waiting_removals_sql),
     ]
 
     /// `config/settings.toml`: the default settings.

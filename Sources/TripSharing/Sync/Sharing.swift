@@ -247,7 +247,10 @@ public struct Sharing {
             try ledger.holdClosedElsewhere(after, push.held, serverVersions: push.serverVersions, closedBy: push.closedBy ?? "")
             summary.conflicts += push.held.count
         }
-        try ledger.applyWaitingRemovals(after)
+        // Only a sync that sent, pulled or held something can have freed a waiting removal.
+        if summary.applied > 0 || !push.held.isEmpty || !sent.isEmpty {
+            try ledger.applyWaitingRemovals(after)
+        }
         let trip = try ledger.sharedTrip(shared.trip)?.trip ?? shared.trip
         let total = try ledger.netTotal(shared)
         return SyncResult(

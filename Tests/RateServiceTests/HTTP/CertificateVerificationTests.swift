@@ -5,12 +5,18 @@ import Testing
 import TripCore
 
 /// Certificate verification is on: a real TLS server (`openssl s_server`) with a self-signed
-/// certificate for 127.0.0.1 must be refused. Skipped where the openssl tool is missing.
+/// certificate for 127.0.0.1 must be refused. The only proof that verification is on: without the
+/// openssl tool it fails in CI (`CI=true`) and elsewhere says in one line what is missing.
 @Suite struct CertificateVerificationTests {
     static let openssl = "/usr/bin/openssl"
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: openssl)), .timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(1)))
     func selfSignedCertificateIsRejected() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.openssl) else {
+            #expect(ProcessInfo.processInfo.environment["CI"] != "true", "\(Self.openssl) is missing in CI: `make test-deps` installs it")
+            print("skipped: \(Self.openssl) is missing (apt-get install openssl)")
+            return
+        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

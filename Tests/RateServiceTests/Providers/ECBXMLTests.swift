@@ -139,8 +139,7 @@ import TripCore
         #expect(batch.observations.count == 7000 * 29)
         #expect(batch.ignoredCodes == ["EEK"])
         #expect(batch.latestDate == "2026-04-13")
-        // Generous for debug builds on a loaded 2-core machine; release is far faster.
-        #expect(elapsed < .seconds(5), "parse took \(elapsed)")
+        // How fast is `make bench`'s question (its rates rows parse real ECB files); this is printed only.
         print("ECB 7000×30 parse (this build): \(elapsed)")
     }
 }

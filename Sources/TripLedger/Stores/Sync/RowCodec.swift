@@ -24,10 +24,10 @@ struct RowCodec {
     enum Selection: String {
         /// The row whose id is `?1`.
         case row = "WHERE id = ?1"
-        /// The purchases of trip `?1` whose changes wait in the outbox to be prepared. One moved to
-        /// another trip is not read: for the shared trip it is gone, and travels as a removal.
+        /// The purchases of trip `?1` whose changes wait in the outbox to be prepared (found by id:
+        /// `+trip_id` keeps SQLite from scanning the trip's index instead).
         case waitingPurchases = """
-            WHERE trip_id = ?1 AND id IN (SELECT local_id FROM sync_outbox WHERE trip_id = ?1 AND change_id IS NULL AND kind = 'purchase')
+            WHERE id IN (SELECT local_id FROM sync_outbox WHERE trip_id = ?1 AND change_id IS NULL AND kind = 'purchase') AND +trip_id = ?1
             """
         /// Every purchase of trip `?1`, in id order, with its version (`r`), that of the purchase it
         /// refunds (`rg`) and its split (`s`).
