@@ -8,8 +8,12 @@ extension TripCommand {
     /// `trip conflicts`
     struct Conflicts: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Rows of shared trips edited on two devices between syncs, with both versions.",
-            discussion: "The later edit is applied on every device; the other version is kept here until `trip resolve`.")
+            abstract: "Where two devices' changes to a shared trip clashed, with both versions.",
+            discussion: """
+                Every device applies the same rule (README, "Conflicts"): of two edits, the later one; a removal over an \
+                edit (the edit waits in the trash); a row someone's money still names over its removal; a change to a \
+                trip closed on another device waits here. The other version is kept here until `trip resolve`.
+                """)
 
         @Flag(help: "Resolved conflicts too.") var all = false
         @OptionGroup var global: GlobalOptions

@@ -8,7 +8,10 @@ extension TripCommand {
     /// `trip resolve ID --keep mine|theirs`
     struct Resolve: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Settle a conflict: keep your version or theirs (written again, it wins everywhere at the next sync).")
+            abstract: """
+                Settle a conflict: keep your version or theirs (the kept version, when it lost, is written again and wins \
+                everywhere at the next sync).
+                """)
 
         enum Side: String, ExpressibleByArgument, CaseIterable { case mine, theirs }
 
