@@ -24,11 +24,9 @@ public enum SharingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Any other error the server reported.
     case server(sqlState: String, message: String, server: String)
     case tripNotShared(String)
-    case tripAlreadyShared(String)
     case noSharedTrip(String)
     /// Several shared trips of that name are visible: each with its owner.
     case ambiguousSharedTrip(String, owners: [String])
-    case conflictNotFound(String)
     /// Granting or revoking by a role that does not own the trip.
     case notOwner(trip: String, owner: String, role: String)
     /// `trip unshare --with ROLE` of a role the trip was not granted to.
@@ -45,7 +43,7 @@ public enum SharingError: Error, Equatable, Sendable, CustomStringConvertible {
     public var exitCode: Int32 {
         switch self {
         case .noRemote, .badRemote, .weakTLS: 64
-        case .tripNotShared, .tripAlreadyShared, .noSharedTrip, .ambiguousSharedTrip, .conflictNotFound, .notGranted: 65
+        case .tripNotShared, .noSharedTrip, .ambiguousSharedTrip, .notGranted: 65
         case .authentication, .permission, .notOwner, .revoked: 77
         case .interrupted: 69
         case let .tripsNotSynced(_, _, code): code
@@ -79,14 +77,10 @@ public enum SharingError: Error, Equatable, Sendable, CustomStringConvertible {
             return "remote: \(server): \(message) (SQLSTATE \(state)); nothing was changed"
         case let .tripNotShared(name):
             return "trip \(quoted(name)) is not shared; run `trip share \(quoted(name))` first"
-        case let .tripAlreadyShared(name):
-            return "trip \"\(name)\" is already shared; `trip sync` sends its changes"
         case let .noSharedTrip(name):
             return "join: no shared trip \(quoted(name)) visible to this role; ask its owner for `trip share \(quoted(name)) --with ROLE`"
         case let .ambiguousSharedTrip(name, owners):
             return "join: several shared trips are named \"\(name)\" (owners: \(owners.joined(separator: ", "))); name one as OWNER/\(name)"
-        case let .conflictNotFound(id):
-            return "id: no open conflict \(id); `trip conflicts` lists them"
         case let .notOwner(trip, owner, role):
             return "share: only the owner of \(quoted(trip)), \(owner), grants or revokes it (you are \(role)); nothing was changed"
         case let .notGranted(trip, role):
