@@ -1,14 +1,11 @@
 import Foundation
 
-/// Whether a test that needs something this machine may lack (a network namespace, a tool) can
-/// run. In CI (`CI=true`) a missing prerequisite is a failure, so that a guarantee's proof never
-/// silently stops running; elsewhere the test is skipped and one line says what is missing.
-/// Returns whether to go on.
+/// Whether a test that needs something this machine may lack (a network namespace, a tool) should
+/// run. Elsewhere a missing prerequisite skips the test with one line saying what is missing; in
+/// CI (`CI=true`) the test runs anyway, so that its own checks fail and say why: a guarantee's
+/// proof never silently stops running there.
 public func prerequisite(_ available: Bool, _ what: String) -> Bool {
-    if available { return true }
-    if ProcessInfo.processInfo.environment["CI"] == "true" {
-        preconditionFailure("missing in CI: \(what)")
-    }
+    if available || ProcessInfo.processInfo.environment["CI"] == "true" { return true }
     print("skipped: \(what)")
     return false
 }
