@@ -78,9 +78,9 @@ extension TextFormat {
         return out.joined(separator: "\n")
     }
 
-    /// `trip transfer`.
-    public static func transfer(_ t: Transfer) -> String {
-        var line = "Recorded transfer #\(t.id) in \(safe(t.tripName)) · \(t.date): \(safe(t.from)) paid \(safe(t.to)) \(t.amount.formatted)"
+    /// `trip transfer` (`verb`: Recorded, Changed, Removed).
+    public static func transfer(_ t: Transfer, verb: String = "Recorded") -> String {
+        var line = "\(verb) transfer \(t.ref) in \(safe(t.tripName)) · \(t.date): \(safe(t.from)) paid \(safe(t.to)) \(t.amount.formatted)"
         let c = t.conversion
         if let h = c.home, c.source != .identity {
             line += " = \(money(h, c.homeCurrency)) \(provenance(c))"
@@ -92,6 +92,33 @@ extension TextFormat {
 }
 
 extension TextFormat {
+    /// `trip transfers`: one line each, oldest first, with its `T…` id and its home amount.
+    public static func transfers(_ trip: Trip, _ list: [Transfer]) -> String {
+        guard !list.isEmpty else { return "\(safe(trip.name)) has no transfers. `trip transfer FROM TO AMOUNT` records one." }
+        var rows: [[String]] = [["id", "date", "from", "to", "amount", "home", "note"]]
+        var total: Int64 = 0
+        var unconverted = 0
+        for t in list {
+            let c = t.conversion
+            if let h = c.home { total += h } else { unconverted += 1 }
+            rows.append([
+                t.ref, t.date.description, safe(t.from), safe(t.to), t.amount.formatted,
+                c.home.map { money($0, c.homeCurrency) } ?? "no rate", safe(t.note),
+            ])
+        }
+        let widths = (0..<7).map { i in rows.map { $0[i].count }.max() ?? 0 }
+        var out = ["Transfers of \(safe(trip.name)):"]
+        for r in rows {
+            let cells = (0..<7).map { pad(r[$0], widths[$0], right: $0 == 4 || $0 == 5) }
+            let line = "  " + cells.joined(separator: "  ")
+            out.append(String(line.reversed().drop { $0 == " " }.reversed()))
+        }
+        var footer = "\(list.count) transfer\(list.count == 1 ? "" : "s"), \(money(total, trip.homeCurrency)) in all"
+        if unconverted > 0 { footer += " (\(unconverted) with no rate not counted)" }
+        out.append(footer)
+        return out.joined(separator: "\n")
+    }
+
     /// `trip import FILE --splitwise`.
     public static func splitwiseImport(_ r: SplitwiseImportResult) -> String {
         var line =
@@ -185,10 +212,15 @@ extension GroupBalances {
 }
 
 extension Transfer {
+    /// `trip transfers --format json`.
+    public static func json(_ trip: Trip, _ list: [Transfer]) -> JSONValue {
+        .object(["trip": .string(trip.name), "transfers": .array(list.map(\.json))])
+    }
+
     public var json: JSONValue {
         let c = conversion, q = conversion.quote
         return .object([
-            "id": .int(id), "trip": .string(tripName), "from": .string(from), "to": .string(to),
+            "id": .int(id), "ref": .string(ref), "trip": .string(tripName), "from": .string(from), "to": .string(to),
             "date": .string(date.description), "currency": .string(amount.currency.code), "amount": .string(amount.plainText),
             "note": .string(note), "home_currency": .string(c.homeCurrency.code),
             "home_amount": JSONValue(c.home.map { Money(minorUnits: $0, currency: c.homeCurrency).plainText }),

@@ -42,6 +42,47 @@ public struct Transfer: Sendable, Equatable {
     }
 }
 
+extension Transfer {
+    /// How a transfer is named to people: `T3`, never a bare number, so that it is never taken for
+    /// a purchase's id (`trip rm 5` removes purchase 5; `trip rm T5` removes transfer 5).
+    public var ref: String { Transfer.ref(id) }
+
+    public static func ref(_ id: Int64) -> String { "T\(id)" }
+
+    /// The id in `T3` or `t3`; `nil` for anything else (a purchase's id included).
+    public static func id(fromRef text: String) -> Int64? {
+        guard let first = text.first, first == "T" || first == "t", let id = Int64(text.dropFirst()), id > 0 else { return nil }
+        return id
+    }
+}
+
+/// `trip transfer edit T3 …`: the fields to change, as typed; `nil` keeps the field.
+public struct TransferEdit: Sendable, Equatable {
+    public var from: String?
+    public var to: String?
+    public var amount: String?
+    public var currency: String?
+    public var date: String?
+    public var note: String?
+
+    public init(from: String? = nil, to: String? = nil, amount: String? = nil, currency: String? = nil, date: String? = nil, note: String? = nil) {
+        self.from = from
+        self.to = to
+        self.amount = amount
+        self.currency = currency
+        self.date = date
+        self.note = note
+    }
+
+    public var isEmpty: Bool { self == TransferEdit() }
+}
+
+/// What `trip rm ID` removed: a purchase (to the trash) or, for a `T…` id, a transfer.
+public enum Removal: Sendable {
+    case purchase(Purchase)
+    case transfer(Transfer)
+}
+
 /// Who paid one purchase and who shares it: weights per member, as stored. Amounts come from
 /// `amounts(total:home:)`, divided exactly by the largest-remainder method.
 public struct PurchaseSplit: Sendable, Equatable {

@@ -23,7 +23,7 @@ struct TripCommand: ParsableCommand {
             Delete.self,
             Add.self, Refund.self, List.self, Edit.self, Remove.self, Convert.self, Rates.self, Report.self,
             Config.self, Demo.self, Export.self, Import.self, Backup.self, Restore.self,
-            MemberGroup.self, Members.self, WhoAmI.self, Balances.self, Settle.self, RecordTransfer.self,
+            MemberGroup.self, Members.self, WhoAmI.self, Balances.self, Settle.self, TransferGroup.self, Transfers.self,
             RemoteGroup.self, Share.self, Unshare.self, Join.self, Sync.self, Conflicts.self, Resolve.self,
         ]
     )
@@ -121,8 +121,10 @@ struct TripCommand: ParsableCommand {
             position += 1
             level = command.configuration.subcommands
         }
-        // A mistyped command word stays first, so that `unknownCommand` can name the nearest one.
-        if !level.isEmpty, position < rest.count, !rest[position].hasPrefix("-") { position += 1 }
+        // A mistyped command word stays first, so that `unknownCommand` can name the nearest one;
+        // a group with a default subcommand (`transfer`) reads it as that subcommand's argument.
+        let defaulted = position > 0 && groupCommand(["trip"] + rest[..<position])?.configuration.defaultSubcommand != nil
+        if !level.isEmpty, !defaulted, position < rest.count, !rest[position].hasPrefix("-") { position += 1 }
         rest.insert(contentsOf: leading, at: position)
         return rest
     }
@@ -138,6 +140,8 @@ struct TripCommand: ParsableCommand {
         for word in words {
             if level.isEmpty || word.hasPrefix("-") { return nil }
             guard let command = level.first(where: { TripCommand.name(of: $0) == word }) else {
+                // `trip transfer Ana Ben 5`: a group with a default subcommand takes its arguments.
+                if let group = path.count > 1 ? groupCommand(path) : nil, group.configuration.defaultSubcommand != nil { return nil }
                 let names = level.map { TripCommand.name(of: $0) }
                 let near = Nearest.names(to: word, among: names + (path.count == 1 && !isHelp ? ["help"] : []))
                 let hint =
@@ -151,6 +155,18 @@ struct TripCommand: ParsableCommand {
             level = command.configuration.subcommands
         }
         return nil
+    }
+
+    /// The command at `path` (`["trip", "transfer"]`), if every word names one.
+    static func groupCommand(_ path: [String]) -> (any ParsableCommand.Type)? {
+        var command: (any ParsableCommand.Type)?
+        var level = configuration.subcommands
+        for word in path.dropFirst() {
+            guard let c = level.first(where: { TripCommand.name(of: $0) == word }) else { return nil }
+            command = c
+            level = c.configuration.subcommands
+        }
+        return command
     }
 
     /// `command._commandName` without its cost: argument-parser derives a name the configuration

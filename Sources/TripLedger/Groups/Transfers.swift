@@ -26,6 +26,107 @@ extension Ledger {
         }
     }
 
+    /// `trip transfers [--trip T]`: the trip's transfers, by date then id.
+    public func transfers(trip name: String?) throws -> [Transfer] {
+        let trip = try resolveTrip(name)
+        let names = Dictionary(try members(of: trip).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        var out: [Transfer] = []
+        try transferStore.forEachTransfer(trip: trip.id) { out.append(transfer($0, trip: trip, names: names)) }
+        return out
+    }
+
+    /// `trip transfer rm T3` (and `trip rm T3`): removes the transfer. On a shared trip the
+    /// removal travels like a purchase's.
+    public func removeTransfer(_ ref: String) throws -> Transfer {
+        try transaction {
+            let (t, trip) = try storedTransfer(ref)
+            try requireOpen(trip)
+            let removed = transfer(t, trip: trip, names: try memberNames(trip))
+            try transferStore.delete(id: t.id)
+            return removed
+        }
+    }
+
+    /// `trip transfer edit T3 …`: changes the fields given. A new amount, currency or date
+    /// converts the transfer again, at the rate of its (new) date, as `trip transfer` would.
+    public func editTransfer(_ ref: String, _ edit: TransferEdit) throws -> Transfer {
+        guard !edit.isEmpty else {
+            throw TripError.usage("transfer edit: nothing to change; give --from, --to, --amount, --currency, --date or --note")
+        }
+        return try transaction {
+            let (t, trip) = try storedTransfer(ref)
+            try requireOpen(trip)
+            let members = try requireMembers(trip)
+            let byID = Dictionary(members.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            guard var payer = byID[t.from], var payee = byID[t.to] else {
+                throw TripError.badTextValue(field: "id", value: ref, reason: "names a member who is no longer in the trip")
+            }
+            if let from = edit.from { payer = try Ledger.member(from, in: members, trip: trip) }
+            if let to = edit.to { payee = try Ledger.member(to, in: members, trip: trip) }
+            guard payer.id != payee.id else {
+                throw TripError.badTextValue(
+                    field: edit.to != nil ? "to" : "from", value: edit.to ?? edit.from ?? payee.name,
+                    reason: "is the member who pays; a transfer is between two members")
+            }
+            let cur = try edit.currency.map { c throws(TripError) in try CurrencyTable.shared.currency(for: c) } ?? .stored(t.currency)
+            var minor = t.amount
+            if let amount = edit.amount {
+                minor = try AmountExpression.evaluate(amount, field: "amount", minorUnits: cur.minorUnits, rounding: settings.rounding.value)
+                guard minor > 0 else { throw TripError.badAmount(field: "amount", value: amount, reason: "must be more than zero") }
+            } else if cur.code != t.currency {
+                // The same amount typed in another currency: its digits, in that currency's minor units.
+                let text = Money(minorUnits: t.amount, currency: .stored(t.currency)).plainText
+                minor = try AmountExpression.evaluate(text, field: "amount", minorUnits: cur.minorUnits, rounding: settings.rounding.value)
+            }
+            let day = try edit.date.map { d throws(TripError) in try clock.date(d, field: "date") } ?? CivilDate(iso: t.date) ?? clock.today
+            let note = try edit.note.map { n throws(TripError) in try Ledger.checkText(n, field: "note") } ?? t.note
+            let old = transfer(t, trip: trip, names: byID.mapValues(\.name))
+            let amount = Money(minorUnits: minor, currency: cur)
+            let conversion =
+                amount == old.amount && day == old.date
+                ? old.conversion
+                : try convert(
+                    Breakdown.unadjusted(minor), currency: cur, home: trip.homeCurrency, date: day, purchaseRate: nil, charged: nil)
+            try transferStore.update(id: t.id, from: payer.id, to: payee.id, date: day, amount: amount, conversion: conversion, note: note)
+            return Transfer(
+                id: t.id, tripName: trip.name, from: payer.name, to: payee.name, date: day, amount: amount,
+                conversion: conversion, note: note)
+        }
+    }
+
+    /// `trip rm ID`: a purchase to the trash, or, for a `T…` id, a transfer removed.
+    public func remove(_ idText: String) throws -> Removal {
+        if Transfer.id(fromRef: idText) != nil { return .transfer(try removeTransfer(idText)) }
+        return .purchase(try removePurchase(idText))
+    }
+
+    /// Transfer `ref` (`T3`) and its trip, or an error naming the id as typed.
+    private func storedTransfer(_ ref: String) throws -> (StoredTransfer, Trip) {
+        let notFound = TripError.badTextValue(field: "id", value: ref, reason: "is not a transfer here; `trip transfers` lists them (T1, T2, …)")
+        guard let id = Transfer.id(fromRef: ref) else {
+            throw TripError.badTextValue(field: "id", value: ref, reason: "is not a transfer id; transfers are T1, T2, … (`trip transfers`)")
+        }
+        var found: StoredTransfer?
+        try transferStore.forEachTransfer(id: id) { found = $0 }
+        guard let t = found, let trip = try trip(id: t.tripID) else { throw notFound }
+        return (t, trip)
+    }
+
+    private func memberNames(_ trip: Trip) throws -> [Int64: String] {
+        Dictionary(try members(of: trip).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// A stored transfer as people see it: members by name, the conversion as stored.
+    private func transfer(_ t: StoredTransfer, trip: Trip, names: [Int64: String]) -> Transfer {
+        let home = Currency.stored(t.homeCurrency)
+        return Transfer(
+            id: t.id, tripName: trip.name, from: names[t.from] ?? "?", to: names[t.to] ?? "?",
+            date: CivilDate(iso: t.date) ?? clock.today, amount: Money(minorUnits: t.amount, currency: .stored(t.currency)),
+            conversion: Conversion(
+                homeCurrency: home, home: t.home, homeDiscount: nil, homeService: nil, homeTax: nil, homeTip: nil, quote: t.quote),
+            note: t.note)
+    }
+
     /// `trip settle --record`: the settle-up's transfers, in the home currency, dated today.
     public func recordSettlement(trip name: String?) throws -> (balances: GroupBalances, recorded: [Transfer]) {
         let trip = try resolveTrip(name)

@@ -88,6 +88,22 @@ extension TransferStore {
         return rows
     }
 
+    /// Writes transfer `id`'s new members, date, amount, conversion and note (`trip transfer edit`).
+    func update(id: Int64, from: Int64, to: Int64, date: CivilDate, amount: Money, conversion c: Conversion, note: String) throws {
+        let q = c.quote
+        try db.run(
+            """
+            UPDATE transfers SET from_member = ?, to_member = ?, date = ?, currency = ?, amount_minor = ?, home_minor = ?,
+                   rate = ?, rate_date = ?, rate_source = ?, rate_provider = ?, provisional = ?, note = ?
+            WHERE id = ?
+            """,
+            [
+                .integer(from), .integer(to), .text(date.description), .text(amount.currency.code), .integer(amount.minorUnits),
+                SQLValue(c.home), SQLValue(q?.rate), SQLValue(q?.date?.description), .text(c.source.rawValue),
+                SQLValue(q?.provider), SQLValue(c.provisional), .text(note), .integer(id),
+            ])
+    }
+
     /// Writes transfer `id`'s new conversion (its home currency stays).
     func updateConversion(id: Int64, _ c: Conversion) throws {
         let q = c.quote
@@ -118,9 +134,14 @@ extension TransferStore {
         }
     }
 
-    /// Every transfer, ordered by trip, date and id.
-    func forEachTransfer(_ body: (StoredTransfer) throws -> Void) throws {
-        try db.prepare("SELECT \(ExportTransferColumn.sqlList) FROM transfers ORDER BY trip_id, date, id").forEach { statement in
+    /// Every transfer (or trip `tripID`'s, or the one with id `id`), ordered by trip, date and id.
+    func forEachTransfer(trip tripID: Int64? = nil, id: Int64? = nil, _ body: (StoredTransfer) throws -> Void) throws {
+        try db.prepare(
+            """
+            SELECT \(ExportTransferColumn.sqlList) FROM transfers
+            WHERE (?1 IS NULL OR trip_id = ?1) AND (?2 IS NULL OR id = ?2) ORDER BY trip_id, date, id
+            """
+        ).forEach([SQLValue(tripID), SQLValue(id)]) { statement in
             let s = ResultRow<ExportTransferColumn>(statement)
             let source = RateSource(rawValue: s.text(.rateSource)) ?? .none
             let quote = s.optionalText(.rate).map {
@@ -139,6 +160,8 @@ extension TransferStore {
     /// A transfer by id, looked up and deleted (also by a shared trip's sync, whatever the table).
     static let existsByID = "SELECT 1 FROM transfers WHERE id = ?"
     static let deleteByID = "DELETE FROM transfers WHERE id = ?"
+
+    func delete(id: Int64) throws { try db.run(TransferStore.deleteByID, [.integer(id)]) }
 
     /// Who sends and who receives transfer `id`.
     func ends(of id: Int64) throws -> (from: Int64, to: Int64)? {

@@ -4,10 +4,10 @@ import TripLedger
 import TripModel
 
 extension TripCommand {
-    /// `trip transfer FROM TO AMOUNT [CUR] [--date D] [--note T] [--trip T]`
+    /// `trip transfer [add] FROM TO AMOUNT [CUR] [--date D] [--note T] [--trip T]`
     struct RecordTransfer: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "transfer",
+            commandName: "add",
             abstract: "Record a payment between members (Ben pays Ana back), converted like a purchase.")
 
         @Argument(help: "The member who pays.") var from: String

@@ -15,6 +15,11 @@ enum NegativeValueCheck {
         if args.count >= 2, args[0] == "add" || args[0] == "convert", looksNegative(args[1]) {
             return error("amount", args[1])
         }
+        // The amount of `transfer [add] FROM TO AMOUNT`.
+        if args.first == "transfer" {
+            let rest = args.dropFirst(args.count > 1 && args[1] == "add" ? 2 : 1)
+            if rest.count >= 3, looksNegative(rest[rest.startIndex + 2]) { return error("amount", rest[rest.startIndex + 2]) }
+        }
         if args.count >= 4, args[0] == "rates", args[1] == "set", looksNegative(args[3]) {
             return error("rate", args[3])
         }

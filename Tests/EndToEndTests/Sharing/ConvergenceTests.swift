@@ -36,6 +36,14 @@ struct ConvergenceTests {
         ("member rm", 1, .nothing, { d in ["member", "rm", d.member()] }),
         ("whoami", 1, .nothing, { d in ["whoami", d.member()] }),
         ("transfer", 3, .nothing, { d in ["transfer", d.member(), d.member(), d.amount(upTo: 50)] }),
+        // A transfer id is a guess too: local ids differ from device to device.
+        (
+            "transfer edit", 2, .nothing,
+            { d in
+                ["transfer", "edit", "T\(d.int(1...6))", "--amount", d.amount(upTo: 50)] + (d.chance(3) ? ["--to", d.member()] : [])
+            }
+        ),
+        ("transfer rm", 1, .nothing, { d in [d.chance(2) ? "transfer" : "", "rm", "T\(d.int(1...6))"].filter { !$0.isEmpty } }),
         ("settle --record", 1, .nothing, { _ in ["settle", "--record"] }),
         ("close", 1, .nothing, { _ in ["close"] }),
         ("reopen", 2, .nothing, { _ in ["reopen"] }),
@@ -253,7 +261,7 @@ struct ConvergenceTests {
     /// the tokens of its purchases and credits (a refund carries its purchase's note), its
     /// members' balances, and both versions of every conflict it has seen (`--all`).
     struct View {
-        static let parts = ["members", "report", "balances", "settle-up", "list of purchases"]
+        static let parts = ["members", "report", "balances", "settle-up", "list of purchases", "list of transfers"]
         let shown: [String]
         let tokens: [String]
         let balances: [String]
@@ -271,7 +279,8 @@ struct ConvergenceTests {
             let report = try json("report").stdout, settle = try json("settle").stdout
             // Not `snapshot(_:)`: its failures could not name the seed.
             let names = members.compactMap { $0["name"] as? String }.joined(separator: ",")
-            shown = [names, report, balances.stdout, settle, ConvergenceTests.canonical(list)]
+            let transfers = try json("transfers").json["transfers"] as? [[String: Any]] ?? []
+            shown = [names, report, balances.stdout, settle, ConvergenceTests.canonical(list), ConvergenceTests.canonical(transfers)]
             tokens = list.filter { $0["kind"] as? String != "refund" }.map { ConvergenceTests.token($0["note"]) }
             self.balances = (balances.json["members"] as? [[String: Any]] ?? []).map { $0["balance"] as? String ?? "?" }
             let all = try json("conflicts", "--all").json["conflicts"] as? [[String: Any]] ?? []
@@ -308,6 +317,7 @@ struct ConvergenceTests {
         return list.map { p in
             var row = p
             row["id"] = nil
+            row["ref"] = nil
             if let of = p["refund_of"] as? Int { row["refund_of"] = notes[of] ?? "#\(of), not listed" }
             let data = (try? JSONSerialization.data(withJSONObject: row, options: [.sortedKeys])) ?? Data()
             return String(decoding: data, as: UTF8.self)
