@@ -3,8 +3,12 @@ import TripModel
 
 /// Text and JSON of the sharing commands (README, "JSON contract": sync, remote status, conflicts).
 public enum SharingFormat {
-    /// `trip resolve ID --keep mine|theirs`.
-    public static func text(resolved c: SyncConflict, kept side: String) -> String { "Resolved conflict \(c.id): kept \(side)." }
+    /// `trip resolve ID --keep …`: which version was kept, and whether that changed anything.
+    public static func text(resolved c: SyncConflict, kept v: ConflictVersion, wasShown: Bool) -> String {
+        let what = "Resolved conflict \(c.id): kept version \(v.number), by \(v.label)"
+        guard !wasShown else { return what + ", which every device shows already." }
+        return what + "; it is written again here and every device shows it after its next sync."
+    }
 
     /// `trip unshare --with ROLE…`.
     public static func text(revoked roles: [String]) -> String { "No longer shared with \(roles.joined(separator: ", "))." }
@@ -91,23 +95,29 @@ public enum SharingFormat {
         ])
     }
 
+    /// `trip conflicts`: each conflict with its two versions, numbered and labelled by who wrote
+    /// them, as purchases (or transfers, members) a traveller reads, and what differs.
     public static func text(_ conflicts: [SyncConflict]) -> String {
         guard !conflicts.isEmpty else { return "No conflicts." }
         return conflicts.map { c in
             let what = "\(c.kind) #\(c.localID)"
-            let state = c.resolvedAt.map { "resolved \($0)" } ?? "kept: \(c.winner == "mine" ? "mine" : "theirs (\(c.theirsBy))")"
+            let shown = c.versions.first(where: \.kept).map { "shows version \($0.number)" } ?? "kept: \(c.winner)"
+            let state = c.resolvedAt.map { "resolved \($0)\(c.resolvedBy.map { " by \($0)" } ?? ""); \(shown)" } ?? shown
             var lines = ["\(c.id)  \(c.trip)  \(what): \(c.reason); \(state)"]
-            let differences = c.differences
-            if differences.isEmpty {
-                lines.append("    mine:   \(c.mineSummary ?? "(removed)")")
-                lines.append("    theirs: \(c.theirsSummary ?? "(removed)")")
-            } else {
-                // Only what differs; `--format json` has both versions whole.
-                let width = differences.map(\.field.count).max() ?? 0
-                for d in differences {
-                    let pad = String(repeating: " ", count: width - d.field.count)
-                    lines.append("    \(d.field)\(pad)  mine: \(d.mine)  theirs: \(d.theirs)")
-                }
+            let labels = c.versions.map { "version \($0.number), by \($0.label):" }
+            let width = labels.map(\.count).max() ?? 0
+            for (v, label) in zip(c.versions, labels) {
+                // A version with no clock is a row the server never had (a change that waits).
+                let removed = v.hlc == 0 ? "(not on the other devices)" : "(removed)"
+                lines.append("    \(label)\(String(repeating: " ", count: width - label.count)) \(v.summary ?? removed)")
+            }
+            // What differs, in the versions' order; `--format json` has both versions whole.
+            let mineFirst = c.versions.first?.isMine ?? true
+            let fieldWidth = c.differences.map(\.field.count).max() ?? 0
+            for d in c.differences {
+                let (one, two) = mineFirst ? (d.mine, d.theirs) : (d.theirs, d.mine)
+                let pad = String(repeating: " ", count: fieldWidth - d.field.count)
+                lines.append("    \(d.field)\(pad)  1: \(one)  2: \(two)")
             }
             return lines.joined(separator: "\n")
         }.joined(separator: "\n")
@@ -118,9 +128,18 @@ public enum SharingFormat {
             "conflicts": .array(
                 conflicts.map { c in
                     .object([
-                        "id": .int(c.id), "trip": .string(c.trip), "kind": .string(c.kind), "local_id": .int(c.localID),
-                        "reason": .string(c.reason), "winner": .string(c.winner), "mine": JSONValue(c.mine), "theirs": JSONValue(c.theirs),
-                        "theirs_by": .string(c.theirsBy), "created_at": .string(c.createdAt), "resolved_at": JSONValue(c.resolvedAt),
+                        "id": .int(c.id), "gid": .string(c.gid), "trip": .string(c.trip), "kind": .string(c.kind),
+                        "local_id": .int(c.localID), "reason": .string(c.reason), "winner": .string(c.winner), "mine": JSONValue(c.mine),
+                        "theirs": JSONValue(c.theirs), "theirs_by": .string(c.theirsBy), "created_at": .string(c.createdAt),
+                        "resolved_at": JSONValue(c.resolvedAt), "resolved_by": JSONValue(c.resolvedBy),
+                        "versions": .array(
+                            c.versions.map { v in
+                                .object([
+                                    "number": .int(Int64(v.number)), "by": .string(v.author), "device": .string(v.device),
+                                    "label": .string(v.label), "this_device": .bool(v.thisDevice), "kept": .bool(v.kept),
+                                    "removed": .bool(v.payload == nil), "summary": JSONValue(v.summary), "row": JSONValue(v.payload),
+                                ])
+                            }),
                     ])
                 })
         ])

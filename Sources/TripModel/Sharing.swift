@@ -29,6 +29,15 @@ public struct SyncConflict: Sendable, Equatable {
     /// Each version in a line (`nil`: a removal).
     public let mineSummary: String?
     public let theirsSummary: String?
+    /// The same on every device that saw both versions (made of the row's global id and the two
+    /// versions' clocks and devices): a resolution travels under it. Empty for a conflict listed
+    /// before conflicts travelled.
+    public var gid: String = ""
+    /// The two versions, the older first (by clock, then device): numbered 1 and 2 alike on
+    /// every device, labelled by who wrote them.
+    public var versions: [ConflictVersion] = []
+    /// Who resolved it (`nil`: open): this device, or the role of the device that did.
+    public var resolvedBy: String?
 
     public struct Difference: Sendable, Equatable {
         public let field: String
@@ -61,6 +70,53 @@ public struct SyncConflict: Sendable, Equatable {
         self.differences = differences
         self.mineSummary = mineSummary
         self.theirsSummary = theirsSummary
+    }
+}
+
+/// One version of a conflicting row, as every device labels it: by the role and device that
+/// wrote it, never "mine" on a device that wrote neither.
+public struct ConflictVersion: Sendable, Equatable {
+    /// 1 or 2: the older first, the same on every device (`trip resolve ID --keep 2`).
+    public let number: Int
+    /// The PostgreSQL role that pushed it (`ana`); empty when this device wrote it and no change
+    /// of its own came back to name the role.
+    public let author: String
+    public let device: String
+    /// The version's clock: with `device`, what a resolution names.
+    public let hlc: Int64
+    /// Written on this device.
+    public let thisDevice: Bool
+    /// This device's version when the conflict arose (`--keep mine`).
+    public let isMine: Bool
+    /// The version every device shows now: the rule's winner, or the one a resolution kept.
+    public let kept: Bool
+    /// The row as it travels; `nil` for a removal.
+    public let payload: String?
+    /// The version as a traveller reads it (a purchase: amount, date, note, payer, split);
+    /// `nil` for a removal.
+    public let summary: String?
+
+    public init(
+        number: Int, author: String, device: String, hlc: Int64, thisDevice: Bool, isMine: Bool, kept: Bool, payload: String?,
+        summary: String?
+    ) {
+        self.number = number
+        self.author = author
+        self.device = device
+        self.hlc = hlc
+        self.thisDevice = thisDevice
+        self.isMine = isMine
+        self.kept = kept
+        self.payload = payload
+        self.summary = summary
+    }
+
+    /// "ana on device 3f2a9c1e", "this device (ana)", "this device".
+    public var label: String {
+        let short = String(device.prefix(8))
+        if thisDevice { return author.isEmpty ? "this device" : "this device (\(author))" }
+        guard !short.isEmpty else { return author.isEmpty ? "another device" : author }
+        return "\(author.isEmpty ? "another device" : author) on device \(short)"
     }
 }
 

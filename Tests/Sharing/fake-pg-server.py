@@ -5,11 +5,16 @@ and writes what it received to LOG, one line per event ("tls-request", "startup"
 
     fake-pg-server.py HOST PORT LOG     (LOG.ready appears once it listens)
 """
+import signal
 import socket
 import struct
 import sys
 
 host, port, log = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+# Started by a test runner whose threads block or ignore SIGTERM, which a child inherits: the
+# test's `kill` must stop this server.
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
+signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
 
 
 def note(line):
@@ -31,9 +36,16 @@ server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
 server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 server.bind((host, port))
 server.listen(8)
+# A test killed halfway cannot stop this server: it stops itself once nobody has connected for
+# 30 seconds (each test connects within a second or two).
+server.settimeout(30)
 open(log + ".ready", "w").write("listening\n")
 while True:
-    conn, _ = server.accept()
+    try:
+        conn, _ = server.accept()
+    except socket.timeout:
+        sys.exit(0)
+    conn.settimeout(30)
     try:
         while True:
             length = struct.unpack("!I", exactly(conn, 4))[0]

@@ -6,18 +6,43 @@ import TripModel
 extension Ledger {
     /// Every conflict of every shared trip (open ones first).
     public func conflicts(includeResolved: Bool = false) throws -> [SyncConflict] {
-        try syncStore.conflicts(includeResolved: includeResolved)
+        let trips = Dictionary(try sharedTrips().map { ($0.trip.name, $0.gid) }, uniquingKeysWith: { first, _ in first })
+        // Members by the name this ledger shows (a reference is made of the name a member was
+        // added under, lowercased).
+        var cache: [String: String?] = [:]
+        return try syncStore.conflicts(includeResolved: includeResolved) { trip in
+            { [self] ref in
+                guard let tripGID = trips[trip] else { return nil }
+                let gid = ref.hasPrefix("@") ? "member:\(tripGID):\(ref.dropFirst())" : ref
+                if let known = cache[gid] { return known }
+                let name = (try? syncStore.localID(kind: "member", gid: gid)).flatMap { $0 }.flatMap { try? memberStore.name(of: $0) }
+                cache[gid] = name
+                return name
+            }
+        }
     }
 
-    /// `trip resolve ID --keep mine|theirs`: the kept version is written again as a new local
-    /// change (so it wins on every device at the next sync), and the conflict is closed.
-    public func resolveConflict(_ idText: String, keepMine: Bool) throws -> SyncConflict {
+    /// Whether this device knows the role it pushes as (`noteOwnAuthor`).
+    public func knowsOwnAuthor() throws -> Bool { try syncStore.author(ofDevice: try deviceID()) != nil }
+
+    /// Records the role this device pushes as: a conflict's versions written here are labelled
+    /// with it, as the other devices label them.
+    public func noteOwnAuthor(_ role: String) throws {
+        try transaction { try syncStore.noteAuthor(role, device: try deviceID()) }
+    }
+
+    /// `trip resolve ID --keep 1|2|mine|theirs|ROLE`: the kept version, when it lost, is written
+    /// again as a new local change (so it wins on every device at the next sync); the conflict is
+    /// closed, and the resolution travels, closing it on every device that lists it.
+    public func resolveConflict(_ idText: String, keep: String) throws -> (conflict: SyncConflict, kept: ConflictVersion) {
         let id = try Ledger.parseID(idText)
         MemberIDMemo.shared.clear()
         return try transaction {
             guard let c = try conflicts().first(where: { $0.id == id }) else {
-                throw TripError.badText(field: "id", reason: "no open conflict \(idText); `trip conflicts` lists them")
+                throw TripError.badTextValue(field: "id", value: idText, reason: "is no open conflict; `trip conflicts` lists them")
             }
+            let version = try Ledger.chosenVersion(keep, of: c)
+            let keepMine = version.isMine
             let keep = keepMine ? c.mine : c.theirs
             let kept = keepMine ? "mine" : "theirs"
             if c.reason == SyncConflict.closedElsewhere {
@@ -36,9 +61,45 @@ extension Ledger {
                     try writeRow(table, id: c.localID, payload: keep, shared: shared, fromTrash: inTrash)
                 }
             }
-            try syncStore.closeConflict(id, winner: kept, at: clock.now)
-            return try conflicts(includeResolved: true).first { $0.id == id }!
+            if c.gid.isEmpty {
+                try syncStore.closeConflict(id, winner: kept, at: clock.now)
+            } else {
+                let shared = try sharedTrips().first { $0.trip.name == c.trip }
+                let r = ConflictResolution(
+                    conflictGID: c.gid, keptHLC: version.hlc, keptDevice: version.device, hlc: try syncStore.tick(), device: try deviceID())
+                _ = try syncStore.storeResolution(r, trip: shared?.trip.id ?? 0, sent: false, at: clock.now)
+                try syncStore.closeConflicts(gid: c.gid, keptHLC: version.hlc, keptDevice: version.device, at: clock.now)
+            }
+            let closed = try conflicts(includeResolved: true).first { $0.id == id }!
+            return (closed, closed.versions.first { $0.number == version.number } ?? version)
         }
+    }
+
+    /// The version `--keep` names: `1` or `2` (as `trip conflicts` numbers them), `mine` (this
+    /// device's version when the conflict arose), `theirs` (the other), or the role that wrote one.
+    static func chosenVersion(_ keep: String, of c: SyncConflict) throws(TripError) -> ConflictVersion {
+        let word = keep.trimmingSpaces.lowercased()
+        let choices = c.versions
+        let found: [ConflictVersion] =
+            switch word {
+            case "1", "2": choices.filter { "\($0.number)" == word }
+            // Only where this device wrote one of the two: on any other, "mine" would be someone else's.
+            case "mine": choices.filter(\.thisDevice)
+            case "theirs": choices.contains(where: \.thisDevice) ? choices.filter { !$0.thisDevice } : []
+            default: choices.filter { $0.author.lowercased() == word }
+            }
+        guard found.count == 1, let v = found.first else {
+            let roles = Set(choices.map(\.author).filter { !$0.isEmpty }).sorted()
+            let neither = (word == "mine" || word == "theirs") && !choices.contains(where: \.thisDevice)
+            let reason =
+                found.count > 1
+                ? "wrote both versions; choose 1 or 2"
+                : (neither ? "names no version: this device wrote neither; choose" : "is not a version of conflict \(c.id); choose")
+                    + " 1 or 2 (`trip conflicts`)" + (neither ? "" : ", mine, theirs")
+                    + (roles.isEmpty ? "" : " or who wrote it (\(roles.joined(separator: ", ")))")
+            throw .badTextValue(field: "--keep", value: keep, reason: reason)
+        }
+        return v
     }
 
     /// `trip resolve ID --keep mine` of a change that waited because another device closed the
@@ -57,13 +118,23 @@ extension Ledger {
         try syncStore.markPastClose(trip: shared.trip.id, kind: c.kind, localID: c.localID)
     }
 
-    /// Lists a conflict of `c` with the row `localID` here: each version with its clock (`nil`:
-    /// removed), and which one every device applied.
+    /// Lists a conflict of `c` with the row `localID` here: each version (`nil`: a removal) with
+    /// its clock and device, and which one every device applied. Listed once, under the global id
+    /// every device gives it; a resolution that arrived first closes it at once.
+    /// `local`: a conflict only this device lists (a removal refused here because a row here
+    /// still names the row), which does not travel.
     func recordConflict(
-        _ c: SyncChange, localID: Int64, shared: SharedTrip, reason: String, winner: String, mine: (String, Int64)?, theirs: (String, Int64)?
+        _ c: SyncChange, localID: Int64, shared: SharedTrip, reason: String, winner: String, mine: (String?, Int64, String),
+        theirs: (String?, Int64, String), local: Bool = false
     ) throws {
+        let lost = winner == "mine" ? theirs : mine
+        let gid = local ? "" : GlobalID.conflict(row: c.gid, lost: Version(hlc: lost.1, device: lost.2))
+        guard try local || !syncStore.hasConflict(gid: gid) else { return }
         try syncStore.insertConflict(
-            trip: shared.trip.id, c, localID: localID, reason: reason, winner: winner, mine: (mine?.0, mine?.1 ?? 0),
-            theirs: (theirs?.0, theirs?.1 ?? c.hlc), theirsBy: c.author, at: clock.now)
+            trip: shared.trip.id, c, localID: localID, reason: reason, winner: winner, mine: (mine.0, mine.1),
+            theirs: (theirs.0, theirs.1), theirsBy: c.author, at: clock.now, gid: gid, devices: (mine.2, theirs.2))
+        if !local, let r = try syncStore.resolution(of: gid) {
+            try syncStore.closeConflicts(gid: gid, keptHLC: r.keptHLC, keptDevice: r.keptDevice, at: clock.now)
+        }
     }
 }

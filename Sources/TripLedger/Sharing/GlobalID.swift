@@ -44,6 +44,15 @@ public enum GlobalID {
         member(trip: trip, name: name) + (unique ? "=" + make() : "")
     }
 
+    /// The global id of a conflict: version `lost` of row `row` lost to a version written without
+    /// seeing it. Made of the losing version alone: every device sees that version lose (to the
+    /// same winner when two versions clash; with three or more, each device to the one it held),
+    /// whichever order the versions reached it in, so every device lists the conflict under the
+    /// same id and a resolution made on one closes it on all (README, "Conflicts travel").
+    static func conflict(row: String, lost: Version) -> String {
+        "conflict:\(row):\(lost.hlc)@\(lost.device)"
+    }
+
     /// The global id of a settle-up's transfer from member `from` to member `to` (global ids),
     /// made of the balances it settles (`balances`: each member's global id and balance): the same
     /// on every device that settles the same balances. FNV-1a, 64 bits, of those texts.
@@ -65,6 +74,12 @@ public enum GlobalID {
         // Compared and cut as bytes: a name may begin with a combining mark.
         guard gid.utf8.starts(with: prefix.utf8), let name = String(gid.utf8.dropFirst(prefix.utf8.count)) else { return gid }
         return "@" + name
+    }
+
+    /// The name in a member's whole global id (`member:TRIP:NAME`) of any trip; `nil` for anything else.
+    static func memberNameInAnyTrip(_ gid: String) -> String? {
+        guard gid.hasPrefix("member:"), let colon = gid.dropFirst("member:".count).firstIndex(of: ":") else { return nil }
+        return String(gid[gid.index(after: colon)...])
     }
 
     /// The name a member's global id of `trip` is made of (lowercased, as `member` made it), or

@@ -16,6 +16,7 @@ extension Ledger {
                 MemberIDMemo.shared.clear()
                 // The clock moves past every clock received.
                 try syncStore.advanceClock(past: changes.map(\.hlc).max() ?? 0)
+                try syncStore.noteAuthors(changes)
                 for c in changes {
                     if c.device == me && !SyncChange.rateKinds.contains(c.kind) { continue }
                     do {
@@ -51,6 +52,11 @@ extension Ledger {
             if try applyRow(c, shared: shared) { summary.conflicts += 1 }
             summary.applied += 1
             summary.byAuthor[c.author, default: 0] += 1
+        case ConflictResolution.kind:
+            if let r = ConflictResolution(c), try syncStore.storeResolution(r, trip: shared.trip.id, sent: false, at: clock.now) {
+                try syncStore.markResolutionsSent([r.conflictGID])
+                try syncStore.closeConflicts(gid: r.conflictGID, keptHLC: r.keptHLC, keptDevice: r.keptDevice, at: clock.now)
+            }
         case PurchaseSnapshot.kind:
             let applied = try applySnapshot(c, shared: shared)
             summary.conflicts += applied.conflicts
@@ -76,10 +82,12 @@ extension Ledger {
                     guard let table = RowCodec.Table(kind: c.kind), let id = try syncStore.localID(kind: c.kind, gid: c.gid) else { continue }
                     let theirs = versions[c.gid]
                     try syncStore.removeFromOutbox(trip: shared.trip.id, kind: c.kind, localID: id)
+                    // Listed here only: the change never reached the others.
                     try syncStore.insertConflict(
                         trip: shared.trip.id, c, localID: id, reason: SyncConflict.closedElsewhere, winner: "theirs",
                         mine: (c.op == "delete" ? nil : c.payload, c.hlc),
-                        theirs: (theirs?.payload, theirs?.hlc ?? 0), theirsBy: closedBy, at: clock.now)
+                        theirs: (theirs?.payload, theirs?.hlc ?? 0), theirsBy: closedBy, at: clock.now,
+                        devices: (c.device, theirs?.device ?? ""))
                     if let payload = theirs?.payload {
                         try writeRow(table, id: id, payload: payload, shared: shared, fromTrash: table == .purchases)
                     } else {
@@ -164,7 +172,7 @@ extension Ledger {
         let alive = table == .purchases ? try purchaseStore.trip(of: id) == shared.trip.id : try syncStore.exists(table, id: id)
         switch c.op {
         case "delete":
-            try syncStore.markDeleted(kind: c.kind, localID: id, hlc: c.hlc)
+            try syncStore.markDeleted(kind: c.kind, localID: id, hlc: c.hlc, device: c.device)
             // A purchase's removal carries its last version there: the version kept here (live
             // or in the trash) when it is later than this one's, as an edit would be.
             let removedWins =
@@ -186,7 +194,8 @@ extension Ledger {
             }
             guard try removeLocally(table, id: id, shared: shared, change: c), let mine else { return false }
             try recordConflict(
-                c, localID: id, shared: shared, reason: SyncConflict.removedWhileEdited, winner: "theirs", mine: (mine, localHLC), theirs: nil)
+                c, localID: id, shared: shared, reason: SyncConflict.removedWhileEdited, winner: "theirs",
+                mine: (mine, localHLC, localDevice), theirs: (nil, c.hlc, c.device))
             return true
         case "restore":
             try syncStore.markRestored(kind: c.kind, localID: id, hlc: c.hlc)
@@ -200,13 +209,17 @@ extension Ledger {
             break
         }
         guard let payload = c.payload else { return false }
+        // A version built on one that lost here did not lose in the end: the other devices, which
+        // saw it built on, list no such conflict, and neither does this one from now on.
+        if c.baseHLC != 0 { try syncStore.dropConflicts(row: c.gid, lostVersionHLC: c.baseHLC) }
         let incomingWins = Version(hlc: c.hlc, device: c.device) > Version(hlc: localHLC, device: localDevice)
         // An edit of a purchase removed here was written without seeing the removal (after it,
         // the purchase is gone on that device too, and only a restore brings it back).
         let editOfRemoved = !alive && table == .purchases && c.op == "put"
         if editOfRemoved {
             try recordConflict(
-                c, localID: id, shared: shared, reason: SyncConflict.removedWhileEdited, winner: "mine", mine: nil, theirs: (payload, c.hlc))
+                c, localID: id, shared: shared, reason: SyncConflict.removedWhileEdited, winner: "mine",
+                mine: (nil, state.deleted, try syncStore.deletedDevice(kind: c.kind, localID: id)), theirs: (payload, c.hlc, c.device))
         }
         let concurrent = c.hlc != localHLC && c.baseHLC != localHLC && state.base != c.hlc && localHLC != 0
         var conflict = false
@@ -215,7 +228,7 @@ extension Ledger {
             if let mine, try !syncStore.sameJSON(mine, payload) {
                 try recordConflict(
                     c, localID: id, shared: shared, reason: "edited on two devices", winner: incomingWins ? "theirs" : "mine",
-                    mine: (mine, localHLC), theirs: (payload, c.hlc))
+                    mine: (mine, localHLC, localDevice), theirs: (payload, c.hlc, c.device))
                 conflict = true
             }
         }
@@ -504,9 +517,10 @@ extension Ledger {
             }
             return true
         } catch {
+            let here = try syncStore.version(kind: c.kind, localID: id)
             try recordConflict(
                 c, localID: id, shared: shared, reason: "removed on another device but still used here", winner: "mine",
-                mine: mine.map { ($0, 0) }, theirs: nil)
+                mine: (mine, here?.hlc ?? 0, here?.device ?? ""), theirs: (nil, c.hlc, c.device), local: true)
             return false
         }
     }

@@ -40,7 +40,9 @@ extension Ledger {
                 out.append((Ledger.outgoingOrder(p.kind, p.localID, p.outboxID), change))
             }
             out.sort { $0.order < $1.order }
-            return out.map(\.change) + (try outgoingRates(shared, device: me))
+            // Resolutions after the rows: a kept version written again goes first.
+            let resolutions = try syncStore.unsentResolutions(trip: trip).map(\.change)
+            return out.map(\.change) + resolutions + (try outgoingRates(shared, device: me))
         }
     }
 
@@ -188,6 +190,7 @@ extension Ledger {
         try syncStore.transaction {
             var sentThrough: String?
             var rows: [JSONValue] = []
+            var resolutions: [String] = []
             for c in changes {
                 switch c.kind {
                 case "rate":
@@ -195,10 +198,12 @@ extension Ledger {
                     let fetched = String(c.changeID.split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false).last ?? "")
                     sentThrough = max(sentThrough ?? fetched, fetched)
                 case "provider", "manual_rate": continue
+                case ConflictResolution.kind: resolutions.append(String(c.gid.dropFirst(ConflictResolution.kind.count + 1)))
                 default: rows.append(.string(c.changeID))
                 }
             }
             try syncStore.removeSent(trip: shared.trip.id, changeIDs: JSONValue.array(rows).serialized, count: rows.count)
+            try syncStore.markResolutionsSent(resolutions)
             if let pulledThrough { try syncStore.advancePulled(trip: shared.trip.id, through: pulledThrough) }
             if let sentThrough { try syncStore.advanceRatesSent(trip: shared.trip.id, through: sentThrough) }
         }
@@ -216,7 +221,7 @@ extension Ledger {
             // A trip removed here only leaves the share; it is not removed for the others.
             if kind == "trip" { return nil }
             op = "delete"
-            try syncStore.markDeleted(kind: kind, localID: localID, hlc: hlc)
+            try syncStore.markDeleted(kind: kind, localID: localID, hlc: hlc, device: device)
         } else if (version?.deleted ?? 0) > (version?.restored ?? 0) {
             op = "restore"
             try syncStore.markRestored(kind: kind, localID: localID, hlc: hlc)

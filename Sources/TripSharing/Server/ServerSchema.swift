@@ -8,7 +8,7 @@
 /// policies: it is the administrator.
 enum ServerSchema {
     /// The version this `trip` writes and reads.
-    static let version = 6
+    static let version = 7
 
     /// Upgrade steps; step i brings the schema from version i to i + 1.
     static let steps: [String] = [
@@ -210,6 +210,14 @@ enum ServerSchema {
         UPDATE trip_ledger.trips t SET last_seq = c.hi
         FROM (SELECT trip_gid, max(seq) AS hi FROM trip_ledger.changes GROUP BY trip_gid) c
         WHERE c.trip_gid = t.gid AND t.last_seq < c.hi;
+        """,
+        // 7: conflicts travel. `trip resolve` sends a change of kind `resolution` naming the
+        // conflict's global id and the version kept, and every device that lists the conflict
+        // closes it. The tables do not change; the version does, so that a `trip` that would skip
+        // resolutions (and keep listing resolved conflicts as open) refuses the server.
+        """
+        COMMENT ON COLUMN trip_ledger.changes.kind IS
+            'trip, member, purchase, transfer, rate, provider; from schema 4 also snapshot: a first share''s purchases, {"count", "columns", "rows"}; from schema 5 also manual_rate: a rate set by hand, {"base", "quote", "date", "rate", "created_at", "hlc", "device"}; from schema 7 also resolution: a conflict resolved, {"conflict", "kept_hlc", "kept_device"}.';
         """,
     ]
 

@@ -213,6 +213,8 @@ public struct Sharing {
         guard let onServer = try log.visibleLastSeq() else {
             throw SharingError.revoked(trip: shared.trip.name, server: connection.displayName)
         }
+        // The role this device pushes as labels its own versions of a conflict: asked once.
+        if try !ledger.knowsOwnAuthor() { try ledger.noteOwnAuthor(try role(connection)) }
         let outgoing = try ledger.prepareOutgoing(shared)
         let push = try log.push(outgoing, device: device, pulled: shared.pulledSeq)
         let held = Set(push.held.map(\.changeID))

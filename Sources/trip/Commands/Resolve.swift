@@ -2,26 +2,29 @@ import ArgumentParser
 import Rendering
 import TripLedger
 import TripModel
-import TripSharing
 
 extension TripCommand {
-    /// `trip resolve ID --keep mine|theirs`
+    /// `trip resolve ID --keep 1|2|mine|theirs|ROLE`
     struct Resolve: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: """
-                Settle a conflict: keep your version or theirs (the kept version, when it lost, is written again and wins \
-                everywhere at the next sync).
+            abstract: "Settle a conflict by keeping one of its two versions, on every device.",
+            discussion: """
+                `trip conflicts` numbers each conflict's versions 1 and 2 (the older first, the same on every device) and \
+                says who wrote each. The kept version, when it was not the one shown, is written again and wins \
+                everywhere at the next sync; the resolution travels too, so every device lists the conflict as resolved.
                 """)
 
-        enum Side: String, ExpressibleByArgument, CaseIterable { case mine, theirs }
-
         @Argument(help: "The conflict's id (`trip conflicts`).") var id: String
-        @Option(help: "Which version to keep.") var keep: Side
+        @Option(help: "Which version to keep: 1 or 2, mine, theirs, or the role that wrote it.") var keep: String
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let c = try global.openLedger().resolveConflict(id, keepMine: keep == .mine)
-            emit(global.format, json: SharingFormat.json([c]), text: SharingFormat.text(resolved: c, kept: keep.rawValue))
+            let ledger = try global.openLedger()
+            let shownBefore = try ledger.conflicts().first { "\($0.id)" == id }?.versions.first(where: \.kept)?.number
+            let (c, kept) = try ledger.resolveConflict(id, keep: keep)
+            emit(
+                global.format, json: SharingFormat.json([c]),
+                text: SharingFormat.text(resolved: c, kept: kept, wasShown: shownBefore == kept.number))
         }
     }
 }

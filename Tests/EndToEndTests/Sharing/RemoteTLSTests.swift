@@ -36,6 +36,7 @@ struct RemoteTLSTests {
         let script = """
             ip link set lo up && ip addr add 10.0.0.5/32 dev lo || exit 90
             python3 "$FAKE" 10.0.0.5 5432 "$LOG" & fake=$!
+            trap 'kill -9 $fake 2>/dev/null' EXIT
             for i in $(seq 100); do [ -e "$LOG.ready" ] && break; sleep 0.05; done
             [ -e "$LOG.ready" ] || exit 91
             "$TRIP" share > "$OUT/stdout" 2> "$OUT/stderr"; echo $? > "$OUT/rc"
@@ -83,6 +84,7 @@ struct RemoteTLSTests {
         let script = """
             ip link set lo up && ip addr add 10.0.0.5/32 dev lo || exit 90
             python3 "$FAKE" 10.0.0.5 5432 "$LOG" & fake=$!
+            trap 'kill -9 $fake 2>/dev/null' EXIT
             for i in $(seq 100); do [ -e "$LOG.ready" ] && break; sleep 0.05; done
             PGPASSWORD=probe-secret PGCONNECT_TIMEOUT=3 psql -X "host=10.0.0.5 user=ben dbname=trips sslmode=prefer" -c 'SELECT 1' >/dev/null 2>&1
             kill $fake

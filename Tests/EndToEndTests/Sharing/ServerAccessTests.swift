@@ -114,7 +114,7 @@ struct ServerAccessTests {
 
             probe(
                 "meta", "SELECT", "SELECT value FROM trip_ledger.meta WHERE key = 'schema_version'",
-                yes("6"), yes("6"), yes("6")),
+                yes("7"), yes("7"), yes("7")),
             refused("meta", "INSERT", count("INSERT INTO trip_ledger.meta VALUES ('probe', 'x')")),
             refused("meta", "UPDATE", count("UPDATE trip_ledger.meta SET value = '99'")),
             refused("meta", "DELETE", count("DELETE FROM trip_ledger.meta")),

@@ -201,7 +201,7 @@ struct SharedTripEndToEndTests {
             #expect(c[edit == "mine" ? "theirs" : "mine"] is NSNull, "\(c)")
         }
         let text = try ben.run("conflicts")
-        #expect(text.stdout.contains("theirs: (removed)"), "\(text.stdout)")
+        #expect(text.stdout.contains("version 1, by ana on device ") && text.stdout.contains(": (removed)"), "\(text.stdout)")
         // The edit is in Ben's trash; restoring it brings it back everywhere.
         let restore = try ben.run("restore", String(benID))
         #expect(restore.exitCode == 0, "\(restore.stderr)")
@@ -278,9 +278,10 @@ struct SharedTripEndToEndTests {
         }
         // As text: what differs, field by field, and a one-line summary of a version alone.
         let text = try ben.run("conflicts")
-        #expect(text.stdout.contains("expression   mine: 45  theirs: 40"), "\(text.stdout)")
-        #expect(text.stdout.contains("mine:   date 2026-03-08, currency EUR, expression 9, note gelato, payers ben=900"), "\(text.stdout)")
-        #expect(text.stdout.contains("    mine:   (removed)"), "\(text.stdout)")
+        #expect(text.stdout.contains("total  1: EUR 40.00  2: EUR 45.00"), "\(text.stdout)")
+        #expect(text.stdout.contains("by this device (ben): EUR 9.00 on 2026-03-08 · \"gelato\" · paid by ben"), "\(text.stdout)")
+        #expect(text.stdout.contains("by this device (ben):      (removed)"), "\(text.stdout)")
+        #expect(text.stdout.contains("by ana:               (not on the other devices)"), "\(text.stdout)")
         let gelato = try #require(conflict("gelato")), dinner = try #require(conflict("dinner")), taxi = try #require(conflict("taxi"))
         #expect(gelato["theirs"] is NSNull && (gelato["mine"] as? String)?.contains("\"price_minor\":900") == true)
         #expect((dinner["mine"] as? String)?.contains("\"price_minor\":4500") == true)

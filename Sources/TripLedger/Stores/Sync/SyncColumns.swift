@@ -80,6 +80,7 @@ enum SnapshotPurchaseColumn: Int32, ColumnList {
 /// A conflict with its trip's name (`conflicts`).
 enum ConflictColumn: Int32, ColumnList {
     case id, trip, kind, localID, reason, winner, mine, theirs, theirsBy, createdAt, resolvedAt
+    case gid, mineHLC, theirsHLC, mineDevice, theirsDevice, mineAuthor, theirsAuthor, thisDevice, resolvedBy, resolvedByDevice
 
     var sql: StaticString {
         switch self {
@@ -94,6 +95,16 @@ enum ConflictColumn: Int32, ColumnList {
         case .theirsBy: "c.theirs_by"
         case .createdAt: "c.created_at"
         case .resolvedAt: "c.resolved_at"
+        case .gid: "c.conflict_gid"
+        case .mineHLC: "c.mine_hlc"
+        case .theirsHLC: "c.theirs_hlc"
+        case .mineDevice: "c.mine_device"
+        case .theirsDevice: "c.theirs_device"
+        case .mineAuthor: "coalesce(dm.author, '')"
+        case .theirsAuthor: "coalesce(dt.author, c.theirs_by)"
+        case .thisDevice: "(SELECT device FROM sync_state WHERE id = 1)"
+        case .resolvedBy: "r.author"
+        case .resolvedByDevice: "r.device"
         }
     }
 }

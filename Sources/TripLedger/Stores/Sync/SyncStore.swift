@@ -383,9 +383,18 @@ extension SyncStore {
     }
 
     /// The row was deleted at clock `hlc` (the latest delete is kept).
-    func markDeleted(kind: String, localID: Int64, hlc: Int64) throws {
+    func markDeleted(kind: String, localID: Int64, hlc: Int64, device: String) throws {
         try db.run(
-            "UPDATE sync_rows SET deleted_hlc = max(deleted_hlc, ?) WHERE kind = ? AND local_id = ?", [.integer(hlc), .text(kind), .integer(localID)])
+            """
+            UPDATE sync_rows SET deleted_device = CASE WHEN ?1 > deleted_hlc THEN ?4 ELSE deleted_device END,
+              deleted_hlc = max(deleted_hlc, ?1)
+            WHERE kind = ?2 AND local_id = ?3
+            """, [.integer(hlc), .text(kind), .integer(localID), .text(device)])
+    }
+
+    /// The device that removed row `localID` last (`markDeleted`).
+    func deletedDevice(kind: String, localID: Int64) throws -> String {
+        try db.scalarText("SELECT deleted_device FROM sync_rows WHERE kind = ? AND local_id = ?", [.text(kind), .integer(localID)]) ?? ""
     }
 
     /// The row was restored at clock `hlc` (the latest restore is kept).
@@ -403,6 +412,7 @@ extension SyncStore {
         try db.run(
             """
             UPDATE sync_rows SET
+              deleted_device = CASE WHEN ?3 = 'delete' AND ?2 > deleted_hlc THEN ?4 ELSE deleted_device END,
               deleted_hlc = CASE WHEN ?3 = 'delete' THEN max(deleted_hlc, ?2) ELSE deleted_hlc END,
               restored_hlc = CASE WHEN ?3 = 'restore' THEN max(restored_hlc, ?2) ELSE restored_hlc END,
               hlc = CASE WHEN ?5 = 0 THEN hlc ELSE ?2 END,
@@ -480,40 +490,141 @@ extension SyncStore {
 
 extension SyncStore {
     /// Every conflict of every shared trip (open ones first).
-    func conflicts(includeResolved: Bool) throws -> [SyncConflict] {
+    func conflicts(includeResolved: Bool, names: (_ trip: String) -> SyncConflict.MemberNames = { _ in { _ in nil } }) throws -> [SyncConflict] {
         var out: [SyncConflict] = []
         try db.prepare(
             """
             SELECT \(ConflictColumn.sqlList)
             FROM sync_conflicts c JOIN trips t ON t.id = c.trip_id
+            LEFT JOIN sync_devices dm ON dm.device = c.mine_device
+            LEFT JOIN sync_devices dt ON dt.device = c.theirs_device
+            LEFT JOIN sync_resolutions r ON r.conflict_gid = c.conflict_gid AND c.conflict_gid != ''
             WHERE ?1 = 1 OR c.resolved_at IS NULL ORDER BY c.resolved_at IS NOT NULL, c.id
             """
         ).forEach([.integer(includeResolved ? 1 : 0)]) { statement in
             let s = statement.row(ConflictColumn.self)
-            out.append(
-                SyncConflict(
-                    id: s.int(.id), trip: s.text(.trip), kind: s.text(.kind), localID: s.int(.localID), reason: s.text(.reason),
-                    winner: s.text(.winner), mine: s.optionalText(.mine), theirs: s.optionalText(.theirs),
-                    theirsBy: s.text(.theirsBy), createdAt: s.text(.createdAt), resolvedAt: s.optionalText(.resolvedAt)))
+            let me = s.text(.thisDevice)
+            var c = SyncConflict(
+                id: s.int(.id), trip: s.text(.trip), kind: s.text(.kind), localID: s.int(.localID), reason: s.text(.reason),
+                winner: s.text(.winner), mine: s.optionalText(.mine), theirs: s.optionalText(.theirs),
+                theirsBy: s.text(.theirsBy), createdAt: s.text(.createdAt), resolvedAt: s.optionalText(.resolvedAt),
+                names: names(s.text(.trip)))
+            c.gid = s.text(.gid)
+            c.versions = SyncConflict.versions(
+                kind: c.kind, winner: c.winner, thisDevice: me,
+                mine: (c.mine, s.int(.mineHLC), s.text(.mineDevice), s.text(.mineAuthor)),
+                theirs: (c.theirs, s.int(.theirsHLC), s.text(.theirsDevice), s.text(.theirsAuthor)), names: names(c.trip))
+            if c.resolvedAt != nil {
+                let device = s.optionalText(.resolvedByDevice)
+                c.resolvedBy = device == nil || device == me ? "this device" : s.optionalText(.resolvedBy) ?? "another device"
+            }
+            out.append(c)
         }
         return out
+    }
+
+    func author(ofDevice device: String) throws -> String? {
+        try db.scalarText("SELECT author FROM sync_devices WHERE device = ?", [.text(device)])
+    }
+
+    func noteAuthor(_ author: String, device: String) throws {
+        try db.run(
+            "INSERT INTO sync_devices (device, author) VALUES (?, ?) ON CONFLICT (device) DO UPDATE SET author = excluded.author",
+            [.text(device), .text(author)])
+    }
+
+    /// Records the role of each device that pushed one of `changes` (`sync_devices`): a conflict's
+    /// versions are labelled with it.
+    func noteAuthors(_ changes: [SyncChange]) throws {
+        var seen: Set<String> = []
+        for c in changes where !c.author.isEmpty && seen.insert(c.device).inserted { try noteAuthor(c.author, device: c.device) }
+    }
+
+    /// The resolution of conflict `gid` known here: the kept version's clock and device.
+    func resolution(of gid: String) throws -> (keptHLC: Int64, keptDevice: String, hlc: Int64, device: String)? {
+        try db.prepare("SELECT kept_hlc, kept_device, hlc, device FROM sync_resolutions WHERE conflict_gid = ?").first([.text(gid)]) {
+            ($0.int(0), $0.text(1), $0.int(2), $0.text(3))
+        }
+    }
+
+    /// Stores a resolution (made here: `sent` false), unless one later (clock, then device) is
+    /// stored already. Returns whether it is now the resolution of its conflict.
+    func storeResolution(_ r: ConflictResolution, trip id: Int64, sent: Bool, at now: String) throws -> Bool {
+        if let known = try resolution(of: r.conflictGID), Version(hlc: known.hlc, device: known.device) >= Version(hlc: r.hlc, device: r.device) {
+            return false
+        }
+        try db.run(
+            """
+            INSERT OR REPLACE INTO sync_resolutions (conflict_gid, trip_id, kept_hlc, kept_device, hlc, device, author, resolved_at, sent)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(r.conflictGID), .integer(id), .integer(r.keptHLC), .text(r.keptDevice), .integer(r.hlc), .text(r.device),
+                .text(r.author), .text(now), SQLValue(sent),
+            ])
+        return true
+    }
+
+    /// Closes every conflict listed under `gid`, keeping the version with clock `keptHLC` (each
+    /// device's `winner` says which side that is there).
+    func closeConflicts(gid: String, keptHLC: Int64, keptDevice: String, at now: String) throws {
+        try db.run(
+            """
+            UPDATE sync_conflicts SET resolved_at = coalesce(resolved_at, ?2),
+              winner = CASE WHEN mine_hlc = ?3 AND mine_device = ?4 THEN 'mine' ELSE 'theirs' END
+            WHERE conflict_gid = ?1
+            """, [.text(gid), .text(now), .integer(keptHLC), .text(keptDevice)])
+    }
+
+    /// The resolutions made here that the server does not have yet.
+    func unsentResolutions(trip id: Int64) throws -> [ConflictResolution] {
+        var out: [ConflictResolution] = []
+        try db.prepare(
+            "SELECT conflict_gid, kept_hlc, kept_device, hlc, device, author FROM sync_resolutions WHERE trip_id = ? AND sent = 0"
+        ).forEach([.integer(id)]) { s in
+            out.append(
+                ConflictResolution(
+                    conflictGID: s.text(0), keptHLC: s.int(1), keptDevice: s.text(2), hlc: s.int(3), device: s.text(4), author: s.text(5)))
+        }
+        return out
+    }
+
+    func markResolutionsSent(_ gids: [String]) throws {
+        for gid in gids { try db.run("UPDATE sync_resolutions SET sent = 1 WHERE conflict_gid = ?", [.text(gid)]) }
     }
 
     /// Lists a conflict of change `c` with row `localID` of the trip: each version with its clock
     /// (`nil`: removed), which one every device applied, and who wrote theirs.
     func insertConflict(
-        trip id: Int64, _ c: SyncChange, localID: Int64, reason: String, winner: String, mine: (String?, Int64), theirs: (String?, Int64),
-        theirsBy: String, at now: String
+        trip id: Int64, _ c: SyncChange, localID: Int64, reason: String, winner: String, mine: (String?, Int64),
+        theirs: (String?, Int64), theirsBy: String, at now: String, gid conflictGID: String = "",
+        devices: (mine: String, theirs: String) = ("", "")
     ) throws {
         try db.run(
             """
-            INSERT INTO sync_conflicts (trip_id, kind, gid, local_id, reason, winner, mine, mine_hlc, theirs, theirs_hlc, theirs_by, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO sync_conflicts (trip_id, kind, gid, local_id, reason, winner, mine, mine_hlc, theirs, theirs_hlc, theirs_by, created_at,
+                                        conflict_gid, mine_device, theirs_device)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .integer(id), .text(c.kind), .text(c.gid), .integer(localID), .text(reason), .text(winner),
                 SQLValue(mine.0), .integer(mine.1), SQLValue(theirs.0), .integer(theirs.1), .text(theirsBy), .text(now),
+                .text(conflictGID), .text(devices.mine), .text(devices.theirs),
             ])
+    }
+
+    /// Removes the open conflicts of row `row` whose losing version has clock `hlc`
+    /// (`GlobalID.conflict`: `conflict:ROW:HLC@DEVICE`).
+    func dropConflicts(row: String, lostVersionHLC hlc: Int64) throws {
+        let prefix = "conflict:\(row):\(hlc)@"
+        try db.run(
+            "DELETE FROM sync_conflicts WHERE gid = ?1 AND resolved_at IS NULL AND substr(conflict_gid, 1, length(?2)) = ?2",
+            [.text(row), .text(prefix)])
+    }
+
+    /// Whether conflict `gid` is listed here already (a conflict is listed once).
+    func hasConflict(gid: String) throws -> Bool {
+        try db.scalarInt("SELECT count(*) FROM sync_conflicts WHERE conflict_gid = ?", [.text(gid)]) ?? 0 > 0
     }
 
     func closeConflict(_ id: Int64, winner: String, at now: String) throws {
