@@ -476,7 +476,7 @@ private func appendInteger(_ v: Int64, to out: inout [UInt8]) {
     out[start...].reverse()
 }
 
-/// Characters `appendMinor` writes.
+/// Characters `appendMinorUnits` writes.
 func minorUnitsWidth(_ v: Int64, _ exponent: Int, grouped: Bool) -> Int {
     var digits = 1
     var m = v.magnitude

@@ -104,6 +104,20 @@ struct TransferEndToEndTests {
         #expect(try listed() == before)
     }
 
+    /// A member still in a transfer is kept, and the message names the transfer by the id that
+    /// removes it (it said "1 transfer; change their splits first").
+    @Test func removingAMemberInATransferNamesTheTransfer() throws {
+        let (folder, trip) = try Self.lisbon()
+        defer { withExtendedLifetime(folder) {} }
+        #expect(try trip.run("member", "add", "Dan").exitCode == 0)
+        #expect(try trip.run("transfer", "Dan", "Ana", "5").exitCode == 0)
+        let r = try trip.run("member", "rm", "Dan")
+        #expect(r.exitCode == 65)
+        #expect(r.stderr.contains("still has transfer T3; remove or change those transfers first"), "\(r.stderr)")
+        #expect(try trip.run("rm", "T3").exitCode == 0)
+        #expect(try trip.run("member", "rm", "Dan").exitCode == 0)
+    }
+
     @Test func aClosedTripsTransfersCannotChange() throws {
         let (folder, trip) = try Self.lisbon()
         defer { withExtendedLifetime(folder) {} }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The executable's commands keep no rendering of their own: each passes values to a renderer
-/// (`Rendering`, or the sharing module's `SharingFormat`) and prints what it returns. A command
+/// (`Rendering`) and prints what it returns. A command
 /// that builds a JSON object, pads a column or writes its message as a literal fails here.
 @Suite("Commands keep no rendering")
 struct ThinCommandTests {

@@ -1,9 +1,9 @@
 // ccurl_shim.h — libcurl loaded on demand.
 //
 // The `trip` binary must not link libcurl: commands that never touch the network would pay
-// libcurl's load time (~11 ms) on every start. So nothing here links against libcurl; the first
-// `ccurl_load()` dlopen()s "libcurl.so.4" and dlsym()s the few functions below. <curl/curl.h> is
-// included only for its types and constants.
+// libcurl's load time on every start (`make bench` measures a command's start). So nothing here
+// links against libcurl; the first `ccurl_load()` dlopen()s "libcurl.so.4" and dlsym()s the few
+// functions below. <curl/curl.h> is included only for its types and constants.
 //
 // Only `RateService/HTTP/CurlBoundary.swift` imports this module.
 

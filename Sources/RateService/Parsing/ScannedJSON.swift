@@ -1,7 +1,8 @@
 /// A parsed JSON value whose numbers keep their exact source text.
 ///
-/// Objects keep members in document order, duplicates included; callers that care about
-/// duplicate keys check for them (`ScannedJSON.uniqueMembers`).
+/// Objects keep members in document order, duplicates included; `subscript(key:)` reads the first.
+/// A date or currency given twice in a provider's response is refused where the observations are
+/// collected (`ObservationCollector`).
 indirect enum ScannedJSON: Equatable {
     case object([(key: String, value: ScannedJSON)])
     case array([ScannedJSON])

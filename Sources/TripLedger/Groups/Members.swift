@@ -74,16 +74,21 @@ extension Ledger {
         return try transaction {
             let m = try Ledger.member(name, in: try members(of: trip), trip: trip)
             let use = try memberUse(m.id, trip: trip.id)
-            if !use.purchases.isEmpty || use.transfers > 0 {
+            if !use.purchases.isEmpty || !use.transfers.isEmpty {
                 var what: [String] = []
                 if !use.purchases.isEmpty {
                     let shown = use.purchases.prefix(10).joined(separator: ", ") + (use.purchases.count > 10 ? ", …" : "")
                     what.append("purchases \(shown)")
                 }
-                if use.transfers > 0 { what.append("\(use.transfers) transfer\(use.transfers == 1 ? "" : "s")") }
-                throw TripError.badTextValue(
-                    field: "member", value: m.name,
-                    reason: "still has \(what.joined(separator: " and ")); change their splits first")
+                if !use.transfers.isEmpty {
+                    let shown = use.transfers.prefix(10).map { Transfer.ref($0) }.joined(separator: ", ")
+                    what.append("transfer\(use.transfers.count == 1 ? "" : "s") \(shown)\(use.transfers.count > 10 ? ", …" : "")")
+                }
+                let fix =
+                    use.purchases.isEmpty
+                    ? "remove or change those transfers first (`trip transfer rm T…`)"
+                    : "change their splits\(use.transfers.isEmpty ? "" : " and transfers") first"
+                throw TripError.badTextValue(field: "member", value: m.name, reason: "still has \(what.joined(separator: " and ")); \(fix)")
             }
             // On a shared trip, kept as it travels: a row another device wrote naming this member
             // before it saw the removal brings them back as they were (`Pull.swift`).
@@ -96,14 +101,14 @@ extension Ledger {
     /// What still names member `id` of trip `tripID`: purchases (`#ID`, removed ones marked) whose
     /// payers or split name them, and how many transfers. A member so named is never removed,
     /// here (`member rm`) or by a removal from another device (`Pull.swift`).
-    func memberUse(_ id: Int64, trip tripID: Int64) throws -> (purchases: [String], transfers: Int64) {
+    func memberUse(_ id: Int64, trip tripID: Int64) throws -> (purchases: [String], transfers: [Int64]) {
         var purchases: [String] = []
         try splitStore.forEachSplit(trip: tripID) { use in
             if (SplitWeights.memberIDs(use.payers) + SplitWeights.memberIDs(use.shares)).contains(id) {
                 purchases.append("#\(use.purchaseID)" + (use.removed ? " (removed)" : ""))
             }
         }
-        return (purchases, try transferStore.count(involving: id))
+        return (purchases, try transferStore.ids(involving: id))
     }
 
     /// `trip whoami [NAME]`: the member this ledger's user is, in every trip (a setting of this

@@ -124,7 +124,7 @@ extension Ledger {
                         try syncStore.delete(.purchases, id: id)
                     default:
                         let use = try memberUse(id, trip: shared.trip.id)
-                        guard use.purchases.isEmpty && use.transfers == 0 else { continue }
+                        guard use.purchases.isEmpty && use.transfers.isEmpty else { continue }
                         try syncStore.keepRemoved(.members, id: id)
                         try syncStore.delete(.members, id: id)
                     }
@@ -508,7 +508,7 @@ extension Ledger {
                     if let mine { try purchaseStore.putInTrash(id: id, trip: shared.trip.id, removedAt: clock.now, row: mine) }
                 case .members:
                     let use = try memberUse(id, trip: shared.trip.id)
-                    if !use.purchases.isEmpty || use.transfers > 0 { throw TripError.badText(field: "member", reason: "still named") }
+                    if !use.purchases.isEmpty || !use.transfers.isEmpty { throw TripError.badText(field: "member", reason: "still named") }
                     try syncStore.keepRemoved(.members, id: id)
                 case .trips, .transfers:
                     break

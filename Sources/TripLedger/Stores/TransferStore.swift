@@ -175,9 +175,13 @@ extension TransferStore {
             try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'transfers'") ?? 0)
     }
 
-    /// How many transfers member `id` sends or receives.
-    func count(involving id: Int64) throws -> Int64 {
-        try db.scalarInt("SELECT count(*) FROM transfers WHERE from_member = ?1 OR to_member = ?1", [.integer(id)]) ?? 0
+    /// The transfers member `id` sends or receives, by id.
+    func ids(involving id: Int64) throws -> [Int64] {
+        var out: [Int64] = []
+        try db.prepare("SELECT id FROM transfers WHERE from_member = ?1 OR to_member = ?1 ORDER BY id").forEach([.integer(id)]) {
+            out.append($0.int(0))
+        }
+        return out
     }
 
     /// How many stored transfers are `same` (an import recognises the ones it already has).
