@@ -157,6 +157,11 @@ extension TransferStore {
         try db.scalarInt("SELECT count(*) FROM transfers WHERE from_member = ?1 OR to_member = ?1", [.integer(id)]) ?? 0
     }
 
+    /// How many transfers trip `tripID` has.
+    func count(trip tripID: Int64) throws -> Int {
+        Int(try db.scalarInt("SELECT count(*) FROM transfers WHERE trip_id = ?", [.integer(tripID)]) ?? 0)
+    }
+
     /// How many stored transfers are `same` (an import recognises the ones it already has).
     func count(_ same: TransferIdentity) throws -> Int64 {
         try db.scalarInt(
