@@ -53,3 +53,24 @@ struct SplitwiseDuplicatesEndToEndTests {
         #expect(try SplitwiseImportEndToEndTests.balances(trip) == ["EUR: Ana 40.00, Ben -40.00"])
     }
 }
+
+/// `--payers-by-net` told the user to add `--payers-by-net` when it was given (issue 29, finding 5):
+/// a row whose columns are all zero records no payer, which no option can recover.
+@Suite("End to end: Splitwise rows with no payer")
+struct SplitwiseNoPayerEndToEndTests {
+    @Test func aRowWithEveryMemberAtZeroSaysThePayerWasNotRecorded() throws {
+        let (folder, trip) = try SplitwiseImportEndToEndTests.lisbon()
+        let file = folder.file("splitwise.csv")
+        try """
+        Date,Description,Category,Cost,Currency,Ana,Ben
+        2026-03-01,Dinner,Dining out,90.00,EUR,45.00,-45.00
+        2026-03-02,Museum,Entertainment,20.00,EUR,0.00,0.00
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let r = try trip.run("import", file, "--splitwise", "--payers-by-net")
+        #expect(r.exitCode == 65)
+        #expect(!r.stderr.contains("Add --payers-by-net"), "\(r.stderr)")
+        #expect(r.stderr.contains("row 2 (Museum)"), "\(r.stderr)")
+        #expect(r.stderr.contains("Splitwise did not record who paid"), "\(r.stderr)")
+    }
+}

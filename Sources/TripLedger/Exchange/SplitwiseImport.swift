@@ -99,13 +99,23 @@ extension Ledger {
 
         // Rows that cannot be rebuilt exactly, all named before anything is written.
         var unclear: [String] = []
+        var unrecorded: [String] = []
         for r in rows where r.category.lowercased() != "payment" {
             let payers = r.nets.filter { $0 > 0 }.count
             if payers > 1 && !options.payersByNet {
                 unclear.append("row \(r.number) (\(TextFormat.safe(r.description)): \(payers) payers)")
             } else if payers == 0 && r.cost > 0 {
-                unclear.append("row \(r.number) (\(TextFormat.safe(r.description)): no payer can be told from its columns)")
+                unrecorded.append("row \(r.number) (\(TextFormat.safe(r.description)))")
             }
+        }
+        // Every column at zero: no option recovers a payer the file does not hold.
+        guard unrecorded.isEmpty else {
+            throw TripError.badText(
+                field: "import",
+                reason: "Splitwise did not record who paid "
+                    + unrecorded.joined(separator: ", ")
+                    + ": every member's column is 0; nothing was imported. Add those expenses with trip add --paid-by, "
+                    + "or remove the rows")
         }
         guard unclear.isEmpty else {
             throw TripError.badText(
