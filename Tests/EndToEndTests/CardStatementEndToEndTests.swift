@@ -361,4 +361,42 @@ struct CardStatementEndToEndTests {
         #expect(r.exitCode == 0, "\(r.stderr)")
         #expect(try Self.list(trip).first?["date"] as? String == "2026-03-01")
     }
+
+    /// A user's own layout in ~/.config/trip/profiles is recognised like a shipped one.
+    @Test func aUsersOwnProfileIsRecognised() throws {
+        let folder = TemporaryFolder()
+        let config = folder.file("config")
+        try FileManager.default.createDirectory(atPath: config + "/trip/profiles", withIntermediateDirectories: true)
+        try """
+        title = "My Bank"
+        detect = "Buchungstag, Umsatz, Verwendungszweck"
+        date = "Buchungstag"
+        date_format = "DD.MM.YYYY"
+        amount = "Umsatz"
+        note = "Verwendungszweck"
+        spending = "negative"
+
+        [rows]
+        top-up = "Aufladung*"
+
+        """.write(toFile: config + "/trip/profiles/mybank.toml", atomically: true, encoding: .utf8)
+        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"), today: "2026-11-25", extra: ["XDG_CONFIG_HOME": config])
+        try #require(trip.run("new", "Trip", "--currency", "EUR", "--home", "EUR").exitCode == 0)
+        let path = try Self.write(
+            "Buchungstag\tUmsatz\tVerwendungszweck\n02.03.2026\t-4,50\tBäckerei\n03.03.2026\t50,00\tAufladung Karte\n", folder)
+        let r = try trip.run("import", path)
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout == "read as a My Bank statement\nimported 1 purchase into \"Trip\" (0 duplicates skipped)\nskipped 1 row: 1 top-up\n")
+        #expect(try Self.net(trip) == "4.50")
+    }
+
+    /// --skip-lines names where the header is when a preamble looks like one.
+    @Test func skipLinesFindsTheHeader() throws {
+        let folder = TemporaryFolder()
+        let trip = try Self.trip(folder, local: "EUR", home: "EUR")
+        let path = try Self.write("Date,Amount\nexported,today\nDate,Amount\n2026-03-02,4.00\n", folder)
+        let r = try trip.run("import", path, "--date-column", "Date", "--amount-column", "Amount", "--skip-lines", "2")
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("imported 1 purchase "))
+    }
 }
