@@ -30,4 +30,18 @@ public enum Embedded {
     public static var iso4217: [UInt8] { PackageResources.iso4217_csv }
     /// `config/iso4217_retired.csv`: euro-replaced codes still needed for irrevocable rates.
     public static var iso4217Retired: [UInt8] { PackageResources.iso4217_retired_csv }
+    /// `config/profile-NAME.toml`: the card statement layouts `trip import` recognises, by name.
+    /// A new profile file must be added here.
+    public static var statementProfiles: [(name: String, text: [UInt8])] {
+        [
+            ("revolut", PackageResources.profile_revolut_toml),
+            ("revolut-2018", PackageResources.profile_revolut_2018_toml),
+            ("wise", PackageResources.profile_wise_toml),
+            ("monzo", PackageResources.profile_monzo_toml),
+            ("n26", PackageResources.profile_n26_toml),
+            ("amex", PackageResources.profile_amex_toml),
+            ("dkb", PackageResources.profile_dkb_toml),
+            ("generic", PackageResources.profile_generic_toml),
+        ]
+    }
 }

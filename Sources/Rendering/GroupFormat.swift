@@ -125,8 +125,12 @@ extension TextFormat {
             "imported \(r.purchases) expense\(r.purchases == 1 ? "" : "s") and \(r.transfers) payment\(r.transfers == 1 ? "" : "s")"
             + " from Splitwise into \(safe(r.trip))"
         if !r.membersAdded.isEmpty { line += "; new members: \(r.membersAdded.map { safe($0) }.joined(separator: ", "))" }
+        if r.skipped > 0 { line += " (\(r.skipped) already imported)" }
         if !r.checkedCurrencies.isEmpty {
-            line += "; balances equal Splitwise's totals (\(r.checkedCurrencies.joined(separator: ", ")))"
+            let what = r.compared.map { "\($0) equal" } ?? "balances equal"
+            line += "; \(what) Splitwise's totals (\(r.checkedCurrencies.joined(separator: ", ")))"
+        } else if r.compared == nil && r.skipped > 0 {
+            line += "; Splitwise's totals were not compared: the trip holds other expenses too"
         }
         return line
     }
@@ -137,7 +141,7 @@ extension SplitwiseImportResult {
         .object([
             "trip": .string(trip), "imported": .int(Int64(purchases)), "transfers": .int(Int64(transfers)),
             "members_added": .array(membersAdded.map { .string($0) }),
-            "checked_currencies": .array(checkedCurrencies.map { .string($0) }),
+            "checked_currencies": .array(checkedCurrencies.map { .string($0) }), "skipped": .int(Int64(skipped)),
         ])
     }
 }

@@ -201,6 +201,11 @@ public struct SplitwiseImportResult: Sendable {
     public let membersAdded: [String]
     /// The `Total balance` rows checked against the balances the import produced, per currency.
     public let checkedCurrencies: [String]
+    /// Rows already in the trip (an export imported before, or an overlapping one): not added again.
+    public var skipped = 0
+    /// What the `Total balance` rows were compared with: the trip's balances when it holds only
+    /// the file's rows, else what the import changed; `nil` when nothing could be compared.
+    public var compared: String?
 
     public init(trip: String, purchases: Int, transfers: Int, membersAdded: [String], checkedCurrencies: [String]) {
         self.trip = trip

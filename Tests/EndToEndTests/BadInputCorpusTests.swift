@@ -260,7 +260,8 @@ struct TextPolicyTests {
         try #require(trip.run("new", "Japan", "--currency", "JPY").exitCode == 0)
         let file = folder.file("statement.csv")
         try "Date,Amount\r2026-03-01,1200\r2026-03-02,1300\r".write(toFile: file, atomically: true, encoding: .utf8)
-        let r = try trip.run("import", file, "--date-column", "Date", "--amount-column", "Amount", "--format", "json")
+        let r = try trip.run(
+            "import", file, "--date-column", "Date", "--amount-column", "Amount", "--currency", "JPY", "--format", "json")
         #expect(r.exitCode == 0, "\(r.stderr)")
         #expect(r.json["imported"] as? Int == 2)
     }
@@ -271,7 +272,7 @@ struct TextPolicyTests {
         try #require(trip.run("new", "Japan", "--currency", "JPY").exitCode == 0)
         let file = folder.file("statement.csv")
         try Data([0xEF, 0xBB, 0xBF] + Array("Date,Amount\n2026-03-01,1200\n".utf8)).write(to: URL(fileURLWithPath: file))
-        let r = try trip.run("import", file, "--date-column", "Date", "--amount-column", "Amount")
+        let r = try trip.run("import", file, "--date-column", "Date", "--amount-column", "Amount", "--currency", "JPY")
         #expect(r.exitCode == 0, "\(r.stderr)")
         #expect(try trip.run("list").stdout.contains("JPY 1,200"))
     }
@@ -319,7 +320,7 @@ struct TextPolicyTests {
         // Commands that name the trip in their result (here `import`) escape it too.
         let csv = folder.file("statement.csv")
         try Data("Date,Amount\n2026-03-01,500\n".utf8).write(to: URL(fileURLWithPath: csv))
-        let imported = try trip.run("import", csv, "--date-column", "Date", "--amount-column", "Amount")
+        let imported = try trip.run("import", csv, "--date-column", "Date", "--amount-column", "Amount", "--currency", "JPY")
         #expect(imported.exitCode == 0 && imported.stdout.contains("imported 1 purchase"), "\(imported.stderr)")
         #expect(!hasRaw(imported.stdout), "\(imported.stdout.debugDescription)")
         // An error that echoes the stored name escapes it too.

@@ -167,12 +167,12 @@ struct RefundStatementEndToEndTests {
         ).write(to: URL(fileURLWithPath: file))
         let args = [
             "import", file, "--delimiter", ";", "--date-column", "Datum", "--amount-column", "Betrag",
-            "--note-column", "Beschreibung", "--charged-column", "Belastet",
+            "--note-column", "Beschreibung", "--charged-column", "Belastet", "--currency", "EUR",
         ]
-        // Without --delimiter the header is one column, and the error says what to do.
-        let comma = try trip.run(Array(args[0...1]) + Array(args[4...]))
+        // Read with ',' the header is one column, and the error says what to do.
+        let comma = try trip.run(Array(args[0...1]) + ["--delimiter", ","] + Array(args[4...]))
         #expect(comma.exitCode == 65)
-        #expect(comma.stderr.contains("give --delimiter ';'"))
+        #expect(comma.stderr.contains("add --delimiter ';'"))
         let imported = try trip.run(args)
         #expect(imported.exitCode == 0, "\(imported.stderr)")
         let rows = try #require(try trip.run("list", "--format", "json").json["purchases"] as? [[String: Any]])

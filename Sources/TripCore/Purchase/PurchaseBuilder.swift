@@ -198,6 +198,22 @@ public enum PurchaseBuilder {
     ) throws -> Conversion {
         let b = breakdown
         if let charged {
+            // A charged amount is a rate in disguise: zero would store a rate of 0, and a
+            // home-currency purchase charged anything but its total a rate other than 1.
+            let typed = Money(minorUnits: charged, currency: home).plainText
+            guard charged > 0 || b.total == 0 else {
+                throw TripError.badAmount(
+                    field: "charged", value: typed,
+                    reason: "must be more than zero; leave --charged out when the card charged nothing")
+            }
+            if currency == home && charged != b.total {
+                throw TripError.badAmount(
+                    field: "charged", value: typed,
+                    reason: """
+                        is not the total \(Money(minorUnits: b.total, currency: home).plainText) of a purchase in the home \
+                        currency \(home.code); a purchase in \(home.code) is charged its total: leave --charged out
+                        """)
+            }
             let q = RateQuote(
                 rate: try effectiveRate(charged: charged, total: b.total, from: currency, to: home), date: date, source: .charged,
                 provisional: false)

@@ -52,13 +52,16 @@ public final class CSVReader {
     /// The largest byte `wholeLineInBuffer` must look at twice (quote, CR, LF and the delimiter).
     private let specialMax: UInt8
 
-    /// Reads from `fd` (not closed by the reader) in chunks of `chunkSize` bytes.
-    public init(fileDescriptor fd: Int32, chunkSize: Int = 1 << 16, delimiter: UInt8 = 0x2C) {
+    /// Reads from `fd` (not closed by the reader) in chunks of `chunkSize` bytes, after `prefix`
+    /// (bytes already read from it, at most `chunkSize`: `firstLine(of:)`).
+    public init(fileDescriptor fd: Int32, chunkSize: Int = 1 << 16, delimiter: UInt8 = 0x2C, prefix: [UInt8] = []) {
         self.delimiter = delimiter
         specialMax = max(delimiter, Self.comma)
         source = .descriptor(fd)
-        self.chunkSize = max(chunkSize, 4)
+        self.chunkSize = max(chunkSize, 4, prefix.count)
         buffer = [UInt8](repeating: 0, count: self.chunkSize)
+        for (k, b) in prefix.enumerated() { buffer[k] = b }
+        end = prefix.count
     }
 
     /// Reads `bytes`, handed over `chunkSize` bytes at a time exactly as a descriptor would be.

@@ -19,6 +19,8 @@ public struct ImportOptions: Sendable {
     public var delimiter: UInt8 = 0x2C
     /// Off: every export-format row is read by `ExportRowImporter.row` (tests compare the two paths).
     var fastPath = true
+    /// A card statement's profile, sign, currency and rows to skip (see `StatementImport.swift`).
+    public var statementOptions = StatementOptions()
 
     public init(trip: String? = nil, statement: StatementMapping? = nil) {
         self.trip = trip
@@ -37,11 +39,12 @@ public struct StatementMapping: Sendable {
     public var category: String?
     /// The amount the card charged in the trip's home currency; it wins over any rate.
     public var charged: String?
-    public var dateFormat: StatementDateFormat
+    /// `--date-format`; `nil`: the profile's, else the first known pattern that reads every date.
+    public var dateFormat: DatePattern?
 
     public init(
         date: String, amount: String, currency: String? = nil, note: String? = nil, category: String? = nil,
-        charged: String? = nil, dateFormat: StatementDateFormat = .iso
+        charged: String? = nil, dateFormat: DatePattern? = nil
     ) {
         self.date = date
         self.amount = amount
@@ -50,34 +53,6 @@ public struct StatementMapping: Sendable {
         self.category = category
         self.charged = charged
         self.dateFormat = dateFormat
-    }
-}
-
-/// `--date-format`: how a card statement writes its dates. Day and month may have 1 or 2 digits in
-/// the slash forms; the year always has 4.
-public enum StatementDateFormat: String, Sendable, CaseIterable {
-    case iso = "YYYY-MM-DD"
-    case dayFirst = "DD/MM/YYYY"
-    case monthFirst = "MM/DD/YYYY"
-
-    /// Accepts the names in any case.
-    public init?(userText: String) {
-        guard let f = StatementDateFormat(rawValue: userText.uppercased()) else { return nil }
-        self = f
-    }
-
-    func parse(_ text: String) -> CivilDate? {
-        let t = text.trimmingSpaces
-        switch self {
-        case .iso: return CivilDate(iso: t)
-        case .dayFirst, .monthFirst:
-            let parts = t.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 3, parts[0].count <= 2, parts[1].count <= 2, parts[2].count == 4,
-                parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
-                let a = Int(parts[0]), let b = Int(parts[1]), let y = Int(parts[2])
-            else { return nil }
-            return self == .dayFirst ? CivilDate(year: y, month: b, day: a) : CivilDate(year: y, month: a, day: b)
-        }
     }
 }
 
@@ -91,6 +66,21 @@ public struct ImportResult: Sendable, Equatable {
     public let trips: [String]
     /// Transfers between members inserted (rows of kind `transfer`); a duplicate one counts in `skipped`.
     public var transfers = 0
+    /// A card statement's layout as recognised or chosen (`Revolut`); `nil` for the export format and a plain mapping.
+    public var profile: String?
+    /// A card statement's rows that are not spending (top-ups, transfers, pending rows), by what they are.
+    public var notImported: [String: Int] = [:]
+    /// Lines for standard error: rows dated outside the trip, rows refused under --skip-bad-rows.
+    public var warnings: [String] = []
+    /// Whether a card statement was read (its JSON then has `profile` and `not_imported`).
+    public var isStatement = false
+
+    private var statementJSON: [String: JSONValue] {
+        guard isStatement else { return [:] }
+        return [
+            "profile": profile.map { .string($0) } ?? .null, "not_imported": .object(notImported.mapValues { .int(Int64($0)) }),
+        ]
+    }
 
     public init(imported: Int, skipped: Int, trips: [String], transfers: Int = 0) {
         self.imported = imported
@@ -102,11 +92,12 @@ public struct ImportResult: Sendable, Equatable {
     /// `{"imported":498,"skipped":2,"transfers":0,"trip":"Japan 2026","trips":["Japan 2026"]}`; `trip` is `null`
     /// when rows went into several trips (or the file had no rows and no trip was resolved).
     public var json: JSONValue {
-        .object([
-            "imported": .int(Int64(imported)), "skipped": .int(Int64(skipped)),
-            "trip": trips.count == 1 ? .string(trips[0]) : .null, "trips": .array(trips.map { .string($0) }),
-            "transfers": .int(Int64(transfers)),
-        ])
+        .object(
+            [
+                "imported": .int(Int64(imported)), "skipped": .int(Int64(skipped)),
+                "trip": trips.count == 1 ? .string(trips[0]) : .null, "trips": .array(trips.map { .string($0) }),
+                "transfers": .int(Int64(transfers)),
+            ].merging(statementJSON) { a, _ in a })
     }
 
     /// `imported 498 purchases into "Japan 2026" (2 duplicates skipped)`.
@@ -115,7 +106,13 @@ public struct ImportResult: Sendable, Equatable {
         let noun = imported == 1 ? "purchase" : "purchases"
         let dup = skipped == 1 ? "duplicate" : "duplicates"
         let moved = transfers == 0 ? "" : " and \(transfers) transfer\(transfers == 1 ? "" : "s")"
-        return "imported \(imported) \(noun)\(moved)\(into) (\(skipped) \(dup) skipped)"
+        let read = profile.map { "read as a \($0) statement\n" } ?? ""
+        let total = notImported.values.reduce(0, +)
+        let kinds = notImported.sorted { $0.key < $1.key }.map { label, n in
+            "\(n) \(label)\(n == 1 || label == "pending" || label.hasSuffix("s") ? "" : "s")"
+        }
+        let notSpending = total == 0 ? "" : "\nskipped \(total) row\(total == 1 ? "" : "s"): \(kinds.joined(separator: ", "))"
+        return "\(read)imported \(imported) \(noun)\(moved)\(into) (\(skipped) \(dup) skipped)\(notSpending)"
     }
 }
 
@@ -153,9 +150,8 @@ extension Ledger {
         for name in header where !seen.insert(name).inserted {
             throw TripError.badText(field: "import", reason: "the header names column \(quoted(name)) twice")
         }
-        var importer: any RowImporter =
-            try options.statement.map { try StatementRowImporter(ledger: self, header: header, mapping: $0, trip: options.trip) }
-            ?? ExportRowImporter(ledger: self, header: header, trip: options.trip)
+        // Card statements never come here: `importPurchases(path:)` sends them to `importStatement`.
+        var importer: any RowImporter = try ExportRowImporter(ledger: self, header: header, trip: options.trip)
 
         // Foreign keys are checked once per trip at the end (`verifyTrips`); see `bulkLoad`.
         let (result, bulk) = try database.bulkLoad {
@@ -283,8 +279,21 @@ extension Ledger {
         }
         defer { if fd != 0 { close(fd) } }
         do {
+            // The first line says which kind of file it is: the export format names `home_total`;
+            // anything else is a card statement, small enough to be read whole (its header may
+            // come after a preamble, and its delimiter may have to be found).
+            let prefix = try CSVReader.firstLine(of: fd)
+            if options.statement != nil || options.statementOptions.profile != nil
+                || !prefix.containsASCII("home_total")
+            {
+                let bytes = try prefix + CSVReader.rest(of: fd)
+                if let r = try importStatement(bytes: bytes, options: options) { return r }
+                return try importPurchases(
+                    from: CSVReader(bytes: bytes, delimiter: options.delimiter), options: options,
+                    progressEvery: progressEvery, bulkThreshold: bulkThreshold, progress: progress)
+            }
             return try importPurchases(
-                from: CSVReader(fileDescriptor: fd, delimiter: options.delimiter), options: options,
+                from: CSVReader(fileDescriptor: fd, delimiter: options.delimiter, prefix: prefix), options: options,
                 progressEvery: progressEvery, bulkThreshold: bulkThreshold, progress: progress)
         } catch let f as CSVReader.Failure {
             // Only an encoding failure escapes `importPurchases(from:)`: it names the file, not a row.

@@ -99,13 +99,23 @@ extension Ledger {
 
         // Rows that cannot be rebuilt exactly, all named before anything is written.
         var unclear: [String] = []
+        var unrecorded: [String] = []
         for r in rows where r.category.lowercased() != "payment" {
             let payers = r.nets.filter { $0 > 0 }.count
             if payers > 1 && !options.payersByNet {
                 unclear.append("row \(r.number) (\(TextFormat.safe(r.description)): \(payers) payers)")
             } else if payers == 0 && r.cost > 0 {
-                unclear.append("row \(r.number) (\(TextFormat.safe(r.description)): no payer can be told from its columns)")
+                unrecorded.append("row \(r.number) (\(TextFormat.safe(r.description)))")
             }
+        }
+        // Every column at zero: no option recovers a payer the file does not hold.
+        guard unrecorded.isEmpty else {
+            throw TripError.badText(
+                field: "import",
+                reason: "Splitwise did not record who paid "
+                    + unrecorded.joined(separator: ", ")
+                    + ": every member's column is 0; nothing was imported. Add those expenses with trip add --paid-by, "
+                    + "or remove the rows")
         }
         guard unclear.isEmpty else {
             throw TripError.badText(
@@ -131,7 +141,12 @@ extension Ledger {
             }
             // A trip that already had purchases: the file must account for what changes.
             let before = try Dictionary(uniqueKeysWithValues: totals.keys.map { ($0, try balanceByName($0)) })
-            var purchases = 0, transfers = 0
+            var purchases = 0, transfers = 0, skipped = 0
+            // Rows already imported (this export, or an earlier one of the same group) are
+            // recognised: purchases by their import key, payments as the export import does.
+            let stored = try purchaseStore.importKeyLookup()
+            var keys = ImportKeys()
+            var seenPayments: [TransferIdentity: Int64] = [:]
             for r in rows {
                 let money = { (v: Int64) in Money(minorUnits: v, currency: r.currency).plainText }
                 if r.category.lowercased() == "payment" {
@@ -141,11 +156,37 @@ extension Ledger {
                             row: r.number, column: "members", value: r.nets.map(money).joined(separator: ","),
                             reason: "is not a payment from one member to another")
                     }
+                    let payer = members.first { $0.name == column[from[0]] }!, payee = members.first { $0.name == column[to[0]] }!
+                    let identity = TransferIdentity(
+                        tripID: trip.id, from: payer.id, to: payee.id, date: CivilDate(iso: r.date)!,
+                        amount: Money(minorUnits: r.nets[from[0]], currency: r.currency), note: r.description)
+                    if seenPayments[identity] == nil { seenPayments[identity] = try transferStore.count(identity) }
+                    if seenPayments[identity]! > 0 {
+                        seenPayments[identity]! -= 1
+                        skipped += 1
+                        continue
+                    }
                     _ = try insertTransfer(
-                        trip: trip, from: members.first { $0.name == column[from[0]] }!,
-                        to: members.first { $0.name == column[to[0]] }!, amount: r.nets[from[0]],
+                        trip: trip, from: payer, to: payee, amount: r.nets[from[0]],
                         currency: r.currency, date: CivilDate(iso: r.date)!, note: r.description)
                     transfers += 1
+                    continue
+                }
+                var h = FNV1a()
+                h.add("splitwise")
+                h.add(trip.id)
+                h.add(r.date)
+                h.add(r.currency.code)
+                h.add(r.cost)
+                h.add(r.description)
+                h.add(r.category)
+                for (k, net) in r.nets.enumerated() {
+                    h.add(column[k])
+                    h.add(net)
+                }
+                let key = keys.key(for: h.value)
+                if try stored.contains(key) {
+                    skipped += 1
                     continue
                 }
                 let positive = r.nets.indices.filter { r.nets[$0] > 0 }
@@ -166,20 +207,25 @@ extension Ledger {
                 let paidBy = paid.indices.filter { paid[$0] > 0 }.map { "\(column[$0])=\(money(paid[$0]))" }
                 let shared = shares.indices.filter { shares[$0] > 0 }.map { "\(column[$0])=\(shares[$0])" }
                 let category = r.category.isEmpty || r.category.lowercased() == "general" ? nil : r.category.lowercased()
-                _ = try addPurchase(
+                let added = try addPurchase(
                     PurchaseDraft(
                         amount: money(r.cost), currency: r.currency.code, note: r.description,
                         date: r.date, category: category, trip: trip.name),
                     split: SplitDraft(
                         paidBy: paidBy.isEmpty ? column[0] : paidBy.joined(separator: ","),
                         split: shared.isEmpty ? column.joined(separator: ",") : shared.joined(separator: ",")))
+                try purchaseStore.setImportKey(key, id: added.id)
                 purchases += 1
             }
-            // The balances Splitwise showed, per currency, must be the ones the import produced.
-            for (code, expected) in totals.sorted(by: { $0.key < $1.key }) {
+            // The balances Splitwise showed, per currency: the trip's own when it holds only this
+            // group's rows (so a re-import, which changes nothing, is still checked), else what the
+            // import changed; with rows skipped in a trip holding others, neither can be compared.
+            let onlyThisGroup = try purchaseStore.count(trip: trip.id) + transferStore.count(trip: trip.id) == rows.count
+            let comparable = onlyThisGroup || skipped == 0
+            for (code, expected) in totals.sorted(by: { $0.key < $1.key }) where comparable {
                 let after = try balanceByName(code)
                 for (k, name) in column.enumerated() {
-                    let change = after[name]! - (before[code]?[name] ?? 0)
+                    let change = after[name]! - (onlyThisGroup ? 0 : before[code]?[name] ?? 0)
                     guard change == expected[k] else {
                         let c = Currency.stored(code)
                         throw TripError.badText(
@@ -190,9 +236,12 @@ extension Ledger {
                     }
                 }
             }
-            return SplitwiseImportResult(
+            var result = SplitwiseImportResult(
                 trip: trip.name, purchases: purchases, transfers: transfers, membersAdded: missing,
-                checkedCurrencies: totals.keys.sorted())
+                checkedCurrencies: comparable ? totals.keys.sorted() : [])
+            result.skipped = skipped
+            result.compared = !comparable ? nil : onlyThisGroup ? "the trip's balances" : "the balances' changes"
+            return result
         }
     }
 }

@@ -444,6 +444,12 @@ extension PurchaseStore {
         }
     }
 
+    /// Marks purchase `id` as imported with `key` (a Splitwise row added through `addPurchase`),
+    /// so that importing its file again recognises it.
+    func setImportKey(_ key: UInt64, id: Int64) throws {
+        try db.run("UPDATE purchases SET import_key = ? WHERE id = ?", [.integer(Int64(bitPattern: key)), .integer(id)])
+    }
+
     /// The largest id present (0 for none).
     func maxID() throws -> Int64 { try db.scalarInt("SELECT max(id) FROM purchases") ?? 0 }
 

@@ -184,6 +184,11 @@ extension TransferStore {
         return out
     }
 
+    /// How many transfers trip `tripID` has.
+    func count(trip tripID: Int64) throws -> Int {
+        Int(try db.scalarInt("SELECT count(*) FROM transfers WHERE trip_id = ?", [.integer(tripID)]) ?? 0)
+    }
+
     /// How many stored transfers are `same` (an import recognises the ones it already has).
     func count(_ same: TransferIdentity) throws -> Int64 {
         try db.scalarInt(

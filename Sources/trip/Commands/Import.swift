@@ -17,8 +17,11 @@ extension TripCommand {
             abstract: "Import purchases from a CSV file: the export format, or a card statement with a column mapping.",
             usage: "trip import FILE [-t TRIP] [--date-column C --amount-column C]\n[mapping options] [global options]",
             discussion: """
-                Without --date-column/--amount-column the file must be in the export format (trip export --format csv).
-                Every row is imported or none is. Row numbers in errors count data rows: 1 is the first row after
+                A file whose header names home_total is in the export format (trip export --format csv). Any other
+                is a card statement: its layout is recognised by its header (Revolut, Wise, Monzo, N26, Amex, DKB;
+                --profile chooses one) or given by --date-column and --amount-column. Spending becomes purchases,
+                money in credits, fee columns purchases in category fees; top-ups, transfers, exchanges, card
+                settlements and pending rows are skipped and counted. Every row is imported or none is. Row numbers in errors count data rows: 1 is the first row after
                 the header. A row already imported (same import key) is skipped and counted as a duplicate.
                 Group trips: paid_by, split and members are read back (missing members are added) and rows of
                 kind transfer become transfers, so balances after export and import are identical.
@@ -38,12 +41,27 @@ extension TripCommand {
         @Option(help: "Card statement: the column with the category.") var categoryColumn: String?
         @Option(help: "Card statement: the column with the amount charged in the home currency (wins over any rate).")
         var chargedColumn: String?
-        @Option(help: "Card statement: YYYY-MM-DD (default), DD/MM/YYYY or MM/DD/YYYY.") var dateFormat: String?
+        @Option(
+            help: "Card statement: how dates are written, e.g. DD.MM.YYYY, MM/DD/YYYY, YYYY-MM-DD HH:MM:SS, MMM D, YYYY (default: recognised).")
+        var dateFormat: String?
+        @Option(
+            help:
+                "Card statement: the layout (revolut, revolut-2018, wise, monzo, n26, amex, dkb, generic or your own); default: recognised by the header."
+        )
+        var profile: String?
+        @Option(help: "Card statement: how spending is written: negative (as Revolut, Wise, Monzo, DKB) or positive.")
+        var spending: String?
+        @Flag(help: "Card statement: spending is written negative (the same as --spending negative).") var negate = false
+        @Option(help: "Card statement: the currency of amounts whose row names none.") var currency: String?
+        @Option(help: "Card statement: lines before the header row (default: found).") var skipLines: Int?
+        @Option(help: "Card statement: the year of dates written without one (default: the latest not in the future).") var year: Int?
+        @Flag(help: "Card statement: import pending rows too.") var includePending = false
+        @Flag(help: "Card statement: import the other rows when some are refused, and list those.") var skipBadRows = false
         @Flag(help: "A Splitwise group export: expenses with payers and shares, payments as transfers, members added as needed.")
         var splitwise = false
         @Flag(help: "With --splitwise: import expenses with several payers, each paying in proportion to their column.")
         var payersByNet = false
-        @Option(help: "The field separator: , (default) or ; (common in European bank statements).") var delimiter: String = ","
+        @Option(help: "The field separator: , (default) or ; (common in European bank statements), | or tab.") var delimiter: String?
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
@@ -54,24 +72,18 @@ extension TripCommand {
                 return
             }
             if payersByNet { throw ValidationError("--payers-by-net goes with --splitwise") }
-            let statementOptions = [currencyColumn, noteColumn, categoryColumn, chargedColumn, dateFormat]
+            let statementOptions = [currencyColumn, noteColumn, categoryColumn, chargedColumn]
             var mapping: StatementMapping?
             if dateColumn != nil || amountColumn != nil || statementOptions.contains(where: { $0 != nil }) {
                 guard let dateColumn, let amountColumn else {
                     throw ValidationError("a card statement needs both --date-column and --amount-column")
                 }
-                let format =
-                    try dateFormat.map { text in
-                        guard let f = StatementDateFormat(userText: text) else {
-                            throw ValidationError(
-                                "--date-format \(text) is not one of \(StatementDateFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-                        }
-                        return f
-                    } ?? .iso
+                let format = try dateFormat.map { try Self.datePattern($0) }
                 mapping = StatementMapping(
                     date: dateColumn, amount: amountColumn, currency: currencyColumn, note: noteColumn,
                     category: categoryColumn, charged: chargedColumn, dateFormat: format)
             }
+            let delimiter = self.delimiter == "tab" ? "\t" : self.delimiter ?? ","
             guard delimiter.utf8.count == 1, let separator = delimiter.utf8.first,
                 separator == 0x2C || separator == 0x3B
                     || separator == 0x09 || separator == 0x7C
@@ -80,12 +92,41 @@ extension TripCommand {
             }
             var options = ImportOptions(trip: trip, statement: mapping)
             options.delimiter = separator
+            options.statementOptions.dateFormat = try dateFormat.map { try Self.datePattern($0) }
+            options.statementOptions.delimiterGiven = self.delimiter != nil
+            options.statementOptions.profile = profile
+            if let spending {
+                guard spending == "negative" || spending == "positive" else {
+                    throw ValidationError("--spending \(spending) is not one of negative, positive")
+                }
+                if negate && spending == "positive" { throw ValidationError("--negate and --spending positive contradict each other") }
+                options.statementOptions.spendingNegative = spending == "negative"
+            } else if negate {
+                options.statementOptions.spendingNegative = true
+            }
+            options.statementOptions.currency = currency
+            options.statementOptions.skipLines = skipLines
+            options.statementOptions.year = year
+            options.statementOptions.includePending = includePending
+            options.statementOptions.skipBadRows = skipBadRows
+            options.statementOptions.userProfiles = StatementProfile.userFolder(environment: TextFile.environment())
             let ledger = try global.openLedger(create: true)
             let showProgress = isatty(2) == 1
             let result = try ledger.importPurchases(path: file, options: options) { rows in
                 if showProgress { ProcessExit.printError("import: \(rows) rows read…") }
             }
             emit(global.format, json: result.json, text: result.text)
+            for w in result.warnings { ProcessExit.printError(w) }
+        }
+
+        /// `--date-format`: a pattern of `DatePattern`'s letters.
+        static func datePattern(_ text: String) throws -> DatePattern {
+            guard let p = DatePattern(text) else {
+                throw ValidationError(
+                    "--date-format \(text) is not a date pattern; write it with YYYY (or YY), MM or MMM (a month name), DD and the separators, e.g. DD.MM.YYYY, MM/DD/YYYY, MMM D, YYYY"
+                )
+            }
+            return p
         }
     }
 }

@@ -29,7 +29,7 @@ struct SyncCrashSafetyTests {
         try #require(ana.run("member", "add", "ana", "ben").exitCode == 0)
         let file = world.folder.file("statement.csv")
         try statement(rows: rows).write(toFile: file, atomically: true, encoding: .utf8)
-        let imported = try ana.run("import", file, "--date-column", "date", "--amount-column", "amount", "--note-column", "note")
+        let imported = try ana.run("import", file, "--date-column", "date", "--amount-column", "amount", "--note-column", "note", "--currency", "JPY")
         try #require(imported.exitCode == 0, "\(imported.stderr)")
         try LedgerInspection.checkpoint(ana.ledgerPath)
         return ana.ledgerPath

@@ -1,0 +1,556 @@
+import TripCore
+import TripModel
+
+/// What `trip import` was told about a card statement beyond its column mapping.
+public struct StatementOptions: Sendable {
+    /// `--profile NAME`: the layout, instead of recognising it by its header.
+    public var profile: String?
+    /// `--spending negative|positive` (`--negate` is `negative`): how the file writes spending.
+    /// `nil`: the profile's convention; a file with neither, whose amounts are mostly negative, is
+    /// refused rather than guessed.
+    public var spendingNegative: Bool?
+    /// `--currency CUR`: every amount whose row names no currency is in it.
+    public var currency: String?
+    /// `--skip-lines N`: the header is record N + 1 (preamble lines before it).
+    public var skipLines: Int?
+    /// `--date-format`: wins over the profile's.
+    public var dateFormat: DatePattern?
+    /// `--year`: the year of dates written without one (`September 15`).
+    public var year: Int?
+    /// `--include-pending`: import pending rows too (a later statement's completed row is the same purchase).
+    public var includePending = false
+    /// `--skip-bad-rows`: import the other rows and list the refused ones.
+    public var skipBadRows = false
+    /// Whether `--delimiter` was given; if not, `;` and tab are tried when `,` finds no header.
+    public var delimiterGiven = false
+    /// Where the user's own profiles are (`StatementProfile.userFolder`).
+    public var userProfiles: String?
+
+    public init() {}
+}
+
+/// One row of a statement, ready to be built: what the bank wrote, read.
+private struct StatementLine {
+    let number: Int
+    let date: CivilDate
+    let amount: Int64
+    let currency: Currency
+    let isCredit: Bool
+    let note: String?
+    let category: String?
+    let charged: Int64?
+}
+
+extension Ledger {
+    /// `trip import` of a card statement: finds the header (after any preamble), the layout (a
+    /// profile recognised by its header, `--profile`, or the mapping options, which override
+    /// either), then reads every row as data (never as arithmetic) and imports the purchases,
+    /// money back and fees in one transaction, skipping and counting what is not spending.
+    ///
+    /// Returns `nil` when no mapping or profile was given and no profile recognises the file: the
+    /// caller then reads it as the export format (whose errors say what is missing).
+    func importStatement(bytes: [UInt8], options: ImportOptions) throws -> ImportResult? {
+        let so = options.statementOptions
+        let profiles = try StatementProfile.all(userFolder: so.userProfiles)
+        var chosen: StatementProfile?
+        if let name = so.profile {
+            guard let p = profiles.first(where: { $0.name == name.lowercased() }) else {
+                throw TripError.badChoice(field: "profile", value: name, allowed: profiles.map(\.name))
+            }
+            chosen = p
+        }
+        let mapping = options.statement
+
+        // The delimiter and the header row: the first that gives the layout its columns.
+        let delimiters: [UInt8] = so.delimiterGiven ? [options.delimiter] : [options.delimiter, 0x3B, 0x09]
+        var found: (records: [[String]], header: Int, profile: StatementProfile)?
+        var firstRecords: [[String]] = []
+        var unreadable: (any Error)?
+        search: for d in delimiters {
+            let records: [[String]]
+            do {
+                records = try Self.statementRecords(bytes, delimiter: d)
+            } catch let e as TripError {
+                // Quotes that make no sense with this delimiter may with the next (`"a";"b"` read with `,`).
+                unreadable = unreadable ?? e
+                continue
+            }
+            if d == delimiters[0] { firstRecords = records }
+            let candidates = so.skipLines.map { [$0] } ?? Array(0..<min(records.count, 40))
+            for i in candidates where i < records.count {
+                let header = records[i].map(\.statementCell)
+                if let p = chosen ?? (mapping == nil ? profiles.first(where: { $0.recognises(header) }) : nil) {
+                    var p = p
+                    p.apply(mapping)
+                    if p.resolves(header) {
+                        found = (records, i, p)
+                        break search
+                    }
+                } else if let mapping {
+                    var p = StatementProfile(generic: "generic")
+                    p.apply(mapping)
+                    if p.resolves(header) {
+                        found = (records, i, p)
+                        break search
+                    }
+                }
+            }
+        }
+        guard let (records, headerIndex, profile) = found else {
+            if mapping == nil && chosen == nil { return nil }
+            if let unreadable, firstRecords.isEmpty { throw unreadable }
+            var p = chosen ?? StatementProfile(generic: "generic")
+            p.apply(mapping)
+            let header = (firstRecords.dropFirst(so.skipLines ?? 0).first ?? []).map(\.statementCell)
+            throw p.missingColumn(in: header)
+        }
+        let header = records[headerIndex].map(\.statementCell)
+        var seen: Set<String> = []
+        for name in header where !name.isEmpty && !seen.insert(name).inserted {
+            throw TripError.badText(field: "import", reason: "the header names column \(quoted(name)) twice")
+        }
+        let trip = try resolveTrip(options.trip)
+        let reader = try StatementRowReader(
+            ledger: self, profile: profile, header: header, mapping: mapping, options: so, trip: trip,
+            rows: records.dropFirst(headerIndex + 1))
+        var read = try reader.read()
+        if !read.refused.isEmpty && !so.skipBadRows {
+            let first = read.refused[0]
+            guard read.refused.count > 1 else { throw first.error }
+            let others = read.refused.dropFirst().map { String($0.number) }.joined(separator: ", ")
+            throw TripError.badText(
+                field: "import",
+                reason: """
+                    \(first.error.description.dropFirst("import: ".count)); \(read.refused.count == 2 ? "row \(others) is" : "rows \(others) are") refused too; nothing was \
+                    imported (--skip-bad-rows imports the other rows)
+                    """)
+        }
+        var built: [(PurchaseRow, UInt64)] = []
+        var keys = ImportKeys()
+        var outside = 0
+        for line in read.lines {
+            let draft = PurchaseDraft(
+                amount: Money(minorUnits: line.amount, currency: line.currency).plainText, currency: line.currency.code,
+                note: line.note, date: line.date.description, category: line.category,
+                charged: line.charged.map { Money(minorUnits: $0, currency: trip.homeCurrency).plainText })
+            var entry = draft
+            // The cell was read as data: the builder takes the number, never evaluates the text.
+            entry.entry.price = line.amount
+            var row: PurchaseRow
+            do {
+                row = try prepareRow(entry, amount: draft.entry.amount!, trip: trip, existing: nil)
+            } catch let e as TripError {
+                let field: String? =
+                    switch e {
+                    case .badAmount(let f, _, _), .badText(let f, _), .badTextValue(let f, _, _): f
+                    default: nil
+                    }
+                let (column, cell): (String, String) =
+                    switch field {
+                    case "note": (profile.note ?? "note", line.note ?? "")
+                    case "category": (profile.category ?? "category", line.category ?? "")
+                    case "charged": (profile.charged ?? "charged", draft.entry.charged ?? "")
+                    default: (profile.amount ?? profile.paidOut ?? "amount", draft.entry.amount!)
+                    }
+                let error = e.inRow(line.number, column: column, cell: cell)
+                if so.skipBadRows {
+                    read.refused.append((line.number, error))
+                    continue
+                }
+                throw error
+            }
+            if line.isCredit { row.kind = .credit }
+            if let s = trip.start, line.date < s { outside += 1 } else if let e = trip.end, line.date > e { outside += 1 }
+            // The same key as statements imported before profiles existed, so re-importing one adds nothing.
+            var h = FNV1a()
+            h.add("statement")
+            h.add(trip.id)
+            h.add(line.date.description)
+            h.add(row.currency.code)
+            h.add(row.breakdown.price)
+            h.add(row.note)
+            h.add(row.category ?? "")
+            h.add(row.charged.map { String($0) } ?? "")
+            if line.isCredit { h.add(PurchaseKind.credit.rawValue) }
+            built.append((row, keys.key(for: h.value)))
+        }
+        if built.isEmpty && read.skipped.isEmpty && read.refused.isEmpty {
+            throw TripError.badText(field: "import", reason: "the file has a header but no rows; nothing to import")
+        }
+        let added = try transaction {
+            let lastID = try purchaseStore.maxID()
+            let removedAbove = try highWater(.purchases)
+            let sink = try ImportSink(store: purchaseStore, databasePath: database.path, bulkThreshold: .max, progressEvery: .max)
+            let now = clock.now
+            var batch = ParsedBatch()
+            for (row, key) in built {
+                for v in row.values(now: now, createdAt: now) { batch.values.append(v) }
+                batch.values.appendInteger(Int64(bitPattern: key))
+                batch.keys.append(key)
+            }
+            try sink.take(batch) { _ in }
+            try sink.finish()
+            try shiftIDs(after: lastID, pastHighWater: removedAbove)
+            return sink.added
+        }
+        var result = ImportResult(imported: added, skipped: built.count - added, trips: [trip.name])
+        result.profile = profile.title == "generic" ? nil : profile.title
+        result.notImported = read.skipped
+        result.isStatement = true
+        if outside > 0 {
+            let span = [trip.start.map { "from \($0)" }, trip.end.map { "to \($0)" }].compactMap { $0 }.joined(separator: " ")
+            result.warnings.append(
+                "warning: \(outside) row\(outside == 1 ? " is" : "s are") dated outside \(trip.name) (\(span)); imported all the same")
+        }
+        for r in read.refused { result.warnings.append("warning: skipped \(r.error.description)") }
+        return result
+    }
+
+    /// Every record of `bytes`, each with its own number of fields (a preamble's lines differ from the table's).
+    static func statementRecords(_ bytes: [UInt8], delimiter: UInt8) throws -> [[String]] {
+        let reader = CSVReader(bytes: bytes, delimiter: delimiter)
+        var out: [[String]] = []
+        while true {
+            reader.expectedFieldCount = nil
+            do {
+                guard let r = try reader.next() else { break }
+                out.append(r)
+            } catch {
+                if error.encoding != nil { throw error }
+                throw TripError.badText(field: "import", reason: "row \(error.record - 1): \(error.reason)")
+            }
+        }
+        return out
+    }
+}
+
+extension StatementProfile {
+    /// The mapping options win over the profile's columns.
+    mutating func apply(_ mapping: StatementMapping?) {
+        guard let m = mapping else { return }
+        date = m.date
+        amount = m.amount
+        paidOut = nil
+        paidIn = nil
+        if let c = m.currency { currency = c }
+        if let n = m.note { note = n }
+        if let c = m.category { category = c }
+        if let c = m.charged { charged = c }
+        if let f = m.dateFormat { dateFormat = f.description }
+    }
+
+    /// Whether every column this profile reads is in `header`.
+    func resolves(_ header: [String]) -> Bool {
+        let needed = [date, amount, paidOut, paidIn, currency, note, category, charged].compactMap { $0 }
+        return needed.allSatisfy { n in header.contains { Self.columnMatches($0, n) } }
+    }
+
+    /// The error for a header that lacks a column this profile (or the options) name.
+    func missingColumn(in header: [String]) -> TripError {
+        let named: [(String?, String)] = [
+            (date, "--date-column"), (amount, "--amount-column"), (currency, "--currency-column"), (note, "--note-column"),
+            (category, "--category-column"), (charged, "--charged-column"), (paidOut, "paid_out"), (paidIn, "paid_in"),
+        ]
+        let (name, option) =
+            named.first { n, _ in n.map { n in !header.contains { Self.columnMatches($0, n) } } ?? false }
+            .map { ($0.0!, $0.1) } ?? ("", "a column")
+        let hint =
+            header.count == 1 && header[0].contains(";")
+            ? "; the header is one column holding ';': add --delimiter ';'"
+            : header.count == 1 && header[0].contains("\t") ? "; the header is one column holding tabs: add --delimiter tab" : ""
+        return .badText(
+            field: "import",
+            reason: """
+                \(option) \(quoted(name)) is not a column of the header; it has \(header.map { quoted($0) }.joined(separator: ", "))\(hint)
+                """)
+    }
+}
+
+extension String {
+    /// A cell without the spaces around it, and without its quotes when spaces before them kept
+    /// the CSV reader from taking them as quotes (`Date ; "27,60 EUR" ;`).
+    var statementCell: String {
+        let t = trimmingSpaces
+        guard t.count >= 2, t.hasPrefix("\""), t.hasSuffix("\"") else { return t }
+        let inner = t.dropFirst().dropLast()
+        var out = ""
+        var quote = false
+        for c in inner {
+            if c == "\"" && !quote {
+                quote = true
+                continue
+            }
+            quote = false
+            out.append(c)
+        }
+        return out.trimmingSpaces
+    }
+}
+
+/// An error about the whole file met while reading a row (no currency anywhere), so that it is not
+/// taken for that row's.
+private struct WholeFile: Error {
+    let error: TripError
+}
+
+/// Reads a statement's data rows into `StatementLine`s: which rows are spending, money back or
+/// fees, which are skipped (and why), and which are refused (and why).
+private struct StatementRowReader {
+    let ledger: Ledger
+    let profile: StatementProfile
+    let options: StatementOptions
+    let trip: Trip
+    let rows: ArraySlice<[String]>
+    let at: [String: Int]
+    let headerCurrency: Currency?
+    let defaultCurrency: Currency?
+    let pattern: DatePattern
+    let spendingNegative: Bool
+    /// The header's number of cells, and whether its last is empty (a trailing separator).
+    let width: Int
+    let headerEndsEmpty: Bool
+
+    struct Read {
+        var lines: [StatementLine] = []
+        var skipped: [String: Int] = [:]
+        var refused: [(number: Int, error: TripError)] = []
+    }
+
+    init(
+        ledger: Ledger, profile: StatementProfile, header: [String], mapping: StatementMapping?, options: StatementOptions,
+        trip: Trip, rows: ArraySlice<[String]>
+    ) throws {
+        self.ledger = ledger
+        self.profile = profile
+        self.options = options
+        self.trip = trip
+        self.rows = rows
+        width = header.count
+        headerEndsEmpty = header.last?.isEmpty == true
+        var at: [String: Int] = [:]
+        for name in [
+            profile.date, profile.amount, profile.paidOut, profile.paidIn, profile.fee, profile.currency, profile.note,
+            profile.category, profile.foreignAmount, profile.foreignCurrency, profile.type, profile.state,
+            profile.completedWhenSet, profile.charged,
+        ].compactMap({ $0 }) {
+            if let i = header.firstIndex(where: { StatementProfile.columnMatches($0, name) }) { at[name] = i }
+        }
+        self.at = at
+        // `Betrag (EUR)`, `Paid Out (GBP)`: the header names the account's currency.
+        let amountHeader = (profile.amount ?? profile.paidOut).flatMap { at[$0] }.map { header[$0] }
+        headerCurrency = amountHeader.flatMap { h -> Currency? in
+            guard h.hasSuffix(")"), let open = h.lastIndex(of: "(") else { return nil }
+            return CurrencyTable.shared.lookup(String(h[h.index(after: open)..<h.index(before: h.endIndex)]))
+        }
+        if let c = options.currency {
+            defaultCurrency = try CurrencyTable.shared.currency(for: c)
+        } else if let headerCurrency {
+            defaultCurrency = headerCurrency
+        } else {
+            defaultCurrency = nil
+        }
+        // The dates: the profile's or the option's pattern, else the first known one that reads them all.
+        let dateCells = rows.compactMap { r -> String? in
+            let c = at[profile.date!].flatMap { $0 < r.count ? r[$0].statementCell : nil } ?? ""
+            return c.isEmpty ? nil : c
+        }
+        if let f = options.dateFormat ?? profile.dateFormat.flatMap(DatePattern.init) {
+            pattern = f
+        } else {
+            let fits = DatePattern.known.filter { p in dateCells.allSatisfy { p.fields($0) != nil } }
+            if fits.count > 1, fits.contains(where: { $0.description.hasPrefix("DD/MM") }),
+                fits.contains(where: { $0.description.hasPrefix("MM/DD") })
+            {
+                throw TripError.badText(
+                    field: "import",
+                    reason: """
+                        the dates of column \(profile.date!) (\(quoted(dateCells.first ?? ""))) read as day/month and as \
+                        month/day; give --date-format DD/MM/YYYY or --date-format MM/DD/YYYY
+                        """)
+            }
+            pattern = fits.first ?? DatePattern("YYYY-MM-DD")!
+        }
+        // The sign: the option, the profile, or the file must be unambiguous.
+        if let s = options.spendingNegative ?? profile.spendingNegative {
+            spendingNegative = s
+        } else if let a = profile.amount, let i = at[a] {
+            var negative = 0, total = 0
+            for r in rows where i < r.count {
+                let t = r[i].statementCell
+                guard !t.isEmpty else { continue }
+                total += 1
+                if t.hasPrefix("-") || t.hasPrefix("(") || t.hasSuffix("-") || t.uppercased().hasSuffix("CR") { negative += 1 }
+            }
+            if total > 0 && negative * 2 > total {
+                throw TripError.badText(
+                    field: "import",
+                    reason: """
+                        \(negative) of \(total) amounts in column \(a) are negative: if this bank writes spending as \
+                        negative (Revolut, Wise, Monzo and DKB do), give --spending negative (or --negate); if \
+                        negative amounts are refunds, give --spending positive
+                        """)
+            }
+            spendingNegative = false
+        } else {
+            spendingNegative = false
+        }
+    }
+
+    private func cell(_ row: [String], _ name: String?) -> String {
+        guard let name, let i = at[name], i < row.count else { return "" }
+        return row[i].statementCell
+    }
+
+    func read() throws -> Read {
+        var out = Read()
+        var number = 0
+        for row in rows {
+            if row.allSatisfy({ $0.trimmingSpaces.isEmpty }) { continue }
+            number += 1
+            // A trailing separator (as DKB writes) is not a column of its own.
+            let cells = row.last?.isEmpty == true && row.count == width + 1 ? Array(row.dropLast()) : row
+            guard cells.count == width || (cells.count == width - 1 && headerEndsEmpty) else {
+                out.refused.append(
+                    (number, .badText(field: "import", reason: "row \(number): has \(cells.count) fields; the header has \(width)")))
+                continue
+            }
+            do {
+                try read(row, number: number, into: &out)
+            } catch let e as TripError {
+                out.refused.append((number, e))
+            } catch let w as WholeFile {
+                throw w.error
+            }
+        }
+        return out
+    }
+
+    private func read(_ row: [String], number: Int, into out: inout Read) throws {
+        func count(_ label: String) { out.skipped[label, default: 0] += 1 }
+        func bad(_ column: String?, _ reason: String) -> TripError {
+            .badRow(row: number, column: column ?? "?", value: cell(row, column), reason: reason)
+        }
+        let state = cell(row, profile.state)
+        if !state.isEmpty && profile.notCompleted.contains(where: { $0.lowercased() == state.lowercased() }) {
+            return count(state.lowercased())
+        }
+        let pending =
+            (!state.isEmpty && profile.pending.contains { $0.lowercased() == state.lowercased() })
+            || (profile.completedWhenSet != nil && cell(row, profile.completedWhenSet).isEmpty)
+        if pending && !options.includePending { return count("pending") }
+        let typeCell = cell(row, profile.type ?? profile.note)
+        let kind = profile.kind(of: typeCell)
+        if case .skip(let label) = kind { return count(label) }
+
+        // The account's currency: the row's, the option's, the header's, else the trip's.
+        let rowCurrency = cell(row, profile.currency)
+        let account: () throws -> Currency = {
+            if !rowCurrency.isEmpty {
+                do { return try CurrencyTable.shared.currency(for: rowCurrency) } catch let e as TripError {
+                    throw e.inRow(number, column: profile.currency!, cell: rowCurrency)
+                }
+            }
+            if let d = defaultCurrency { return d }
+            if let local = trip.localCurrency, local != trip.homeCurrency {
+                // Taking the trip's local currency for a bank's amounts is how a EUR account's
+                // statement was once booked as USD: a file that says nothing is not guessed.
+                throw WholeFile(
+                    error: TripError.badText(
+                        field: "import",
+                        reason: """
+                            the statement names no currency and trip \(quoted(trip.name)) has two (local \(local.code), home \
+                            \(trip.homeCurrency.code)); give --currency \(trip.homeCurrency.code) or --currency \(local.code) \
+                            (or --currency-column)
+                            """))
+            }
+            return trip.homeCurrency
+        }
+        // The amount, signed as the bank wrote it, then turned into spending or money in.
+        var amount: StatementAmount
+        var spending: Bool
+        var column: String
+        func readAmount(_ name: String) throws -> StatementAmount {
+            do { return try StatementAmount.read(cell(row, name), field: name, currency: account) } catch let e as TripError {
+                throw e.inRow(number, column: name, cell: cell(row, name))
+            }
+        }
+        if let a = profile.amount {
+            column = a
+            amount = try readAmount(a)
+            spending = amount.isNegative == spendingNegative
+        } else {
+            let out = cell(row, profile.paidOut), inn = cell(row, profile.paidIn)
+            guard !(out.isEmpty && inn.isEmpty) else { throw bad(profile.paidOut, "is empty, and so is \(profile.paidIn ?? "")") }
+            column = out.isEmpty ? profile.paidIn! : profile.paidOut!
+            amount = try readAmount(column)
+            spending = !out.isEmpty
+        }
+        if amount.minorUnits == 0 && kind != .fee { return count("zero amount") }
+        var currency = try amount.writtenCurrency.map { try CurrencyTable.shared.currency(for: $0) } ?? account()
+        var value = amount.minorUnits
+        // Money in on a purchase row is a refund of it; a refund row is money back whatever its sign;
+        // a fee is spending unless the bank paid it back.
+        let isCredit = kind == .fee ? !spending : kind == .refund || !spending
+        var charged: Int64?
+        if let c = profile.charged {
+            let text = cell(row, c)
+            if !text.isEmpty {
+                let ch: StatementAmount
+                do { ch = try StatementAmount.read(text, field: c, currency: { trip.homeCurrency }) } catch let e as TripError {
+                    throw e.inRow(number, column: c, cell: text)
+                }
+                if ch.isNegative != amount.isNegative && ch.minorUnits != 0 {
+                    throw bad(c, "has the opposite sign of the amount \(quoted(cell(row, column))); a charge and its amount have one sign")
+                }
+                charged = ch.minorUnits
+            }
+        }
+        // A foreign-currency row: the merchant's amount and currency, the account's amount charged.
+        let foreignText = cell(row, profile.foreignAmount)
+        if !foreignText.isEmpty, charged == nil {
+            let foreignCode = cell(row, profile.foreignCurrency)
+            let foreign: StatementAmount
+            do {
+                foreign = try StatementAmount.read(
+                    foreignText, field: profile.foreignAmount!,
+                    currency: { foreignCode.isEmpty ? currency : try CurrencyTable.shared.currency(for: foreignCode) })
+            } catch let e as TripError {
+                throw e.inRow(number, column: profile.foreignAmount!, cell: foreignText)
+            }
+            let code = foreign.writtenCurrency ?? (foreignCode.isEmpty ? nil : foreignCode.uppercased())
+            if let code, code != currency.code, foreign.minorUnits != 0, currency == trip.homeCurrency {
+                charged = value
+                currency = try CurrencyTable.shared.currency(for: code)
+                value = foreign.minorUnits
+            }
+        }
+        let dateText = cell(row, profile.date)
+        guard let (d, m, y) = pattern.fields(dateText) else {
+            throw bad(profile.date, "is not a date in the form \(pattern.description)")
+        }
+        // A year-less date (`September 15`) is in --year, else the latest year that is not in the future.
+        let year = y ?? options.year ?? DatePattern.latestYear(month: m, day: d, notAfter: ledger.clock.today)
+        guard let date = CivilDate(year: year, month: m, day: d) else { throw bad(profile.date, "is not a valid date") }
+        let note = cell(row, profile.note)
+        let categoryCell = cell(row, profile.category)
+        let category = kind == .fee ? "fees" : categoryCell.isEmpty ? nil : categoryCell
+        out.lines.append(
+            StatementLine(
+                number: number, date: date, amount: value, currency: currency, isCredit: isCredit,
+                note: note.isEmpty ? nil : note, category: category, charged: charged))
+        // A fee column: a purchase of its own in category fees, beside the row it belongs to.
+        let feeText = cell(row, profile.fee)
+        if !feeText.isEmpty {
+            let fee: StatementAmount
+            do { fee = try StatementAmount.read(feeText, field: profile.fee!, currency: { currency }) } catch let e as TripError {
+                throw e.inRow(number, column: profile.fee!, cell: feeText)
+            }
+            if fee.minorUnits != 0 {
+                out.lines.append(
+                    StatementLine(
+                        number: number, date: date, amount: fee.minorUnits, currency: try account(), isCredit: false,
+                        note: "fee: " + (note.isEmpty ? "row \(number)" : note), category: "fees", charged: nil))
+            }
+        }
+    }
+}
