@@ -185,6 +185,9 @@ public struct Sharing {
                 run.results.append(try sync(target, connection))
             } catch let error as SharingError where error.endsTheSession {
                 throw error
+            } catch let error as SQLiteError where error.isDiskFull || error.isBusy {
+                // This ledger cannot take the next trip's changes either: said once, for the run.
+                throw error
             } catch {
                 // One trip's failure (a permission taken back, a change that cannot be applied)
                 // does not stop the others: each trip's outcome is said.
