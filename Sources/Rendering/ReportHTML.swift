@@ -97,9 +97,9 @@ public enum ReportHTML {
                 "<section><h2>Purchases</h2><table><tr><th>date</th><th>note</th><th>category</th><th class=\"n\">total</th><th class=\"n\">rate</th><th>source</th><th class=\"n\">\(r.home.code)</th></tr>"
             for p in r.lines {
                 let q = p.conversion.quote
-                let home = p.conversion.home.map { Money(minorUnits: $0, currency: p.conversion.homeCurrency).plainText } ?? "unconverted"
+                let home = TripReport.lineHome(p)
                 h +=
-                    "<tr><td class=\"d\">\(p.date)</td><td>\(escape(p.note))</td><td>\(escape(p.category ?? ""))</td><td class=\"n\">\(escape(Money(minorUnits: p.breakdown.total, currency: p.currency).formatted))</td><td class=\"n\">\(escape(q?.rate ?? ""))</td><td>\(p.conversion.home == nil ? "no rate" : p.conversion.source.rawValue + (p.conversion.provisional ? " (provisional)" : ""))\(q?.date.map { ", \($0)" } ?? "")</td><td class=\"n\">\(home)</td></tr>"
+                    "<tr><td class=\"d\">\(p.date)</td><td>\(escape(TripReport.lineNote(p)))</td><td>\(escape(p.category ?? ""))</td><td class=\"n\">\(escape(Money(minorUnits: p.signedTotal, currency: p.currency).formatted))</td><td class=\"n\">\(escape(q?.rate ?? ""))</td><td>\(p.conversion.home == nil ? "no rate" : p.conversion.source.rawValue + (p.conversion.provisional ? " (provisional)" : ""))\(q?.date.map { ", \($0)" } ?? "")</td><td class=\"n\">\(home)</td></tr>"
             }
             h += "</table></section>"
         }
@@ -107,7 +107,7 @@ public enum ReportHTML {
             h +=
                 "<section><h2>\(escape(r.member ?? ""))'s part of each purchase</h2><table><tr><th>date</th><th>note</th><th>category</th><th class=\"n\">paid</th><th class=\"n\">portion</th><th class=\"n\">share</th><th class=\"n\">\(r.home.code)</th></tr>"
             for l in r.memberLines {
-                let home = l.homeShare.map { Money(minorUnits: $0, currency: l.homeCurrency).plainText } ?? "unconverted"
+                let home = TripReport.memberLineHome(l)
                 h +=
                     "<tr><td class=\"d\">\(l.date)</td><td>\(escape(l.note))</td><td>\(escape(l.category ?? ""))</td><td class=\"n\">\(escape(Money(minorUnits: l.total, currency: l.currency).formatted))</td><td class=\"n\">\(l.portionText)</td><td class=\"n\">\(escape(Money(minorUnits: l.share, currency: l.currency).formatted))</td><td class=\"n\">\(home)</td></tr>"
             }

@@ -49,9 +49,9 @@ public enum ReportMarkdown {
             ]
             for p in r.lines {
                 let q = p.conversion.quote
-                let home = p.conversion.home.map { Money(minorUnits: $0, currency: p.conversion.homeCurrency).plainText } ?? "unconverted"
+                let home = TripReport.lineHome(p)
                 out.append(
-                    "| \(p.date) | \(cell(p.note)) | \(cell(p.category ?? "")) | \(Money(minorUnits: p.breakdown.price, currency: p.currency).formatted) | \(Money(minorUnits: p.breakdown.total, currency: p.currency).formatted) | \(q?.rate ?? "") | \(p.conversion.source.rawValue)\(p.conversion.provisional ? " (provisional)" : "") | \(home) |"
+                    "| \(p.date) | \(cell(TripReport.lineNote(p))) | \(cell(p.category ?? "")) | \(Money(minorUnits: p.kind.sign * p.breakdown.price, currency: p.currency).formatted) | \(Money(minorUnits: p.signedTotal, currency: p.currency).formatted) | \(q?.rate ?? "") | \(p.conversion.source.rawValue)\(p.conversion.provisional ? " (provisional)" : "") | \(home) |"
                 )
             }
         }
@@ -61,7 +61,7 @@ public enum ReportMarkdown {
                 "| date | note | category | paid | portion | share | \(r.home.code) |", "|---|---|---|---:|---:|---:|---:|",
             ]
             for l in r.memberLines {
-                let home = l.homeShare.map { Money(minorUnits: $0, currency: l.homeCurrency).plainText } ?? "unconverted"
+                let home = TripReport.memberLineHome(l)
                 out.append(
                     "| \(l.date) | \(cell(l.note)) | \(cell(l.category ?? "")) | \(Money(minorUnits: l.total, currency: l.currency).formatted) | \(l.portionText) | \(Money(minorUnits: l.share, currency: l.currency).formatted) | \(home) |"
                 )

@@ -1,0 +1,169 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Group money that is right in every output (issue 27): report lines that add up in every
+/// format, a payer that is never a guess, typed amounts that stay typed.
+@Suite("End to end: group money in every output")
+struct GroupMoneyEndToEndTests {
+    /// A group trip in Japan, home USD at 0.0067: purchases (one over a thousand dollars, so
+    /// grouping matters), a refund, a credit, a transfer and an unconverted purchase in MNT.
+    static func trip() throws -> (TemporaryFolder, TripProcess) {
+        let folder = TemporaryFolder()
+        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
+        let steps: [[String]] = [
+            ["init", "--home", "USD"], ["new", "Japan", "--currency", "JPY"],
+            ["rates", "set", "JPY", "0.0067", "--date", "2026-03-01"],
+            ["member", "add", "Ana", "Ben", "Carla"], ["whoami", "Ana"],
+            ["add", "200000", "hotel", "--date", "2026-03-01"],
+            ["add", "12000", "jacket", "--paid-by", "ben", "--split", "ben", "--date", "2026-03-01"],
+            ["add", "3333", "taxi", "--split", "ana=2,ben=1", "--date", "2026-03-01"],
+            ["add", "1001", "snack", "--date", "2026-03-02"],
+            ["refund", "2", "4000", "--date", "2026-03-02"],
+            ["add", "1500", "tax-free", "--refund", "--date", "2026-03-02"],
+            ["transfer", "Ben", "Ana", "5000", "JPY", "--date", "2026-03-02"],
+            ["add", "5000", "MNT", "ger camp", "--date", "2026-03-02"],
+        ]
+        for args in steps {
+            let r = try trip.run(args)
+            try #require(r.exitCode == 0, "\(args): \(r.stderr)")
+        }
+        return (folder, trip)
+    }
+
+    /// "1,340.00", "-26.80", "1,340.00 USD", "**9.30**" → cents.
+    static func cents(_ text: some StringProtocol) -> Int? {
+        let t = text.replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "*", with: "")
+            .replacingOccurrences(of: " USD", with: "").trimmingCharacters(in: .whitespaces)
+        guard t.contains(".") else { return nil }
+        return Int(t.replacingOccurrences(of: ".", with: ""))
+    }
+
+    /// A text line's cells: runs of two or more spaces separate them.
+    static func cells(_ line: some StringProtocol) -> [String] {
+        String(line).components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// The rows of the Markdown table under `heading`, each as its cells.
+    static func markdownRows(_ md: String, under heading: String) -> [[String]] {
+        let lines = md.components(separatedBy: "\n")
+        guard let start = lines.firstIndex(of: heading) else { return [] }
+        return lines[(start + 4)...].prefix { $0.hasPrefix("|") }.map { row in
+            row.dropFirst().dropLast().components(separatedBy: " | ").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    /// The cells of every `<tr>` of the HTML section whose heading is `heading`.
+    static func htmlRows(_ html: String, under heading: String) -> [[String]] {
+        guard let start = html.range(of: "<h2>\(heading)</h2>") else { return [] }
+        let section = html[start.upperBound...].prefix { _ in true }
+        let body = section.components(separatedBy: "</section>")[0]
+        return body.components(separatedBy: "<tr").dropFirst().map { row in
+            row.components(separatedBy: "<td").dropFirst().map { cell in
+                let inner = cell.drop { $0 != ">" }.dropFirst()
+                return String(inner.prefix { $0 != "<" })
+            }
+        }.filter { !$0.isEmpty }
+    }
+
+    @Test("Every format's lines add up to the total it prints, with --lines and with --member")
+    func everyFormatsLinesAddUp() throws {
+        let (folder, trip) = try Self.trip()
+        defer { withExtendedLifetime(folder) {} }
+        let json = try trip.run("report", "--lines", "--format", "json")
+        try #require(json.exitCode == 0, "\(json.stderr)")
+        let net = try #require(Self.cents((json.json["totals"] as? [String: Any])?["net"] as? String ?? ""))
+        // 1,340.00 + 80.40 + 22.33 + 6.71 − 26.80 − 10.05; MNT has no rate.
+        #expect(net == 1_412_59)
+
+        // JSON: home_amount, signed by kind (README, "Money rules").
+        let jsonLines = try #require(json.json["lines"] as? [[String: Any]])
+        #expect(jsonLines.count == 7)
+        let jsonSum = jsonLines.compactMap { l -> Int? in
+            guard let h = l["home_amount"] as? String, let c = Self.cents(h) else { return nil }
+            return (l["kind"] as? String == "purchase" ? 1 : -1) * c
+        }.reduce(0, +)
+        #expect(jsonSum == net)
+
+        // Text: the list's home column, and the net total line.
+        let text = try trip.run("report", "--lines")
+        try #require(text.exitCode == 0, "\(text.stderr)")
+        let textLines = text.stdout.split(separator: "\n")
+        let textNet = try #require(textLines.first { $0.hasPrefix("  net total") }.flatMap { Self.cents(Self.cells($0)[1]) })
+        let textRows = textLines.filter { $0.hasPrefix("#") }.map(Self.cells)
+        #expect(textRows.count == 7)
+        #expect(textRows.compactMap { Self.cents($0[3]) }.reduce(0, +) == textNet)
+        #expect(textNet == net)
+
+        // CSV: the signed home column; its kind column says what each line is.
+        let csv = try trip.run("report", "--format", "csv")
+        try #require(csv.exitCode == 0, "\(csv.stderr)")
+        let rows = csv.stdout.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let signed = try #require(rows[0].firstIndex(of: "signed_home_total"))
+        let kind = try #require(rows[0].firstIndex(of: "kind"))
+        #expect(rows.dropFirst().compactMap { Self.cents($0[signed]) }.reduce(0, +) == net)
+        #expect(rows.dropFirst().map { $0[kind] }.sorted() == ["credit", "purchase", "purchase", "purchase", "purchase", "purchase", "refund"])
+
+        // Markdown: the purchases table's last column, and the net total row.
+        let md = try trip.run("report", "--lines", "--format", "markdown")
+        try #require(md.exitCode == 0, "\(md.stderr)")
+        let mdNet = try #require(
+            md.stdout.components(separatedBy: "\n").first { $0.hasPrefix("| **net total**") }.flatMap {
+                Self.cents($0.components(separatedBy: "|")[2])
+            })
+        let mdRows = Self.markdownRows(md.stdout, under: "### Purchases")
+        #expect(mdRows.count == 7)
+        #expect(mdRows.compactMap { Self.cents($0.last!) }.reduce(0, +) == mdNet)
+        #expect(mdNet == net)
+        #expect(mdRows.contains { $0.contains { $0.contains("refund of #2") } && $0.last == "-26.80" })
+        #expect(mdRows.contains { $0.contains { $0.contains("credit") } && $0.last == "-10.05" })
+        #expect(mdRows.contains { $0.last == "1,340.00" })
+
+        // HTML: the same.
+        let html = try trip.run("report", "--lines", "--format", "html")
+        try #require(html.exitCode == 0, "\(html.stderr)")
+        let totals = Self.htmlRows(html.stdout, under: "Totals")
+        let htmlNet = try #require(totals.first { $0.first == "net total" }.flatMap { Self.cents($0[1]) })
+        let htmlRows = Self.htmlRows(html.stdout, under: "Purchases")
+        #expect(htmlRows.count == 7)
+        #expect(htmlRows.compactMap { Self.cents($0.last!) }.reduce(0, +) == htmlNet)
+        #expect(htmlNet == net)
+        #expect(htmlRows.contains { $0.contains { $0.contains("refund of #2") } && $0.last == "-26.80" })
+        #expect(htmlRows.contains { $0.contains { $0.contains("credit") } && $0.last == "-10.05" })
+
+        // --member: every format's lines are Ben's parts and add up to his net.
+        let mjson = try trip.run("report", "--member", "ben", "--lines", "--format", "json")
+        try #require(mjson.exitCode == 0, "\(mjson.stderr)")
+        let benNet = try #require(Self.cents((mjson.json["totals"] as? [String: Any])?["net"] as? String ?? ""))
+        let memberLines = try #require(mjson.json["member_lines"] as? [[String: Any]])
+        #expect(memberLines.compactMap { ($0["home_share"] as? String).flatMap(Self.cents) }.reduce(0, +) == benNet)
+
+        let mtext = try trip.run("report", "--member", "ben", "--lines")
+        try #require(mtext.exitCode == 0, "\(mtext.stderr)")
+        let mtextLines = mtext.stdout.split(separator: "\n")
+        let mtextRows = mtextLines.filter { $0.hasPrefix("  #") }.map(Self.cells)
+        let mtextTotal = try #require(mtextLines.last { Self.cells($0).first == "total" }.flatMap { Self.cents(Self.cells($0)[1]) })
+        #expect(mtextRows.compactMap { Self.cents($0[5]) }.reduce(0, +) == mtextTotal)
+        #expect(mtextTotal == benNet)
+
+        let mcsv = try trip.run("report", "--member", "ben", "--format", "csv")
+        try #require(mcsv.exitCode == 0, "\(mcsv.stderr)")
+        let mrows = mcsv.stdout.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let share = try #require(mrows[0].firstIndex(of: "home_share"))
+        #expect(mrows.dropFirst().compactMap { Self.cents($0[share]) }.reduce(0, +) == benNet)
+
+        let mmd = try trip.run("report", "--member", "ben", "--lines", "--format", "markdown")
+        try #require(mmd.exitCode == 0, "\(mmd.stderr)")
+        let mmdRows = Self.markdownRows(mmd.stdout, under: "### Ben's part of each purchase")
+        #expect(mmdRows.dropLast().compactMap { Self.cents($0.last!) }.reduce(0, +) == Self.cents(mmdRows.last!.last!))
+        #expect(Self.cents(mmdRows.last!.last!) == benNet)
+
+        let mhtml = try trip.run("report", "--member", "ben", "--lines", "--format", "html")
+        try #require(mhtml.exitCode == 0, "\(mhtml.stderr)")
+        let mhtmlNet = try #require(Self.htmlRows(mhtml.stdout, under: "Totals").first { $0.first == "net total" }.flatMap { Self.cents($0[1]) })
+        let mhtmlRows = Self.htmlRows(mhtml.stdout, under: "Ben's part of each purchase")
+        #expect(!mhtmlRows.isEmpty)
+        #expect(mhtmlRows.compactMap { Self.cents($0.last!) }.reduce(0, +) == mhtmlNet)
+        #expect(mhtmlNet == benNet)
+    }
+}
