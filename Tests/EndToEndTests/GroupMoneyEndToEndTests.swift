@@ -166,4 +166,59 @@ struct GroupMoneyEndToEndTests {
         #expect(mhtmlRows.compactMap { Self.cents($0.last!) }.reduce(0, +) == mhtmlNet)
         #expect(mhtmlNet == benNet)
     }
+
+    @Test("The payer is never a guess: whoami takes a member's name; add with no payer is refused")
+    func payerIsNeverAGuess() throws {
+        let folder = TemporaryFolder()
+        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
+        for args in [["init", "--home", "JPY"], ["new", "Japan", "--currency", "JPY"], ["member", "add", "Ana", "Ben", "Carla"]] {
+            let r = try trip.run(args)
+            try #require(r.exitCode == 0, "\(args): \(r.stderr)")
+        }
+        let zed = try trip.run("whoami", "Zed")
+        #expect(zed.exitCode == 65)
+        #expect(zed.stderr == "trip: member: \"Zed\" is not a member of \"Japan\"; members: Ana, Ben, Carla\n")
+        let near = try trip.run("whoami", "Bne")
+        #expect(near.exitCode == 65)
+        #expect(near.stderr.contains("did you mean Ben? members: Ana, Ben, Carla"))
+        #expect(try trip.run("whoami", "--format", "json").json["whoami"] is NSNull)
+
+        let guess = try trip.run("add", "1000", "x")
+        #expect(guess.exitCode == 64)
+        #expect(guess.stderr.contains("give --paid-by NAME, or say who you are once with `trip whoami NAME`"), "\(guess.stderr)")
+        #expect((try trip.run("list", "--format", "json").json["purchases"] as? [Any])?.isEmpty == true)
+
+        let paid = try trip.run("add", "1000", "x", "--paid-by", "ben", "--format", "json")
+        #expect(paid.exitCode == 0, "\(paid.stderr)")
+        let me = try trip.run("whoami", "carla")
+        #expect(me.stdout == "You are Carla.\n")
+        let mine = try trip.run("add", "2000", "y", "--format", "json")
+        #expect(mine.exitCode == 0, "\(mine.stderr)")
+        #expect((mine.json["paid_by"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["Carla"])
+    }
+
+    /// `trip join` makes this device's member the one named like its role (in any case), or says
+    /// to run `trip whoami`: a joined device never pays as the first member.
+    @Test("join sets this device's member to the one named like its role, or says to run whoami")
+    func joinSetsTheMemberNamedLikeTheRole() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben"), carla = world.device("carla")
+        try #require(ana.run("new", "Japan", "--currency", "JPY", "--home", "JPY").exitCode == 0)
+        try #require(ana.run("member", "add", "Ana", "Ben").exitCode == 0)
+        try #require(ana.run("share", "--with", "ben", "--with", "carla").exitCode == 0)
+
+        let benJoins = try ben.run("join", "Japan")
+        #expect(benJoins.exitCode == 0, "\(benJoins.stderr)")
+        #expect(benJoins.stdout.contains("You are Ben on this device"), "\(benJoins.stdout)")
+        let benAdds = try ben.run("add", "1000", "test", "--format", "json")
+        #expect(benAdds.exitCode == 0, "\(benAdds.stderr)")
+        #expect((benAdds.json["paid_by"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["Ben"])
+
+        let carlaJoins = try carla.run("join", "Japan")
+        #expect(carlaJoins.exitCode == 0, "\(carlaJoins.stderr)")
+        #expect(carlaJoins.stdout.contains("No member of Japan is named carla: say which one you are with `trip whoami NAME`"))
+        let carlaAdds = try carla.run("add", "1000", "test")
+        #expect(carlaAdds.exitCode == 64)
+        #expect(carlaAdds.stderr.contains("`trip whoami NAME`"))
+    }
 }

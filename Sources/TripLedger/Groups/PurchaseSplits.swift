@@ -19,7 +19,7 @@ public struct SplitDraft: Sendable {
 extension Ledger {
     /// Stores who paid and who shares a purchase just written or edited. On a trip
     /// without members a split is refused; on add, the defaults are the ledger's own member
-    /// (`trip whoami`, else the first member) as payer and every member as sharers. On edit,
+    /// (`trip whoami`; without one, --paid-by is required) as payer and every member as sharers. On edit,
     /// what is not given is kept. Runs inside the command's transaction, so a bad split leaves
     /// nothing behind.
     /// `previousTrip` is the trip an edited purchase was in (nil for a new one).
@@ -62,7 +62,12 @@ extension Ledger {
                 ? paid.map { Rational($0) }
                 : names.indices.map { SplitSpec.memberIndex(spec.names[0], in: names) == $0 ? .one : .zero }
         } else if isNew {
-            let me = try whoami(set: nil).flatMap { SplitSpec.memberIndex($0, in: names) } ?? 0
+            // Never a guess: without --paid-by the payer is this device's member, or the user is asked.
+            guard let me = try whoami(set: nil).flatMap({ SplitSpec.memberIndex($0, in: names) }) else {
+                throw TripError.usage(
+                    "paid-by: who paid? This device has no member in \(quoted(p.tripName)) (\(names.joined(separator: ", "))); "
+                        + "give --paid-by NAME, or say who you are once with `trip whoami NAME`")
+            }
             payerWeights = names.indices.map { $0 == me ? .one : .zero }
         }
         let stored = try splitStore.stored(trip: p.tripID, purchase: p.id)
