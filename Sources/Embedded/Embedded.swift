@@ -17,6 +17,7 @@ public enum Embedded {
         ("m0013_manual_rate_versions", PackageResources.m0013_manual_rate_versions_sql),
         ("m0014_keep_removed_members", PackageResources.m0014_keep_removed_members_sql),
         ("m0015_index_waiting_removals", PackageResources.m0015_index_waiting_removals_sql),
+        ("m0016_split_rest", PackageResources.m0016_split_rest_sql),
     ]
 
     /// `config/settings.toml`: the default settings.

@@ -221,4 +221,47 @@ struct GroupMoneyEndToEndTests {
         #expect(carlaAdds.exitCode == 64)
         #expect(carlaAdds.stderr.contains("`trip whoami NAME`"))
     }
+
+    /// "ana=20000" typed: an edit of the amount keeps it; `rest` takes the difference.
+    @Test("An amount edit keeps typed payer and item amounts; rest absorbs; else refused")
+    func anAmountEditKeepsTypedAmounts() throws {
+        let folder = TemporaryFolder()
+        let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
+        for args in [
+            ["init", "--home", "JPY"], ["new", "Japan", "--currency", "JPY"], ["member", "add", "Ana", "Ben"], ["whoami", "Ana"],
+            ["add", "30000", "train", "--paid-by", "ana=20000,ben=rest"],
+            ["add", "5000", "dinner", "--items", "ana=3200,ben=rest"],
+            ["add", "30000", "hotel", "--paid-by", "ana=20000,ben=10000"],
+            ["add", "3000", "taxi", "--split", "ana=2,ben=1"],
+        ] {
+            let r = try trip.run(args)
+            try #require(r.exitCode == 0, "\(args): \(r.stderr)")
+        }
+        func amounts(_ r: TripResult, _ key: String, _ amount: String) -> [String] {
+            (r.json[key] as? [[String: Any]])?.map { "\($0["name"]!) \($0[amount]!)" } ?? []
+        }
+        let train = try trip.run("edit", "1", "--amount", "31000", "--format", "json")
+        #expect(train.exitCode == 0, "\(train.stderr)")
+        #expect(amounts(train, "paid_by", "paid") == ["Ana 20000", "Ben 11000"])
+
+        let dinner = try trip.run("edit", "2", "--amount", "5500", "--format", "json")
+        #expect(dinner.exitCode == 0, "\(dinner.stderr)")
+        #expect(amounts(dinner, "split", "share") == ["Ana 3200", "Ben 2300"])
+
+        let hotel = try trip.run("edit", "3", "--amount", "31000")
+        #expect(hotel.exitCode == 65)
+        #expect(
+            hotel.stderr
+                == "trip: paid-by: \"Ana=20000,Ben=10000\" no longer adds up to the new total JPY 31,000, and no rest takes the difference; give --paid-by again\n"
+        )
+        let tooSmall = try trip.run("edit", "1", "--amount", "15000")
+        #expect(tooSmall.exitCode == 65)
+        #expect(tooSmall.stderr.hasPrefix("trip: paid-by: \"Ana=20000,Ben=rest\" is more than the new total JPY 15,000"), "\(tooSmall.stderr)")
+        let listed = try trip.run("list", "--format", "json").json["purchases"] as? [[String: Any]]
+        #expect(listed?.compactMap { $0["total"] as? String } == ["31000", "5500", "30000", "3000"])
+
+        // Weights and percentages scale, as before.
+        let taxi = try trip.run("edit", "4", "--amount", "6000", "--format", "json")
+        #expect(amounts(taxi, "split", "share") == ["Ana 4000", "Ben 2000"])
+    }
 }
