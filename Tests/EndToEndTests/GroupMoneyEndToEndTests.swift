@@ -264,4 +264,54 @@ struct GroupMoneyEndToEndTests {
         let taxi = try trip.run("edit", "4", "--amount", "6000", "--format", "json")
         #expect(amounts(taxi, "split", "share") == ["Ana 4000", "Ben 2000"])
     }
+
+    /// `--member` with `--by member` is refused: a member's report has one member (README).
+    @Test("report --member with --by member is a usage error, one line")
+    func memberWithByMemberIsRefused() throws {
+        let (folder, trip) = try Self.trip()
+        defer { withExtendedLifetime(folder) {} }
+        let r = try trip.run("report", "--member", "ana", "--by", "member")
+        #expect(r.exitCode == 64)
+        #expect(r.stderr == "trip: --member and --by member cannot be used together; --by member alone shows every member's share\n")
+        #expect(r.stdout.isEmpty)
+    }
+
+    /// Each message names the value as typed and its field; the same mistake, the same exit code.
+    @Test("Messages name what was typed; the same mistake has the same exit code")
+    func messagesNameWhatWasTyped() throws {
+        let (folder, trip) = try Self.trip()
+        defer { withExtendedLifetime(folder) {} }
+        let items = try trip.run("add", "1000", "x", "--items", "ana=400,ben=500")
+        #expect(items.exitCode == 65)
+        #expect(items.stderr == "trip: items: \"ana=400,ben=500\" adds up to 900, not the price 1000; add what is missing or one NAME=rest\n")
+        let comma = try trip.run("add", "2000", "x", "--items", "ana=1,200,ben=rest")
+        #expect(comma.exitCode == 65)
+        #expect(
+            comma.stderr
+                == "trip: items: \"ana=1,200,ben=rest\" has \"200\" with no NAME=: a comma separates entries, so amounts cannot group thousands with it; type ana=1200\n"
+        )
+        let tip = try trip.run("add", "1000", "x", "--tip", "10 %")
+        #expect(tip.exitCode == 65)
+        #expect(tip.stderr == "trip: tip: \"10 %\" has a space before %; type --tip 10%\n")
+        let decimals = try trip.run("add", "12.5", "x")
+        #expect(decimals.exitCode == 65)
+        #expect(decimals.stderr == "trip: amount: \"12.5\" has 1 decimal places; JPY has 0\n")
+        let refund = try trip.run("refund", "1", "100", "--date", "-1", "--format", "json")
+        #expect(refund.exitCode == 0, "\(refund.stderr)")
+        #expect(refund.json["date"] as? String == "2026-03-01")
+        let transfer = try trip.run("transfer", "Ben", "Ana", "-10")
+        #expect(transfer.exitCode == 65)
+        #expect(transfer.stderr == "trip: amount: \"-10\" is negative; amounts cannot be below zero\n")
+        #expect(try trip.run("add", "-1000").stderr == transfer.stderr.replacingOccurrences(of: "-10\"", with: "-1000\""))
+        let dated = try trip.run("transfer", "Ben", "Ana", "10", "--date", "-2", "--format", "json")
+        #expect(dated.exitCode == 0, "\(dated.stderr)")
+        #expect(dated.json["date"] as? String == "2026-02-28")
+
+        // Not a member: 65 on a trip with members and on one without.
+        #expect(try trip.run("report", "--member", "zed").exitCode == 65)
+        try #require(try trip.run("new", "Solo", "--currency", "JPY").exitCode == 0)
+        let solo = try trip.run("report", "--member", "zed")
+        #expect(solo.exitCode == 65)
+        #expect(solo.stderr == "trip: member: \"zed\" is not a member of \"Solo\"; it has no members yet\n")
+    }
 }
