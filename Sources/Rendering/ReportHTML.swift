@@ -73,7 +73,7 @@ public enum ReportHTML {
             h += barChart(breakdown.filter { !$0.isUnconverted }, r) + table(breakdown, r) + "</section>"
         }
         if r.byDay.count > 1 {
-            h += "<section><h2>Spend per day</h2>" + dayChart(r.byDay, r) + "</section>"
+            h += "<section><h2>Spend per day</h2>" + dayChart(r.byDay, r) + dayTable(r.byDay, r) + "</section>"
         }
         if r.grouping != .currency && !r.byCurrency.isEmpty {
             h +=
@@ -117,12 +117,23 @@ public enum ReportHTML {
     }
 
     static func table(_ lines: [TripReport.Line], _ r: TripReport) -> String {
-        var h = "<table><tr><th></th><th class=\"n\">\(r.home.code)</th><th class=\"n\">share</th><th class=\"n\">purchases</th></tr>"
+        // By member, what each paid beside their share (as in the text and JSON reports).
+        let paid = lines.contains { $0.paid != nil }
+        var h =
+            "<table><tr><th></th><th class=\"n\">\(r.home.code)</th><th class=\"n\">share</th>\(paid ? "<th class=\"n\">paid</th>" : "")<th class=\"n\">purchases</th></tr>"
         for l in lines {
             let none = l.isUnconverted
+            let paidCell = paid ? "<td class=\"n\">\(l.paid.map { escape(r.money($0)) } ?? "")</td>" : ""
             h +=
-                "<tr><td>\(escape(r.groupLabel(l)))</td><td class=\"n\">\(none ? "unconverted" : escape(r.money(l.home)))</td><td class=\"n\">\(none ? "" : r.share(l.home))</td><td class=\"n\">\(l.count)</td></tr>"
+                "<tr><td>\(escape(r.groupLabel(l)))</td><td class=\"n\">\(none ? "unconverted" : escape(r.money(l.home)))</td><td class=\"n\">\(none ? "" : r.share(l.home))</td>\(paidCell)<td class=\"n\">\(l.count)</td></tr>"
         }
+        return h + "</table>"
+    }
+
+    /// Every day's spend as a table under the chart: a printout has no tooltips.
+    static func dayTable(_ days: [TripReport.Line], _ r: TripReport) -> String {
+        var h = "<table class=\"totals\"><tr><th>day</th><th class=\"n\">\(r.home.code)</th></tr>"
+        for d in days { h += "<tr><td class=\"d\">\(escape(d.key))</td><td class=\"n\">\(escape(r.money(d.home)))</td></tr>" }
         return h + "</table>"
     }
 

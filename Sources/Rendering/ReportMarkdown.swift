@@ -23,10 +23,16 @@ public enum ReportMarkdown {
         if r.days > 0 { out.append("| per day (\(r.days) days) | \(r.money(r.averagePerDay)) |") }
         if let b = r.budgetText { out += ["", cell(b).capitalizedFirst + "."] }
         if !r.groups.isEmpty {
-            out += ["", "### \(r.groupTitle)", "", "| | \(r.home.code) | share | purchases |", "|---|---:|---:|---:|"]
+            // By member, what each paid beside their share.
+            let paid = r.groups.contains { $0.paid != nil }
+            out += [
+                "", "### \(r.groupTitle)", "", "| | \(r.home.code) | share |\(paid ? " paid |" : "") purchases |",
+                "|---|---:|---:|\(paid ? "---:|" : "")---:|",
+            ]
             for l in r.groups {
                 let amount = l.isUnconverted ? "unconverted" : r.money(l.home)
-                out.append("| \(cell(r.groupLabel(l))) | \(amount) | \(l.isUnconverted ? "" : r.share(l.home)) | \(l.count) |")
+                let paidCell = paid ? " \(l.paid.map { r.money($0) } ?? "") |" : ""
+                out.append("| \(cell(r.groupLabel(l))) | \(amount) | \(l.isUnconverted ? "" : r.share(l.home)) |\(paidCell) \(l.count) |")
             }
         }
         if r.grouping != .currency && !r.byCurrency.isEmpty {

@@ -103,9 +103,11 @@ extension TripReport {
 
     /// "2026-03-02 … 2026-03-08 · 12 purchases · closed 2026-03-10"
     var subtitle: String {
-        var parts: [String] = ["\(purchaseCount) purchase\(purchaseCount == 1 ? "" : "s")"]
+        var parts: [String] = ["\(Money.group(String(purchaseCount))) purchase\(purchaseCount == 1 ? "" : "s")"]
         if let member { parts.insert("\(member)'s shares", at: 0) }
-        if refundCount > 0 { parts.append("\(refundCount) refund\(refundCount == 1 ? "" : "s") or credit\(refundCount == 1 ? "" : "s")") }
+        if refundCount > 0 {
+            parts.append("\(Money.group(String(refundCount))) refund\(refundCount == 1 ? "" : "s") or credit\(refundCount == 1 ? "" : "s")")
+        }
         if let f = firstDate, let l = lastDate { parts.append("\(f) … \(l)") }
         if since != nil || until != nil { parts.append("filtered \(since?.description ?? "…") to \(until?.description ?? "…")") }
         if let closed = trip.closedAt { parts.append("closed \(closed.prefix(10))") }

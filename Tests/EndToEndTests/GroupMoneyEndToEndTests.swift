@@ -314,4 +314,45 @@ struct GroupMoneyEndToEndTests {
         #expect(solo.exitCode == 65)
         #expect(solo.stderr == "trip: member: \"zed\" is not a member of \"Solo\"; it has no members yet\n")
     }
+
+    /// Finding 6: columns that line up, labels with their currency, values a printout keeps.
+    @Test("list, add and the HTML report lay money out so it reads right")
+    func formatting() throws {
+        let (folder, trip) = try Self.trip()
+        defer { withExtendedLifetime(folder) {} }
+        // A refund wider than every purchase: its row stays in the columns.
+        let pass = try trip.run("add", "100000", "jr pass", "--paid-by", "ben", "--format", "json")
+        try #require(pass.exitCode == 0, "\(pass.stderr)")
+        try #require(try trip.run("refund", "\(pass.json["id"] as? Int ?? 0)").exitCode == 0)
+        let list = try trip.run("list")
+        let rows = list.stdout.split(separator: "\n").filter { $0.hasPrefix("#") }
+        let rateColumn = Set(rows.compactMap { row in row.range(of: "manual").map { row.distance(from: row.startIndex, to: $0.lowerBound) } })
+        #expect(rateColumn.count == 1, "\(list.stdout)")
+
+        // An amount's label is the adjustment's name; the value says the currency. Paid by and
+        // split line up with the breakdown.
+        let add = try trip.run("add", "5000", "KRW", "dinner", "--tip", "5000")
+        #expect(add.exitCode == 0, "\(add.stderr)")
+        let lines = add.stdout.split(separator: "\n").map(String.init)
+        #expect(!add.stdout.contains("tip 5000"), "\(add.stdout)")
+        let tip = try #require(lines.first { $0.hasPrefix("  tip ") })
+        let price = try #require(lines.first { $0.hasPrefix("  price ") })
+        let paidBy = try #require(lines.first { $0.hasPrefix("  paid by ") })
+        let split = try #require(lines.first { $0.hasPrefix("  split ") })
+        let column = try #require(price.range(of: "KRW")).lowerBound.utf16Offset(in: price)
+        #expect(tip.range(of: "KRW 5,000")?.lowerBound.utf16Offset(in: tip) == column)
+        #expect(paidBy.range(of: "Ana")?.lowerBound.utf16Offset(in: paidBy) == column, "\(add.stdout)")
+        #expect(split.range(of: "Ana")?.lowerBound.utf16Offset(in: split) == column, "\(add.stdout)")
+
+        // The HTML by-member table has what each paid; per-day values are printed, not tooltips.
+        let html = try trip.run("report", "--by", "member", "--format", "html").stdout
+        let byMember = Self.htmlRows(html, under: "By member (share, then what they paid)")
+        #expect(html.contains("<th class=\"n\">paid</th>"))
+        #expect(byMember.first { $0.first == "Ana" }?.count == 5, "\(byMember)")
+        let days = try trip.run("report", "--by", "day", "--format", "html").stdout
+        let perDay = Self.htmlRows(days, under: "Spend per day")
+        #expect(perDay.contains { $0 == ["2026-03-01", "1,442.73"] }, "\(perDay)")
+        let md = try trip.run("report", "--by", "member", "--format", "markdown").stdout
+        #expect(md.contains("| | USD | share | paid | purchases |"), "\(md)")
+    }
 }
