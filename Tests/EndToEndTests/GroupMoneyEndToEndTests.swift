@@ -321,10 +321,12 @@ struct GroupMoneyEndToEndTests {
         let (folder, trip) = try Self.trip()
         defer { withExtendedLifetime(folder) {} }
         // A refund wider than every purchase: its row stays in the columns.
-        let pass = try trip.run("add", "100000", "jr pass", "--paid-by", "ben", "--format", "json")
+        try #require(try trip.run("new", "Rail", "--currency", "JPY", "--home", "USD").exitCode == 0)
+        let pass = try trip.run("add", "100000", "jr pass", "--trip", "Rail", "--format", "json")
         try #require(pass.exitCode == 0, "\(pass.stderr)")
         try #require(try trip.run("refund", "\(pass.json["id"] as? Int ?? 0)").exitCode == 0)
-        let list = try trip.run("list")
+        try #require(try trip.run("use", "Japan").exitCode == 0)
+        let list = try trip.run("list", "--trip", "Rail")
         let rows = list.stdout.split(separator: "\n").filter { $0.hasPrefix("#") }
         let rateColumn = Set(rows.compactMap { row in row.range(of: "manual").map { row.distance(from: row.startIndex, to: $0.lowerBound) } })
         #expect(rateColumn.count == 1, "\(list.stdout)")
