@@ -18,6 +18,7 @@ public enum Embedded {
         ("m0014_keep_removed_members", PackageResources.m0014_keep_removed_members_sql),
         ("m0015_index_waiting_removals", PackageResources.m0015_index_waiting_removals_sql),
         ("m0016_conflicts_travel", PackageResources.m0016_conflicts_travel_sql),
+        ("m0017_split_rest", PackageResources.m0017_split_rest_sql),
     ]
 
     /// `config/settings.toml`: the default settings.

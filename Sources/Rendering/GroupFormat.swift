@@ -7,16 +7,14 @@ import TripModel
 extension TextFormat {
     /// `trip add` / `trip edit` on a group trip: the breakdown, then who paid and who shares it.
     public static func purchase(_ p: Purchase, verb: Verb, split: PurchaseSplit?) -> String {
-        var text = purchase(p, verb: verb)
-        guard let split else { return text }
+        guard let split else { return purchase(p, verb: verb) }
         let (paid, shares) = split.amounts(total: p.breakdown.total, home: p.conversion.home)
         func list(_ parts: [PurchaseSplit.Amounts]) -> String {
             parts.map { "\(safe($0.member.name)) \(Money.group(Money(minorUnits: $0.amount, currency: p.currency).plainText))" }
                 .joined(separator: ", ")
         }
-        text += "\n  paid by  \(list(paid))"
-        text += "\n  split    \(list(shares))"
-        return text
+        // Lined up with the breakdown's labels.
+        return purchase(p, verb: verb, more: [("paid by", list(paid)), ("split", list(shares))])
     }
 
     /// `trip members`.

@@ -19,7 +19,7 @@ public enum LedgerFormat {
     public static func json(backup path: String) -> JSONValue { .object(["backup": .string(path)]) }
 
     public static func text(whoami me: String?) -> String {
-        me.map { "You are \($0)." } ?? "Not set: the first member of a trip pays by default."
+        me.map { "You are \($0)." } ?? "Not set: on a group trip, `trip add` needs --paid-by until you say who you are."
     }
 
     public static func json(whoami me: String?) -> JSONValue { .object(["whoami": JSONValue(me)]) }

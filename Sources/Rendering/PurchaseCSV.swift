@@ -25,6 +25,12 @@ public enum PurchaseCSV {
         "paid_by", "split", "members",
     ]
 
+    /// The columns `trip report --format csv` adds after `columns`, for a spreadsheet that sums one
+    /// column: `signed_home_total` is `home_total` with the sign of `kind` (a refund or credit is
+    /// negative), so the column adds up to the report's net total. `trip export` does not write it
+    /// (its rows round-trip through `columns`); `trip import` reads a report's file and ignores it.
+    public static let reportColumns = ["signed_home_total"]
+
     /// The `kind` of a transfer row, outside `PurchaseKind`: a transfer is not a purchase.
     public static let transferKind = "transfer"
 
@@ -83,12 +89,15 @@ extension PurchaseCSV {
     /// the other report formats: a legacy note's ESC prints as \u{1b}.
     public static func report(_ reports: [TripReport], member: Bool) -> String {
         func safe(_ fields: [String]) -> String { record(fields.map { TextFormat.safe($0, keepingTabs: true) }) }
-        var out = record(member ? MemberLineCSV.columns : columns)
+        var out = record(member ? MemberLineCSV.columns : columns + reportColumns)
         for r in reports {
             if member {
                 for l in r.memberLines { out += safe(MemberLineCSV.fields(l, member: r.member ?? "")) }
             } else {
-                for p in r.lines { out += safe(fields(p)) }
+                for p in r.lines {
+                    let signed = p.signedHome.map { Money(minorUnits: $0, currency: p.conversion.homeCurrency).plainText } ?? ""
+                    out += safe(fields(p) + [signed])
+                }
             }
         }
         return out

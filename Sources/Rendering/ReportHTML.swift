@@ -73,7 +73,7 @@ public enum ReportHTML {
             h += barChart(breakdown.filter { !$0.isUnconverted }, r) + table(breakdown, r) + "</section>"
         }
         if r.byDay.count > 1 {
-            h += "<section><h2>Spend per day</h2>" + dayChart(r.byDay, r) + "</section>"
+            h += "<section><h2>Spend per day</h2>" + dayChart(r.byDay, r) + dayTable(r.byDay, r) + "</section>"
         }
         if r.grouping != .currency && !r.byCurrency.isEmpty {
             h +=
@@ -97,9 +97,9 @@ public enum ReportHTML {
                 "<section><h2>Purchases</h2><table><tr><th>date</th><th>note</th><th>category</th><th class=\"n\">total</th><th class=\"n\">rate</th><th>source</th><th class=\"n\">\(r.home.code)</th></tr>"
             for p in r.lines {
                 let q = p.conversion.quote
-                let home = p.conversion.home.map { Money(minorUnits: $0, currency: p.conversion.homeCurrency).plainText } ?? "unconverted"
+                let home = TripReport.lineHome(p)
                 h +=
-                    "<tr><td class=\"d\">\(p.date)</td><td>\(escape(p.note))</td><td>\(escape(p.category ?? ""))</td><td class=\"n\">\(escape(Money(minorUnits: p.breakdown.total, currency: p.currency).formatted))</td><td class=\"n\">\(escape(q?.rate ?? ""))</td><td>\(p.conversion.home == nil ? "no rate" : p.conversion.source.rawValue + (p.conversion.provisional ? " (provisional)" : ""))\(q?.date.map { ", \($0)" } ?? "")</td><td class=\"n\">\(home)</td></tr>"
+                    "<tr><td class=\"d\">\(p.date)</td><td>\(escape(TripReport.lineNote(p)))</td><td>\(escape(p.category ?? ""))</td><td class=\"n\">\(escape(Money(minorUnits: p.signedTotal, currency: p.currency).formatted))</td><td class=\"n\">\(escape(q?.rate ?? ""))</td><td>\(p.conversion.home == nil ? "no rate" : p.conversion.source.rawValue + (p.conversion.provisional ? " (provisional)" : ""))\(q?.date.map { ", \($0)" } ?? "")</td><td class=\"n\">\(home)</td></tr>"
             }
             h += "</table></section>"
         }
@@ -107,7 +107,7 @@ public enum ReportHTML {
             h +=
                 "<section><h2>\(escape(r.member ?? ""))'s part of each purchase</h2><table><tr><th>date</th><th>note</th><th>category</th><th class=\"n\">paid</th><th class=\"n\">portion</th><th class=\"n\">share</th><th class=\"n\">\(r.home.code)</th></tr>"
             for l in r.memberLines {
-                let home = l.homeShare.map { Money(minorUnits: $0, currency: l.homeCurrency).plainText } ?? "unconverted"
+                let home = TripReport.memberLineHome(l)
                 h +=
                     "<tr><td class=\"d\">\(l.date)</td><td>\(escape(l.note))</td><td>\(escape(l.category ?? ""))</td><td class=\"n\">\(escape(Money(minorUnits: l.total, currency: l.currency).formatted))</td><td class=\"n\">\(l.portionText)</td><td class=\"n\">\(escape(Money(minorUnits: l.share, currency: l.currency).formatted))</td><td class=\"n\">\(home)</td></tr>"
             }
@@ -117,12 +117,23 @@ public enum ReportHTML {
     }
 
     static func table(_ lines: [TripReport.Line], _ r: TripReport) -> String {
-        var h = "<table><tr><th></th><th class=\"n\">\(r.home.code)</th><th class=\"n\">share</th><th class=\"n\">purchases</th></tr>"
+        // By member, what each paid beside their share (as in the text and JSON reports).
+        let paid = lines.contains { $0.paid != nil }
+        var h =
+            "<table><tr><th></th><th class=\"n\">\(r.home.code)</th><th class=\"n\">share</th>\(paid ? "<th class=\"n\">paid</th>" : "")<th class=\"n\">purchases</th></tr>"
         for l in lines {
             let none = l.isUnconverted
+            let paidCell = paid ? "<td class=\"n\">\(l.paid.map { escape(r.money($0)) } ?? "")</td>" : ""
             h +=
-                "<tr><td>\(escape(r.groupLabel(l)))</td><td class=\"n\">\(none ? "unconverted" : escape(r.money(l.home)))</td><td class=\"n\">\(none ? "" : r.share(l.home))</td><td class=\"n\">\(l.count)</td></tr>"
+                "<tr><td>\(escape(r.groupLabel(l)))</td><td class=\"n\">\(none ? "unconverted" : escape(r.money(l.home)))</td><td class=\"n\">\(none ? "" : r.share(l.home))</td>\(paidCell)<td class=\"n\">\(l.count)</td></tr>"
         }
+        return h + "</table>"
+    }
+
+    /// Every day's spend as a table under the chart: a printout has no tooltips.
+    static func dayTable(_ days: [TripReport.Line], _ r: TripReport) -> String {
+        var h = "<table class=\"totals\"><tr><th>day</th><th class=\"n\">\(r.home.code)</th></tr>"
+        for d in days { h += "<tr><td class=\"d\">\(escape(d.key))</td><td class=\"n\">\(escape(r.money(d.home)))</td></tr>" }
         return h + "</table>"
     }
 

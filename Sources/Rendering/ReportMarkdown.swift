@@ -23,10 +23,16 @@ public enum ReportMarkdown {
         if r.days > 0 { out.append("| per day (\(r.days) days) | \(r.money(r.averagePerDay)) |") }
         if let b = r.budgetText { out += ["", cell(b).capitalizedFirst + "."] }
         if !r.groups.isEmpty {
-            out += ["", "### \(r.groupTitle)", "", "| | \(r.home.code) | share | purchases |", "|---|---:|---:|---:|"]
+            // By member, what each paid beside their share.
+            let paid = r.groups.contains { $0.paid != nil }
+            out += [
+                "", "### \(r.groupTitle)", "", "| | \(r.home.code) | share |\(paid ? " paid |" : "") purchases |",
+                "|---|---:|---:|\(paid ? "---:|" : "")---:|",
+            ]
             for l in r.groups {
                 let amount = l.isUnconverted ? "unconverted" : r.money(l.home)
-                out.append("| \(cell(r.groupLabel(l))) | \(amount) | \(l.isUnconverted ? "" : r.share(l.home)) | \(l.count) |")
+                let paidCell = paid ? " \(l.paid.map { r.money($0) } ?? "") |" : ""
+                out.append("| \(cell(r.groupLabel(l))) | \(amount) | \(l.isUnconverted ? "" : r.share(l.home)) |\(paidCell) \(l.count) |")
             }
         }
         if r.grouping != .currency && !r.byCurrency.isEmpty {
@@ -49,9 +55,9 @@ public enum ReportMarkdown {
             ]
             for p in r.lines {
                 let q = p.conversion.quote
-                let home = p.conversion.home.map { Money(minorUnits: $0, currency: p.conversion.homeCurrency).plainText } ?? "unconverted"
+                let home = TripReport.lineHome(p)
                 out.append(
-                    "| \(p.date) | \(cell(p.note)) | \(cell(p.category ?? "")) | \(Money(minorUnits: p.breakdown.price, currency: p.currency).formatted) | \(Money(minorUnits: p.breakdown.total, currency: p.currency).formatted) | \(q?.rate ?? "") | \(p.conversion.source.rawValue)\(p.conversion.provisional ? " (provisional)" : "") | \(home) |"
+                    "| \(p.date) | \(cell(TripReport.lineNote(p))) | \(cell(p.category ?? "")) | \(Money(minorUnits: p.kind.sign * p.breakdown.price, currency: p.currency).formatted) | \(Money(minorUnits: p.signedTotal, currency: p.currency).formatted) | \(q?.rate ?? "") | \(p.conversion.source.rawValue)\(p.conversion.provisional ? " (provisional)" : "") | \(home) |"
                 )
             }
         }
@@ -61,7 +67,7 @@ public enum ReportMarkdown {
                 "| date | note | category | paid | portion | share | \(r.home.code) |", "|---|---|---|---:|---:|---:|---:|",
             ]
             for l in r.memberLines {
-                let home = l.homeShare.map { Money(minorUnits: $0, currency: l.homeCurrency).plainText } ?? "unconverted"
+                let home = TripReport.memberLineHome(l)
                 out.append(
                     "| \(l.date) | \(cell(l.note)) | \(cell(l.category ?? "")) | \(Money(minorUnits: l.total, currency: l.currency).formatted) | \(l.portionText) | \(Money(minorUnits: l.share, currency: l.currency).formatted) | \(home) |"
                 )

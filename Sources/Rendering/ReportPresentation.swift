@@ -24,6 +24,27 @@ extension TripReport {
         return rows
     }
 
+    /// A line's note as the Markdown and HTML reports show it: money back says what it is, as in
+    /// `trip list` ("refund of #3 jacket", "credit tax-free").
+    static func lineNote(_ p: Purchase) -> String {
+        switch p.kind {
+        case .purchase: p.note
+        case .refund: "refund of #\(p.refundOf.map(String.init) ?? "?") \(p.note)"
+        case .credit: "credit \(p.note)"
+        }
+    }
+
+    /// A line's amount in the report's currency, signed (money back is negative) and grouped, so
+    /// a report's lines add up to its net total in every format; "unconverted" without a rate.
+    static func lineHome(_ p: Purchase) -> String {
+        p.signedHome.map { Money.group(Money(minorUnits: $0, currency: p.conversion.homeCurrency).plainText) } ?? "unconverted"
+    }
+
+    /// A member's part of a line in the report's currency, grouped like `lineHome`.
+    static func memberLineHome(_ l: MemberLine) -> String {
+        l.homeShare.map { Money.group(Money(minorUnits: $0, currency: l.homeCurrency).plainText) } ?? "unconverted"
+    }
+
     var groupTitle: String {
         switch grouping {
         case .category: "By category"
@@ -82,9 +103,11 @@ extension TripReport {
 
     /// "2026-03-02 … 2026-03-08 · 12 purchases · closed 2026-03-10"
     var subtitle: String {
-        var parts: [String] = ["\(purchaseCount) purchase\(purchaseCount == 1 ? "" : "s")"]
+        var parts: [String] = ["\(Money.group(String(purchaseCount))) purchase\(purchaseCount == 1 ? "" : "s")"]
         if let member { parts.insert("\(member)'s shares", at: 0) }
-        if refundCount > 0 { parts.append("\(refundCount) refund\(refundCount == 1 ? "" : "s") or credit\(refundCount == 1 ? "" : "s")") }
+        if refundCount > 0 {
+            parts.append("\(Money.group(String(refundCount))) refund\(refundCount == 1 ? "" : "s") or credit\(refundCount == 1 ? "" : "s")")
+        }
         if let f = firstDate, let l = lastDate { parts.append("\(f) … \(l)") }
         if since != nil || until != nil { parts.append("filtered \(since?.description ?? "…") to \(until?.description ?? "…")") }
         if let closed = trip.closedAt { parts.append("closed \(closed.prefix(10))") }

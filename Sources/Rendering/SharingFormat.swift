@@ -25,6 +25,12 @@ public enum SharingFormat {
         let before = r.joinedBefore ? "already joined here, brought up to date: " : ""
         var line = "\(r.trip): \(before)\(parts.joined(separator: ", ")); total \(sign)\(Money.group(change)) \(r.home.code)"
         if !r.grantedTo.isEmpty { line += "; shared with \(r.grantedTo.joined(separator: ", "))" }
+        switch r.joinedAs {
+        case .named(let name)?: line += "\nYou are \(name) on this device (`trip whoami` changes it)."
+        case .unknown(let role)?:
+            line += "\nNo member of \(r.trip) is named \(role): say which one you are with `trip whoami NAME`, or give --paid-by."
+        case nil: break
+        }
         return line
     }
 

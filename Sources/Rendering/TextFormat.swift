@@ -79,7 +79,13 @@ public enum TextFormat {
     }
 
     /// The breakdown printed by `trip add`, `edit`, `refund` and `restore`.
-    public static func purchase(_ p: Purchase, verb: Verb) -> String {
+    public static func purchase(_ p: Purchase, verb: Verb, more: [(String, String)] = []) -> String {
+        // A percentage belongs in the label ("tip 10%"); an amount is the value column already, in
+        // its currency ("tip  KRW 5,000", not "tip 5000  KRW 5,000").
+        func label(_ name: String, _ spec: AdjustmentSpec) -> String {
+            if case .percent = spec { return "\(name) \(spec)" }
+            return name
+        }
         let b = p.breakdown, c = p.currency
         let what =
             switch p.kind {
@@ -96,15 +102,15 @@ public enum TextFormat {
             let fromTrip = p.explicitFields.map { !$0.contains(.preset) } ?? false
             rows.insert(("preset", fromTrip ? "\(preset) (the trip's default for \(c.code))" : preset), at: 0)
         }
-        if let d = p.inputs.discount { rows.append(("discount \(d)", "-" + money(b.discount, c))) }
+        if let d = p.inputs.discount { rows.append((label("discount", d), "-" + money(b.discount, c))) }
         if b.discount > 0 || p.inputs.service != nil || p.inputs.tax != nil || p.inputs.tip != nil {
             rows.append(("subtotal", money(b.subtotal, c)))
         }
-        if let v = p.inputs.service { rows.append(("service \(v)", money(b.service, c))) }
+        if let v = p.inputs.service { rows.append((label("service", v), money(b.service, c))) }
         if let t = p.inputs.tax {
-            rows.append((b.taxIncluded ? "of which tax \(t) (included)" : "tax \(t)", money(b.tax, c)))
+            rows.append((b.taxIncluded ? "of which \(label("tax", t)) (included)" : label("tax", t), money(b.tax, c)))
         }
-        if let g = p.inputs.tip { rows.append(("tip \(g)", money(b.tip, c))) }
+        if let g = p.inputs.tip { rows.append((label("tip", g), money(b.tip, c))) }
         rows.append(("total", money(p.signedTotal, c)))
         let conv = p.conversion
         if let h = p.signedHome, conv.source != .identity {
@@ -116,6 +122,7 @@ public enum TextFormat {
                     "unconverted: no \(c.code)→\(conv.homeCurrency.code) rate; set one with `trip rates set \(c.code) RATE`"
                 ))
         }
+        rows += more
         let width = rows.map { $0.0.count }.max() ?? 0
         for (k, v) in rows { lines.append("  \(pad(k, width))  \(v)") }
         return lines.joined(separator: "\n")

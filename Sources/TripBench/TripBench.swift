@@ -23,9 +23,9 @@ struct TripBench {
     static func main() throws {
         var args = CommandLine.arguments.dropFirst()
         var tripBinary = ".build/release/trip", dataDir = ".build-bench-data"
-        var profile = false, onlyRates = false, onlyGroups = false
-        // `--only add,list`: only these groups of rows (add, list, report, groups, sharing, rates, exchange,
-        // import), to measure one change without the whole run.
+        var profile = false, onlyRates = false, onlyGroups = false, onlyGroupExchange = false
+        // `--only add,list`: only these groups of rows (add, list, report, groups, group-exchange, sharing,
+        // rates, exchange, import), to measure one change without the whole run.
         var only: Set<String>?
         while let a = args.popFirst() {
             if a == "--trip", let v = args.popFirst() { tripBinary = v }
@@ -33,6 +33,8 @@ struct TripBench {
             if a == "--startup-profile" { profile = true }
             if a == "--only-rates" { onlyRates = true }
             if a == "--only-groups" { onlyGroups = true }
+            // Without the 1,000,000-purchase ledger, which takes minutes to generate.
+            if a == "--only-group-exchange" { onlyGroupExchange = true }
             if a == "--only", let v = args.popFirst() { only = Set(v.split(separator: ",").map(String.init)) }
         }
         func wanted(_ group: String) -> Bool { only?.contains(group) ?? true }
@@ -40,6 +42,10 @@ struct TripBench {
         mkdir(dataDir, 0o700)
         if onlyGroups {
             for (name, ms, _) in try groupRows(tripBinary: tripBinary, dataDir: dataDir) { print("\(name): \(format(ms))") }
+            return
+        }
+        if onlyGroupExchange {
+            for (name, ms, _) in try groupExchangeRows(tripBinary: tripBinary, dataDir: dataDir) { print("\(name): \(format(ms))") }
             return
         }
         if onlyRates {
@@ -74,6 +80,7 @@ struct TripBench {
             rows.append(("trip report --all (50 trips, 1,000,000 purchases)", median(5) { run(tripBinary, ["report", "--all"], env) }, 1000))
         }
         if wanted("groups") { rows.append(contentsOf: try groupRows(tripBinary: tripBinary, dataDir: dataDir)) }
+        if wanted("group-exchange") { rows.append(contentsOf: try groupExchangeRows(tripBinary: tripBinary, dataDir: dataDir)) }
         if wanted("sharing") { rows.append(contentsOf: try sharingRows(tripBinary: tripBinary, dataDir: dataDir)) }
         if wanted("rates") { rows.append(contentsOf: try rateRows(tripBinary: tripBinary, dataDir: dataDir)) }
         if wanted("exchange") { rows.append(contentsOf: exchangeRows(tripBinary: tripBinary, dataDir: dataDir)) }

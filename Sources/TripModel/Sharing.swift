@@ -140,6 +140,14 @@ public struct SyncResult: Sendable {
     /// `trip join` of a trip this ledger had joined before (perhaps by a join killed halfway):
     /// the join brought it up to date.
     public var joinedBefore = false
+    /// `trip join` of a trip with members: this device's member, the one named like its role
+    /// (`.named`), or none is (`.unknown`: `trip add` needs `trip whoami` or --paid-by).
+    public var joinedAs: JoinedMember?
+
+    public enum JoinedMember: Sendable, Equatable {
+        case named(String)
+        case unknown(role: String)
+    }
 
     public init(
         trip: String, home: Currency, pushed: Int, sent: Int, pulled: Int, pulledBy: [String: Int], rates: Int, conflicts: Int,

@@ -32,6 +32,7 @@ struct TripCommand: ParsableCommand {
     static func main() {
         var arguments = hoistGlobalOptions(Array(CommandLine.arguments.dropFirst()))
         if let early = NegativeValueCheck.reject(arguments) ?? SplitPercentCheck.reject(arguments) { fail(early) }
+        arguments = DateOffsetArguments.join(arguments)
         if let unknown = unknownCommand(arguments) { fail(unknown) }
         if arguments.first == "--version" { print(version); ProcessExit.exit(0) }
         if arguments.isEmpty { arguments = ["--help"] }

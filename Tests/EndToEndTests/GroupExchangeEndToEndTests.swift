@@ -18,7 +18,7 @@ struct GroupExchangeEndToEndTests {
             ["init", "--home", "USD"], ["new", "Japan", "--currency", "JPY"],
             ["rates", "set", "JPY", "0.0067", "--date", "2026-02-20"], ["rates", "set", "EUR", "1.0837", "--date", "2026-02-20"],
             ["add", "800", "airport coffee", "--date", "2026-02-27"],
-            ["member", "add", "Ana", "Ben", "Carla"],
+            ["member", "add", "Ana", "Ben", "Carla"], ["whoami", "Ana"],
             ["add", "88+42", "dinner", "--date", "2026-02-28", "--tip", "10%"],
             ["add", "10000", "taxi", "--paid-by", "ana=3000,ben=rest", "--split", "ana=2,ben=1", "--date", "2026-02-28"],
             ["add", "50", "EUR", "museum", "--paid-by", "carla", "--split", "ana=60%,ben=40%", "--date", "2026-03-01"],

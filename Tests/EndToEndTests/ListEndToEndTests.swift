@@ -158,6 +158,7 @@ struct ListSplitEndToEndTests {
             #expect(p["split"] is NSNull, "\(args)")
         }
         try #require(trip.run("member", "add", "Ana", "Ben").exitCode == 0)
+        try #require(trip.run("whoami", "Ana").exitCode == 0)  // the payer is never a guess (issue 27)
         try #require(trip.run("add", "1000", "sushi", "--rate", "0.0067").exitCode == 0)
         let r = try trip.run("list", "--format", "json")
         let purchases = try #require(r.json["purchases"] as? [[String: Any]])

@@ -124,7 +124,7 @@ struct MigrationTests {
             DROP TABLE sync_resolutions; DROP TABLE sync_devices;
             DROP TABLE sync_conflicts; DROP TABLE sync_outbox; DROP TABLE sync_rows;
             DROP TABLE shared_trips; DROP TABLE sync_state;
-            DROP TABLE transfers; DROP TABLE purchase_splits; DROP TABLE members;
+            DROP TABLE transfers; DROP TABLE purchase_splits; DROP TABLE members; DROP TABLE split_rest;
             ALTER TABLE manual_rates DROP COLUMN hlc; ALTER TABLE manual_rates DROP COLUMN device;
             """)
         #expect(try rows() == before)

@@ -42,6 +42,7 @@ struct PurchaseStreamTests {
         }
         try add("10", "before members", "2026-03-01")
         _ = try l.addMembers(["Ana", "Ben", "Zoë"], trip: trip)
+        _ = try l.whoami(set: "Ana")
         try add("100", "dinner for all", "2026-03-02")
         try add("100", "taxi", "2026-03-02", SplitDraft(paidBy: "ana=30,ben=rest", split: "ana=2,ben=1"))
         try add("77.77", "museum", "2026-03-03", SplitDraft(paidBy: "zoë", split: "ana=60%,zoë=40%"))

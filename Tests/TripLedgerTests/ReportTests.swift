@@ -124,4 +124,18 @@ struct ReportTests {
         #expect(!TextFormat.report(r).contains("\u{1B}"))
         #expect(!TextFormat.report(r).contains("█"))
     }
+
+    /// Counts in a report's header group thousands, as its amounts do (issue 27).
+    @Test func headerGroupsThousands() throws {
+        let t = try TestLedger(today: "2026-03-05")
+        try t.ledger.createTrip(NewTrip(name: "Long", localCurrency: "USD", homeCurrency: "USD"))
+        try t.ledger.inOneTransaction {
+            for _ in 0..<1_000 { _ = try t.ledger.addPurchase(PurchaseDraft(amount: "1071.91", note: "x", date: "2026-03-01")) }
+        }
+        let r = try t.ledger.report(ReportQuery(lines: true))
+        #expect(TextFormat.report(r).contains("1,000 purchases"))
+        #expect(ReportMarkdown.render(r).contains("1,000 purchases"))
+        #expect(ReportMarkdown.render(r).contains("| 1,071.91 |"))
+        #expect(ReportHTML.render([r], generatedOn: "2026-03-05", version: "test").contains("1,000 purchases"))
+    }
 }

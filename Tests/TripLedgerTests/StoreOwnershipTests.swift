@@ -14,6 +14,7 @@ struct StoreOwnershipTests {
         "purchases": "PurchaseStore.swift", "removed_purchases": "PurchaseStore.swift", "trips": "TripStore.swift",
         "ledger_settings": "SettingsStore.swift", "rate_observations": "RateStore.swift", "provider_state": "RateStore.swift",
         "manual_rates": "RateStore.swift", "members": "MemberStore.swift", "purchase_splits": "SplitStore.swift",
+        "split_rest": "SplitStore.swift",
         "transfers": "TransferStore.swift", "id_high_water": "IDStore.swift", "shared_trips": "Sync/SyncStore.swift",
         "sync_outbox": "Sync/SyncStore.swift", "sync_rows": "Sync/SyncStore.swift", "sync_conflicts": "Sync/SyncStore.swift",
         "sync_state": "Sync/SyncStore.swift",

@@ -97,6 +97,7 @@ struct SyncOutboxTests {
         let a = try TestLedger(), b = try TestLedger()
         let trip = try a.ledger.createTrip(NewTrip(name: "Quito", localCurrency: "USD", homeCurrency: "USD"))
         _ = try a.ledger.addMembers(["ana", "ben"], trip: nil)
+        _ = try a.ledger.whoami(set: "ana")
         for i in 1...70 {
             let split = SplitDraft(paidBy: i % 2 == 0 ? "ben" : nil, split: i % 3 == 0 ? "ana=2,ben=1" : nil)
             _ = try a.ledger.addPurchase(PurchaseDraft(amount: "\(i)", note: "taxi \(i)"), split: split)

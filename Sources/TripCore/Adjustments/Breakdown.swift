@@ -68,7 +68,7 @@ public struct Breakdown: Hashable, Sendable, Codable {
             guard let spec else { return 0 }
             switch spec {
             case .amount(let text):
-                return try AmountExpression.evaluate(text, field: field, minorUnits: currency.minorUnits, rounding: mode)
+                return try AmountExpression.evaluate(text, field: field, minorUnits: currency.minorUnits, rounding: mode, currencyCode: currency.code)
             case .percent(let fraction, _):
                 do {
                     var v = try Rational(Int64(base)) * fraction

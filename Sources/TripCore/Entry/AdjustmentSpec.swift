@@ -17,6 +17,10 @@ public enum AdjustmentSpec: Hashable, Sendable, CustomStringConvertible {
             return .amount(trimmed)
         }
         let number = String(trimmed.dropLast()).trimmingSpaces
+        // "10 %" as one argument, like `--tax 10 %` as two: never stored as typed (README, "Percentages").
+        if number.count < trimmed.count - 1 {
+            throw .badPercent(field: field, value: text, reason: "has a space before %; type --\(field) \(number)%")
+        }
         guard !number.hasPrefix("-") else {
             throw .badPercent(field: field, value: text, reason: "is negative; a percentage must be from 0% to 100%")
         }

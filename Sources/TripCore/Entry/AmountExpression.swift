@@ -13,14 +13,14 @@ public enum AmountExpression {
     /// not fit 64-bit minor units.
     public static func evaluate(
         _ text: String, field: String = "amount", minorUnits: Int,
-        rounding: RoundingMode = .halfUp
+        rounding: RoundingMode = .halfUp, currencyCode: String? = nil
     ) throws(TripError) -> Int64 {
         var parser = Parser(text: text, field: field, minorUnits: minorUnits)
         let value = try parser.parseAll()
         if parser.literalCount == 1 && parser.operatorCount == 0 && parser.maxFractionDigits > minorUnits {
             throw .badAmount(
                 field: field, value: text,
-                reason: "has \(parser.maxFractionDigits) decimal places; this currency has \(minorUnits)")
+                reason: "has \(parser.maxFractionDigits) decimal places; \(currencyCode ?? "this currency") has \(minorUnits)")
         }
         guard !value.isNegative else {
             throw .badAmount(field: field, value: text, reason: "is negative; amounts cannot be below zero")

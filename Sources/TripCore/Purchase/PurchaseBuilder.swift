@@ -148,7 +148,8 @@ public enum PurchaseBuilder {
         if let given = entry.price {
             price = given
         } else {
-            price = try AmountExpression.evaluate(amount, field: "amount", minorUnits: currency.minorUnits, rounding: rounding)
+            price = try AmountExpression.evaluate(
+                amount, field: "amount", minorUnits: currency.minorUnits, rounding: rounding, currencyCode: currency.code)
         }
         return Adjusted(
             currency: currency, preset: presetName, explicit: explicit, inputs: inputs, expression: amount.trimmingSpaces,
@@ -179,7 +180,9 @@ public enum PurchaseBuilder {
         // An empty charged amount clears the stored one; none given keeps it.
         let charged =
             try entry.charged.map { c throws(TripError) -> Int64? in
-                c.isEmpty ? nil : try AmountExpression.evaluate(c, field: "charged", minorUnits: home.minorUnits, rounding: rounding)
+                c.isEmpty
+                    ? nil
+                    : try AmountExpression.evaluate(c, field: "charged", minorUnits: home.minorUnits, rounding: rounding, currencyCode: home.code)
             } ?? prior?.charged
         return Details(date: date, note: note, category: category, paidWith: paidWith, purchaseRate: purchaseRate, charged: charged)
     }

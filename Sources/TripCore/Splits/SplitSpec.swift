@@ -123,19 +123,24 @@ public enum SplitSpec: Equatable, Sendable {
                     reason: "is not a member of this trip; members: \(members.joined(separator: ", "))")
             }
             if value.lowercased() == "rest" { restIndex = i; continue }
-            let amount = try AmountExpression.evaluate(value, field: field, minorUnits: currency.minorUnits, rounding: rounding)
+            let amount = try AmountExpression.evaluate(
+                value, field: field, minorUnits: currency.minorUnits, rounding: rounding, currencyCode: currency.code)
             out[i] += amount
             sum += amount
         }
         let goal = Money(minorUnits: target, currency: currency).plainText
         let given = Money(minorUnits: sum, currency: currency).plainText
+        // The message quotes what was typed, and says what it came to.
+        let typed = named.map { "\($0.0)=\($0.1)" }.joined(separator: ",")
         if let r = restIndex {
             guard sum <= target else {
-                throw .badAmount(field: field, value: given, reason: "is more than \(what) \(goal); nothing is left for rest")
+                throw .badAmount(
+                    field: field, value: typed, reason: "adds up to \(given), more than \(what) \(goal); nothing is left for rest")
             }
             out[r] += target - sum
         } else if sum != target {
-            throw .badAmount(field: field, value: given, reason: "does not add up to \(what) \(goal); add what is missing or one NAME=rest")
+            throw .badAmount(
+                field: field, value: typed, reason: "adds up to \(given), not \(what) \(goal); add what is missing or one NAME=rest")
         }
         return out
     }
@@ -156,7 +161,15 @@ public enum SplitSpec: Equatable, Sendable {
         _ parts: [Piece], text: String, field: String,
         example: String
     ) throws(TripError) -> [(String, String)] {
-        guard parts.allSatisfy({ $0.value != nil }) else {
+        if let k = parts.firstIndex(where: { $0.value == nil }) {
+            // `ana=1,200`: the comma that groups thousands split the amount into an entry "200".
+            let digits = !parts[k].name.isEmpty && parts[k].name.allSatisfy { $0.isASCII && $0.isNumber }
+            if k > 0, digits, let before = parts[k - 1].value, before.last?.isNumber == true {
+                throw .badAmount(
+                    field: field, value: text,
+                    reason: "has \(quoted(parts[k].name)) with no NAME=: a comma separates entries, so amounts cannot group "
+                        + "thousands with it; type \(parts[k - 1].name)=\(before)\(parts[k].name)")
+            }
             throw .badAmount(field: field, value: text, reason: "needs NAME=AMOUNT for every \(example), e.g. ana=30,ben=rest")
         }
         guard parts.filter({ $0.value!.lowercased() == "rest" }).count <= 1 else {

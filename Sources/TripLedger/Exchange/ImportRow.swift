@@ -54,7 +54,8 @@ struct ExportRowImporter: RowImporter {
     }
 
     init(ledger: Ledger, header: [String], trip: String?) throws {
-        let known = Set(PurchaseCSV.columns)
+        // A report's CSV (`reportColumns`) imports too: its extra column is derived, so ignored.
+        let known = Set(PurchaseCSV.columns + PurchaseCSV.reportColumns)
         let unknown = header.filter { !known.contains($0) }
         if !unknown.isEmpty {
             throw TripError.badText(

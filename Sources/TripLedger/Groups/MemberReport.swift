@@ -14,7 +14,8 @@ extension Ledger {
         trip: Trip, member name: String, from: String, to: String, reexpressed: [Int64: ReportRow]? = nil,
         home: Currency
     ) throws -> (rows: [ReportRow], lines: [MemberLine]) {
-        let members = try requireMembers(trip)
+        // Not a member is one mistake with one answer (65), whether the trip has members or not.
+        let members = try members(of: trip)
         let member = try Ledger.member(name, in: members, trip: trip)
         let me = members.firstIndex { $0.id == member.id }!
         var rows: [ReportRow] = []

@@ -112,12 +112,38 @@ extension Ledger {
     }
 
     /// `trip whoami [NAME]`: the member this ledger's user is, in every trip (a setting of this
-    /// ledger, never shared). `nil` reads it; `""` clears it.
+    /// ledger, never shared). `nil` reads it; `""` clears it. When the current trip has members,
+    /// NAME must be one of them (in any case; stored as the member is named): the payer of every
+    /// later `trip add` is never a name that pays nothing.
     public func whoami(set name: String?) throws -> String? {
         guard let name else { return try ledgerSetting("whoami") }
-        let clean = name.isEmpty ? nil : try Ledger.memberName(name)
+        var clean = name.isEmpty ? nil : try Ledger.memberName(name)
+        if let typed = clean, let trip = try currentTrip() {
+            let names = try members(of: trip).map(\.name)
+            if !names.isEmpty {
+                guard let i = SplitSpec.memberIndex(typed, in: names) else {
+                    let near = Nearest.names(to: typed, among: names)
+                    let hint = near.isEmpty ? "" : "did you mean \(near.joined(separator: " or "))? "
+                    throw TripError.badTextValue(
+                        field: "member", value: name,
+                        reason: "is not a member of \(quoted(trip.name)); \(hint)members: \(names.joined(separator: ", "))")
+                }
+                clean = names[i]
+            }
+        }
         try transaction { try setLedgerSetting("whoami", clean) }
         return clean
+    }
+
+    /// `trip join`: this device's member becomes the member of `trip` named like `role` (in any
+    /// case), so a joined device never pays as somebody else. Returns that member's name, or nil
+    /// when no member is named so (the user then says who they are with `trip whoami`).
+    public func adoptMember(likeRole role: String, in tripName: String) throws -> String? {
+        let trip = try resolveTrip(tripName)
+        let names = try members(of: trip).map(\.name)
+        guard let i = SplitSpec.memberIndex(role, in: names) else { return nil }
+        try transaction { try setLedgerSetting("whoami", names[i]) }
+        return names[i]
     }
 
     static func memberName(_ text: String) throws(TripError) -> String {

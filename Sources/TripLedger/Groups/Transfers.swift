@@ -17,7 +17,8 @@ extension Ledger {
             throw TripError.badTextValue(field: "to", value: to, reason: "is the member who pays; a transfer is between two members")
         }
         let cur = try currency.map { c throws(TripError) in try CurrencyTable.shared.currency(for: c) } ?? trip.homeCurrency
-        let minor = try AmountExpression.evaluate(amount, field: "amount", minorUnits: cur.minorUnits, rounding: settings.rounding.value)
+        let minor = try AmountExpression.evaluate(
+            amount, field: "amount", minorUnits: cur.minorUnits, rounding: settings.rounding.value, currencyCode: cur.code)
         guard minor > 0 else { throw TripError.badAmount(field: "amount", value: amount, reason: "must be more than zero") }
         let day = try date.map { d throws(TripError) in try clock.date(d, field: "date") } ?? clock.today
         let text = try Ledger.checkText(note ?? "", field: "note")

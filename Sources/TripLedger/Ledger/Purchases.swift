@@ -52,7 +52,7 @@ extension Ledger {
             row.refundOf = old.refundOf
             try purchaseStore.replace(id: id, with: row, now: clock.now)
             let edited = try purchase(id: id)
-            try storeSplit(split, purchase: edited, previousTrip: old.tripID)
+            try storeSplit(split, purchase: edited, previousTrip: old.tripID, before: old)
             try checkRefundLink(of: edited)
             return edited
         }

@@ -25,7 +25,8 @@ extension Ledger {
             let rounding = p.inputs.rounding
             let minor: Int64
             if let amount {
-                minor = try AmountExpression.evaluate(amount, field: "amount", minorUnits: p.currency.minorUnits, rounding: rounding)
+                minor = try AmountExpression.evaluate(
+                    amount, field: "amount", minorUnits: p.currency.minorUnits, rounding: rounding, currencyCode: p.currency.code)
                 guard minor > 0 else { throw TripError.badAmount(field: "amount", value: amount, reason: "must be greater than zero") }
                 guard minor <= remaining else {
                     throw TripError.badAmount(
@@ -45,7 +46,7 @@ extension Ledger {
             let day = try date.map { d throws(TripError) in try clock.date(d, field: "date") } ?? clock.today
             let home = trip.homeCurrency
             let chargedMinor = try charged.map { c throws(TripError) in
-                let v = try AmountExpression.evaluate(c, field: "charged", minorUnits: home.minorUnits, rounding: rounding)
+                let v = try AmountExpression.evaluate(c, field: "charged", minorUnits: home.minorUnits, rounding: rounding, currencyCode: home.code)
                 guard v > 0 else { throw TripError.badAmount(field: "charged", value: c, reason: "must be greater than zero") }
                 return v
             }

@@ -63,7 +63,7 @@ extension Ledger {
         }
         let presets = try tripPresets(newTrip.presets, local: local)
         let budget = try newTrip.budget.map { b throws(TripError) in
-            try AmountExpression.evaluate(b, field: "budget", minorUnits: home.minorUnits, rounding: settings.rounding.value)
+            try AmountExpression.evaluate(b, field: "budget", minorUnits: home.minorUnits, rounding: settings.rounding.value, currencyCode: home.code)
         }
         return try transaction {
             try requireNewTripName(name)

@@ -697,10 +697,11 @@ enum ListLayoutColumn: Int32, ColumnList {
         case .currency: "p.currency"
         case .rows: "count(*)"
         case .maxID: "max(p.id)"
-        case .minTotal: "min(p.total_minor)"
-        case .maxTotal: "max(p.total_minor)"
-        case .minHome: "min(p.home_minor)"
-        case .maxHome: "max(p.home_minor)"
+        // Signed, as the rows show them: a refund's -100,000 is one character wider than 100,000.
+        case .minTotal: "min(CASE p.kind WHEN 'purchase' THEN p.total_minor ELSE -p.total_minor END)"
+        case .maxTotal: "max(CASE p.kind WHEN 'purchase' THEN p.total_minor ELSE -p.total_minor END)"
+        case .minHome: "min(CASE p.kind WHEN 'purchase' THEN p.home_minor ELSE -p.home_minor END)"
+        case .maxHome: "max(CASE p.kind WHEN 'purchase' THEN p.home_minor ELSE -p.home_minor END)"
         // The rate flag's width: `none`, or the source and `*` when provisional.
         case .rateWidth: "max(CASE WHEN p.home_minor IS NULL THEN 4 ELSE length(p.rate_source) + p.provisional END)"
         case .anyProvisional: "max(p.provisional AND p.home_minor IS NOT NULL)"

@@ -114,6 +114,23 @@ extension SplitStore {
             """, [.integer(tripID), .integer(id), .text(payers), .text(shares)])
     }
 
+    /// What was typed of purchase `id`'s split (`m0017_split_rest`): the member ids `rest` named in
+    /// --paid-by and --items, and whether the shares are --items portions; nil when not recorded.
+    func typed(purchase id: Int64) throws -> (payerRest: Int64?, items: Bool, itemRest: Int64?)? {
+        try db.prepare("SELECT payer_rest, items, item_rest FROM split_rest WHERE purchase_id = ?").first([.integer(id)]) { s in
+            (s.optionalInt(0), s.int(1) != 0, s.optionalInt(2))
+        }
+    }
+
+    /// Records what was typed of purchase `id`'s split, replacing what was.
+    func saveTyped(purchase id: Int64, payerRest: Int64?, items: Bool, itemRest: Int64?) throws {
+        try db.run(
+            """
+            INSERT INTO split_rest (purchase_id, payer_rest, items, item_rest) VALUES (?, ?, ?, ?)
+            ON CONFLICT (purchase_id) DO UPDATE SET payer_rest = excluded.payer_rest, items = excluded.items, item_rest = excluded.item_rest
+            """, [.integer(id), payerRest.map { .integer($0) } ?? .null, .integer(items ? 1 : 0), itemRest.map { .integer($0) } ?? .null])
+    }
+
     /// Adds the split of a purchase that has none (one just imported).
     func insert(trip tripID: Int64, purchase id: Int64, payers: String, shares: String) throws {
         try db.run(

@@ -162,7 +162,13 @@ public struct Sharing {
         // Like `trip new`: the trip just joined is the one the next commands mean.
         _ = try ledger.useTrip(trip.name)
         guard let shared = try ledger.sharedTrip(trip) else { throw SharingError.tripNotShared(trip.name) }
-        return try sync(shared, connection)
+        var result = try sync(shared, connection)
+        // The payer is never a guess: this device pays as the member named like its role.
+        if try !ledger.members(of: trip).isEmpty {
+            let me = try role(connection)
+            result.joinedAs = try ledger.adoptMember(likeRole: me, in: trip.name).map { .named($0) } ?? .unknown(role: me)
+        }
+        return result
     }
 
     // MARK: sync

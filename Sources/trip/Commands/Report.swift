@@ -18,7 +18,7 @@ extension TripCommand {
         static let configuration = CommandConfiguration(
             abstract: "Totals in the home currency: gross, discounts, service, tax, tip, breakdowns, days, budget, and where each rate came from.",
             usage:
-                "trip report [NAME | -t TRIP | --all] [--by GROUP] [--since D] [--until D]\n[--home CUR] [--lines] [--format FORMAT] [global options]",
+                "trip report [NAME | -t TRIP | --all] [--by GROUP] [--member NAME]\n[--since D] [--until D] [--home CUR] [--lines] [--format FORMAT]\n[global options]",
             discussion:
                 "Formats: text (bars on a terminal), json (documented contract), csv (one row per purchase; with --member, one row per share), markdown, html (self-contained)."
         )
@@ -42,6 +42,11 @@ extension TripCommand {
 
         func validate() throws {
             if all && (trip != nil || name != nil) { throw ValidationError("--all and a trip name cannot be used together") }
+            // A member's report has one member: a breakdown by member would show the others' shares
+            // as parts of this member's net (README, "Reports" under "Group trips").
+            if member != nil && by == .member {
+                throw ValidationError("--member and --by member cannot be used together; --by member alone shows every member's share")
+            }
         }
 
         func run() throws {

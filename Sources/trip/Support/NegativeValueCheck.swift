@@ -23,6 +23,9 @@ enum NegativeValueCheck {
         if args.count >= 4, args[0] == "rates", args[1] == "set", looksNegative(args[3]) {
             return error("rate", args[3])
         }
+        // `trip transfer FROM TO AMOUNT`, `trip refund ID AMOUNT`.
+        if args.count >= 4, args[0] == "transfer", looksNegative(args[3]) { return error("amount", args[3]) }
+        if args.count >= 3, args[0] == "refund", looksNegative(args[2]) { return error("amount", args[2]) }
         for (i, a) in args.enumerated().dropLast() {
             if a == "--" { break }
             if let field = numericOptions[a], looksNegative(args[i + 1]) { return error(field, args[i + 1]) }

@@ -27,6 +27,7 @@ struct SyncCrashSafetyTests {
         let ana = world.device("ana", ledger: "template")
         try #require(ana.run("new", "Big", "--currency", "JPY", "--home", "USD").exitCode == 0)
         try #require(ana.run("member", "add", "ana", "ben").exitCode == 0)
+        try #require(ana.run("whoami", "ana").exitCode == 0)  // the payer is never a guess (issue 27)
         let file = world.folder.file("statement.csv")
         try statement(rows: rows).write(toFile: file, atomically: true, encoding: .utf8)
         let imported = try ana.run("import", file, "--date-column", "date", "--amount-column", "amount", "--note-column", "note", "--currency", "JPY")
