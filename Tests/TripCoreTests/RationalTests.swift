@@ -33,13 +33,25 @@ struct RationalTests {
             (7, 1), (1, 1_000_000_007), (Int128(Int64.max), 3),
         ]
         let values: [Int64] = [1, 2, 3, 5, 7, 10, 25, 27_211, 123_456_789, -1, -3, -25, -27_211, Int64.max / 7, Int64.min / 9]
+        var inRange = 0, beyond = 0
         for (p, q) in factors {
             let factor = try Rational(p, q)
             for v in values {
-                let exact = try? (Rational(v) * factor).roundedToInt64(mode)
-                #expect(factor.timesRounded(v, mode) == exact, "\(v) × \(p)/\(q)")
+                // The reference is computed without `try?`: a reference that fails to compute must
+                // fail the test, not compare `nil == nil` with a fast path that failed too.
+                let reference = try (Rational(v) * factor).rounded(mode)
+                if let exact = Int64(exactly: reference) {
+                    inRange += 1
+                    #expect(factor.timesRounded(v, mode) == exact, "\(v) × \(p)/\(q)")
+                } else {
+                    // Documented: `nil` only when the rounded product does not fit an Int64.
+                    beyond += 1
+                    #expect(factor.timesRounded(v, mode) == nil, "\(v) × \(p)/\(q) = \(reference) is beyond Int64")
+                }
             }
         }
+        // Both sides of the table are exercised: values that fit, and the Int64 edge.
+        #expect(inRange > 0 && beyond > 0)
     }
 
     @Test("decimal text round-trips exactly", arguments: ["0.0067", "149.25", "1", "0.000000001", "186.75", "7.53450"])

@@ -49,11 +49,30 @@ import Testing
         }
     }
 
+    /// Every input is read as an adjustment twice, as given and with a `%` appended (so that each
+    /// seed, not only the few that end in `%`, reaches the percentage parser), and every outcome is
+    /// checked: a percentage within 0…1 whose stored text re-parses the same, an amount kept
+    /// trimmed and non-empty, or a one-line error.
     @Test(arguments: inputs())
-    func percentageStaysInRange(_ path: String) throws {
+    func adjustmentKeepsItsInvariants(_ path: String) throws {
         let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
-        guard case .percent(let fraction, let stored)? = try? AdjustmentSpec.parse(text, field: "discount") else { return }
-        #expect(!fraction.isNegative && fraction <= .one)
-        #expect(try AdjustmentSpec.parse(stored, field: "discount") == .percent(fraction, text: stored))
+        for candidate in [text, text + "%"] {
+            let spec: AdjustmentSpec
+            do {
+                spec = try AdjustmentSpec.parse(candidate, field: "discount")
+            } catch {
+                #expect(
+                    !error.description.isEmpty && Self.controlCharacters(error.description) == [], "\(candidate.debugDescription)")
+                continue
+            }
+            switch spec {
+            case .percent(let fraction, let stored):
+                #expect(!fraction.isNegative && fraction <= .one, "\(candidate.debugDescription)")
+                #expect(try AdjustmentSpec.parse(stored, field: "discount") == spec, "\(candidate.debugDescription)")
+            case .amount(let stored):
+                #expect(!stored.isEmpty && stored == stored.trimmingSpaces, "\(candidate.debugDescription)")
+                #expect(try AdjustmentSpec.parse(stored, field: "discount") == spec, "\(candidate.debugDescription)")
+            }
+        }
     }
 }

@@ -30,10 +30,19 @@ struct WALWritebackTests {
         let before = try Self.descriptors(on: wal)
         let writeback = try #require(WALWriteback(databasePath: t.path, intervalMilliseconds: 5))
         #expect(try Self.descriptors(on: wal) == before + 1)
-        usleep(30_000)
+        // Two successful flushes: the one at start and one after an interval, so it flushes again
+        // while running. The deadline only keeps a broken writeback from hanging the test; it is
+        // not a speed claim.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while writeback.flushes < 2 && ContinuousClock.now < deadline { usleep(1_000) }
+        #expect(writeback.flushes >= 2, "the WAL was flushed while the writeback ran")
         writeback.stop()
         writeback.stop()
+        let flushed = writeback.flushes
         #expect(try Self.descriptors(on: wal) == before)
+        // Stopped means stopped: no flush after `stop()` returned (its thread is joined).
+        usleep(20_000)
+        #expect(writeback.flushes == flushed)
         #expect(WALWriteback(databasePath: t.folder.file("no-such-ledger.sqlite")) == nil)
     }
 }

@@ -149,11 +149,11 @@ import TripCore
     @Test(arguments: [true, false])
     func fiftyMebibyteBodyIsRefusedAtTheCap(declareLength: Bool) {
         server.route("/huge", .large(bytes: 50 << 20, declareLength: declareLength))
-        let started = ContinuousClock.now
+        // `bodyTooLarge` is raised only by the cap, so it shows the read stopped there; how long
+        // that takes is not this test's (no clock: speed belongs in `make bench`).
         let error = fetchError { () throws(FetchError) in try client.get(url: server.baseURL + "/huge") }
         #expect(error == .bodyTooLarge(url: server.baseURL + "/huge", limitBytes: 10 << 20))
         #expect(error?.description.contains("10 MiB") == true)
-        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     @Test func perRequestCapOverridesTheConfiguredOne() throws {
@@ -216,11 +216,9 @@ import TripCore
     ])
     func plainHTTPToANonLoopbackHostIsRefusedWithoutIO(url: String) {
         // 10.255.255.1 is unroutable: had a connection been attempted, the error would be a
-        // timeout or noNetwork, not insecureURL (and would take the 1 s connect limit).
-        let started = ContinuousClock.now
+        // timeout or noNetwork, not insecureURL, so the error alone shows no I/O was done.
         let error = fetchError { () throws(FetchError) in try client.get(url: url) }
         #expect(error == .insecureURL(url: url))
-        #expect(ContinuousClock.now - started < .milliseconds(500))
     }
 
     @Test(arguments: ["http://localhost:%d/ok", "http://127.0.0.1:%d/ok", "http://127.1:%d/ok"])
