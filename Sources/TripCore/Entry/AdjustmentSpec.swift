@@ -19,7 +19,12 @@ public enum AdjustmentSpec: Hashable, Sendable, CustomStringConvertible {
         let number = String(trimmed.dropLast()).trimmingSpaces
         // "10 %" as one argument, like `--tax 10 %` as two: never stored as typed (README, "Percentages").
         if number.count < trimmed.count - 1 {
-            throw .badPercent(field: field, value: text, reason: "has a space before %; type --\(field) \(number)%")
+            // The suggestion repeats the number only when it is one: anything else (a control
+            // character included) is never echoed unquoted.
+            let plain = String(number.map { $0 == "," ? "." : $0 })
+            let isNumber = number.count <= 24 && Rational(decimalText: plain) != nil
+            let hint = isNumber ? "type --\(field) \(number)%" : "write the percentage with no space, like 10%"
+            throw .badPercent(field: field, value: text, reason: "has a space before %; \(hint)")
         }
         guard !number.hasPrefix("-") else {
             throw .badPercent(field: field, value: text, reason: "is negative; a percentage must be from 0% to 100%")
