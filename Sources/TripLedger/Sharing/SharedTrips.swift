@@ -56,6 +56,9 @@ extension Ledger {
                 try syncStore.codec.write(.trips, id: id, payload: change.payload ?? "{}", fixed: [])
                 try syncStore.insertSharedTrip(trip: id, gid: change.gid, owner: owner)
                 try syncStore.insertIdentity(kind: "trip", localID: id, trip: id, from: change)
+                // Like `trip new`, the trip joined is the one the next commands mean, set in the
+                // transaction that creates it: a join killed after this still left it current.
+                try setLedgerSetting("current_trip", String(id))
                 return try trip(id: id)!
             }
         }

@@ -159,8 +159,6 @@ public struct Sharing {
         let log = ChangeLog(connection: connection, tripGID: gid)
         guard let tripChange = try log.firstTripVersion() else { throw SharingError.noSharedTrip(tripName) }
         let trip = try ledger.createJoinedTrip(tripChange, owner: tripOwner)
-        // Like `trip new`: the trip just joined is the one the next commands mean.
-        _ = try ledger.useTrip(trip.name)
         guard let shared = try ledger.sharedTrip(trip) else { throw SharingError.tripNotShared(trip.name) }
         var result = try sync(shared, connection)
         // The payer is never a guess: this device pays as the member named like its role.
