@@ -19,6 +19,7 @@ public enum Embedded {
         ("m0015_index_waiting_removals", PackageResources.m0015_index_waiting_removals_sql),
         ("m0016_conflicts_travel", PackageResources.m0016_conflicts_travel_sql),
         ("m0017_split_rest", PackageResources.m0017_split_rest_sql),
+        ("m0018_log_versions", PackageResources.m0018_log_versions_sql),
     ]
 
     /// `config/settings.toml`: the default settings.

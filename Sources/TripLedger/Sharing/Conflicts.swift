@@ -33,8 +33,9 @@ extension Ledger {
 
     /// `trip resolve ID --keep 1|2|mine|theirs|ROLE`: the kept version, when it lost, is written
     /// again as a new local change (so it wins on every device at the next sync); the conflict is
-    /// closed, and the resolution travels, closing it on every device that lists it.
-    public func resolveConflict(_ idText: String, keep: String) throws -> (conflict: SyncConflict, kept: ConflictVersion) {
+    /// closed, and the resolution travels, closing it on every device that lists it. `wasShown`:
+    /// the kept version is the one the ledger already showed, so nothing here changed.
+    public func resolveConflict(_ idText: String, keep: String) throws -> (conflict: SyncConflict, kept: ConflictVersion, wasShown: Bool) {
         let id = try Ledger.parseID(idText)
         MemberIDMemo.shared.clear()
         return try transaction {
@@ -42,6 +43,7 @@ extension Ledger {
                 throw TripError.badTextValue(field: "id", value: idText, reason: "is no open conflict; `trip conflicts` lists them")
             }
             let version = try Ledger.chosenVersion(keep, of: c)
+            let wasShown = c.versions.first(where: \.kept)?.number == version.number
             let keepMine = version.isMine
             let keep = keepMine ? c.mine : c.theirs
             let kept = keepMine ? "mine" : "theirs"
@@ -71,7 +73,7 @@ extension Ledger {
                 try syncStore.closeConflicts(gid: c.gid, keptHLC: version.hlc, keptDevice: version.device, at: clock.now)
             }
             let closed = try conflicts(includeResolved: true).first { $0.id == id }!
-            return (closed, closed.versions.first { $0.number == version.number } ?? version)
+            return (closed, closed.versions.first { $0.number == version.number } ?? version, wasShown)
         }
     }
 
@@ -118,6 +120,65 @@ extension Ledger {
         try syncStore.markPastClose(trip: shared.trip.id, kind: c.kind, localID: c.localID)
     }
 
+    /// Finds the conflict, if any, that change `c` of a row makes with the version the log made the
+    /// winner before it, and records `c`'s place in the log's order (m0018). Run for every change
+    /// of a row in the log's order, this device's own included, after it was applied here: every
+    /// device reads the same log, so every device lists the same conflicts, whatever order the
+    /// versions reached its ledger in. Returns whether a conflict was listed.
+    ///
+    /// Two versions clash when the later in the log was written without seeing the earlier (its
+    /// base is not the earlier's clock). Of two edits the later `Version` wins; a removal wins over
+    /// every edit of a purchase, and only a restore (written after seeing the removal) undoes it.
+    /// A version built on one that lost did not lose in the end: that conflict is dropped, and the
+    /// new version meets the winner in its turn.
+    func noteLogOrder(_ c: SyncChange, shared: SharedTrip) throws -> Bool {
+        guard let table = RowCodec.Table(kind: c.kind) else { return false }
+        let incoming = LogVersion(version: Version(hlc: c.hlc, device: c.device), removed: c.op == "delete", payload: c.payload)
+        guard let before = try syncStore.logVersion(gid: c.gid) else {
+            try syncStore.setLogVersion(gid: c.gid, trip: shared.trip.id, incoming)
+            return false
+        }
+        if incoming.version == before.version { return false }  // the winner itself, read again
+        if c.baseHLC != 0 && c.baseHLC != before.version.hlc { try syncStore.dropConflicts(row: c.gid, lostVersionHLC: c.baseHLC) }
+        // Written after seeing the winner (a restore always is): no clash.
+        if c.op == "restore" || c.baseHLC == before.version.hlc {
+            try syncStore.setLogVersion(gid: c.gid, trip: shared.trip.id, incoming)
+            return false
+        }
+        let removals = table == .purchases
+        let incomingWins: Bool
+        let reason: String
+        switch (before.removed, incoming.removed) {
+        case (true, true):
+            incomingWins = incoming.version > before.version
+            reason = ""
+        case (true, false):
+            incomingWins = false
+            reason = removals ? SyncConflict.removedWhileEdited : ""
+        case (false, true):
+            incomingWins = true
+            reason = removals ? SyncConflict.removedWhileEdited : ""
+        case (false, false):
+            incomingWins = incoming.version > before.version
+            let differ = try before.payload.map { try !syncStore.sameJSON($0, c.payload ?? "{}") } ?? false
+            reason = differ ? "edited on two devices" : ""
+        }
+        try syncStore.setLogVersion(gid: c.gid, trip: shared.trip.id, incomingWins ? incoming : before)
+        guard !reason.isEmpty, let localID = try syncStore.localID(kind: c.kind, gid: c.gid) else { return false }
+        let earlier = (before.removed ? nil : before.payload, before.version.hlc, before.version.device)
+        let later = (incoming.removed ? nil : c.payload, c.hlc, c.device)
+        // "mine" is this device's version where it wrote one (`--format json`), else the earlier.
+        if c.device == (try deviceID()) {
+            try recordConflict(
+                c, localID: localID, shared: shared, reason: reason, winner: incomingWins ? "mine" : "theirs", mine: later, theirs: earlier,
+                theirsBy: try syncStore.author(ofDevice: before.version.device) ?? "")
+        } else {
+            try recordConflict(
+                c, localID: localID, shared: shared, reason: reason, winner: incomingWins ? "theirs" : "mine", mine: earlier, theirs: later)
+        }
+        return true
+    }
+
     /// Lists a conflict of `c` with the row `localID` here: each version (`nil`: a removal) with
     /// its clock and device, and which one every device applied. Listed once, under the global id
     /// every device gives it; a resolution that arrived first closes it at once.
@@ -125,14 +186,14 @@ extension Ledger {
     /// still names the row), which does not travel.
     func recordConflict(
         _ c: SyncChange, localID: Int64, shared: SharedTrip, reason: String, winner: String, mine: (String?, Int64, String),
-        theirs: (String?, Int64, String), local: Bool = false
+        theirs: (String?, Int64, String), theirsBy: String? = nil, local: Bool = false
     ) throws {
         let lost = winner == "mine" ? theirs : mine
         let gid = local ? "" : GlobalID.conflict(row: c.gid, lost: Version(hlc: lost.1, device: lost.2))
         guard try local || !syncStore.hasConflict(gid: gid) else { return }
         try syncStore.insertConflict(
             trip: shared.trip.id, c, localID: localID, reason: reason, winner: winner, mine: (mine.0, mine.1),
-            theirs: (theirs.0, theirs.1), theirsBy: c.author, at: clock.now, gid: gid, devices: (mine.2, theirs.2))
+            theirs: (theirs.0, theirs.1), theirsBy: theirsBy ?? c.author, at: clock.now, gid: gid, devices: (mine.2, theirs.2))
         if !local, let r = try syncStore.resolution(of: gid) {
             try syncStore.closeConflicts(gid: gid, keptHLC: r.keptHLC, keptDevice: r.keptDevice, at: clock.now)
         }

@@ -18,9 +18,11 @@ extension Ledger {
                 try syncStore.advanceClock(past: changes.map(\.hlc).max() ?? 0)
                 try syncStore.noteAuthors(changes)
                 for c in changes {
-                    if c.device == me && !SyncChange.rateKinds.contains(c.kind) { continue }
                     do {
-                        try apply(c, shared: shared, into: &summary)
+                        // This device's own changes are here already; they take their place in
+                        // the log's order all the same (`noteLogOrder`).
+                        if c.device != me || SyncChange.rateKinds.contains(c.kind) { try apply(c, shared: shared, into: &summary) }
+                        if try noteLogOrder(c, shared: shared) { summary.conflicts += 1 }
                     } catch let error as SQLiteError where error.code & 0xFF == 19 {
                         // A constraint the rules below are meant to keep: if one still fails, say
                         // which change; the transaction leaves the ledger as before this batch.
@@ -138,7 +140,9 @@ extension Ledger {
         try transaction { try syncStore.recordSync(trip: shared.trip.id, at: clock.now) }
     }
 
-    /// Applies one pulled change of a row. Returns whether it was a conflict.
+    /// Applies one pulled change of a row. Returns whether it listed a conflict only this device
+    /// has (a removal refused here because a row here still names the row); the conflicts every
+    /// device lists are found in the log's order (`noteLogOrder`).
     ///
     /// The rules, the same on every device whatever order the changes arrive in: of two versions
     /// of a row, the one with the later clock wins whole (ties: the larger device id); a delete
@@ -185,18 +189,11 @@ extension Ledger {
                 }
                 return false
             }
-            // Written without seeing the version here: an edit the delete wins over.
-            let edited = table == .purchases && c.baseHLC != localHLC && localHLC != 0
-            let mine = edited ? try travellingPayload(kind: c.kind, localID: id, table: table, shared: shared) : nil
             if removedWins, let payload = c.payload {
                 try writeRow(table, id: id, payload: payload, shared: shared)
                 try syncStore.setVersion(kind: c.kind, localID: id, hlc: c.hlc, device: c.device, base: c.baseHLC)
             }
-            guard try removeLocally(table, id: id, shared: shared, change: c), let mine else { return false }
-            try recordConflict(
-                c, localID: id, shared: shared, reason: SyncConflict.removedWhileEdited, winner: "theirs",
-                mine: (mine, localHLC, localDevice), theirs: (nil, c.hlc, c.device))
-            return true
+            return try !removeLocally(table, id: id, shared: shared, change: c)
         case "restore":
             try syncStore.markRestored(kind: c.kind, localID: id, hlc: c.hlc)
             // A purchase from the trash, or a member added again under their name.
@@ -209,30 +206,10 @@ extension Ledger {
             break
         }
         guard let payload = c.payload else { return false }
-        // A version built on one that lost here did not lose in the end: the other devices, which
-        // saw it built on, list no such conflict, and neither does this one from now on.
-        if c.baseHLC != 0 { try syncStore.dropConflicts(row: c.gid, lostVersionHLC: c.baseHLC) }
         let incomingWins = Version(hlc: c.hlc, device: c.device) > Version(hlc: localHLC, device: localDevice)
         // An edit of a purchase removed here was written without seeing the removal (after it,
         // the purchase is gone on that device too, and only a restore brings it back).
-        let editOfRemoved = !alive && table == .purchases && c.op == "put"
-        if editOfRemoved {
-            try recordConflict(
-                c, localID: id, shared: shared, reason: SyncConflict.removedWhileEdited, winner: "mine",
-                mine: (nil, state.deleted, try syncStore.deletedDevice(kind: c.kind, localID: id)), theirs: (payload, c.hlc, c.device))
-        }
-        let concurrent = c.hlc != localHLC && c.baseHLC != localHLC && state.base != c.hlc && localHLC != 0
-        var conflict = false
-        if concurrent {
-            let mine = alive ? try travellingPayload(kind: c.kind, localID: id, table: table, shared: shared) : nil
-            if let mine, try !syncStore.sameJSON(mine, payload) {
-                try recordConflict(
-                    c, localID: id, shared: shared, reason: "edited on two devices", winner: incomingWins ? "theirs" : "mine",
-                    mine: (mine, localHLC, localDevice), theirs: (payload, c.hlc, c.device))
-                conflict = true
-            }
-        }
-        guard incomingWins else { return conflict || editOfRemoved }
+        guard incomingWins else { return false }
         if alive {
             try writeRow(table, id: id, payload: payload, shared: shared)
         } else if table == .purchases {
@@ -242,7 +219,7 @@ extension Ledger {
             try writeSplits(payload: payload, purchaseID: id, shared: shared)
         }
         try syncStore.setVersion(kind: c.kind, localID: id, hlc: c.hlc, device: c.device, base: c.baseHLC)
-        return conflict || editOfRemoved
+        return false
     }
 
     /// Applies a first share's purchases. A ledger that holds none of the trip's purchases yet (a

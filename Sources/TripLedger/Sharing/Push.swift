@@ -84,9 +84,6 @@ extension Ledger {
             if op == "delete" { payload = try removedVersion(w.localID, shared: shared) }
             // The version the row now has here: this change's clock, built on the one before.
             try syncStore.setPurchaseVersion(localID: w.localID, hlc: w.hlc, op: op, device: device, carriesValues: payload != nil)
-            // Built on a version that lost here (a restore of an edit a removal won over): as on
-            // every device that receives it, that version did not lose in the end.
-            if op != "delete", w.versionHLC != 0 { try syncStore.dropConflicts(row: w.gid, lostVersionHLC: w.versionHLC) }
             var change = SyncChange(
                 changeID: GlobalID.make(), kind: "purchase", gid: w.gid, op: op, hlc: w.hlc, baseHLC: w.versionHLC, device: device,
                 payload: payload)
@@ -207,7 +204,12 @@ extension Ledger {
             }
             try syncStore.removeSent(trip: shared.trip.id, changeIDs: JSONValue.array(rows).serialized, count: rows.count)
             try syncStore.markResolutionsSent(resolutions)
-            if let pulledThrough { try syncStore.advancePulled(trip: shared.trip.id, through: pulledThrough) }
+            if let pulledThrough {
+                // The log holds this device's changes right after what it had pulled: they take
+                // their place in its order here, as the pull would have given them.
+                for c in changes { _ = try noteLogOrder(c, shared: shared) }
+                try syncStore.advancePulled(trip: shared.trip.id, through: pulledThrough)
+            }
             if let sentThrough { try syncStore.advanceRatesSent(trip: shared.trip.id, through: sentThrough) }
         }
     }
@@ -232,7 +234,6 @@ extension Ledger {
             op = "put"
         }
         try syncStore.setVersion(kind: kind, localID: localID, hlc: hlc, device: device, base: base)
-        if op != "delete", base != 0 { try syncStore.dropConflicts(row: gid, lostVersionHLC: base) }
         return SyncChange(changeID: GlobalID.make(), kind: kind, gid: gid, op: op, hlc: hlc, baseHLC: base, device: device, payload: payload)
     }
 

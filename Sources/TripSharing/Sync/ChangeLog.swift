@@ -87,7 +87,9 @@ struct ChangeLog {
             // A snapshot new to the log counts its purchases.
             let snapshots = Set((inserted.value(0, "snapshots") ?? "").split(separator: " ").map(String.init))
             result.added = n + changes.reduce(0) { $0 + (snapshots.contains($1.changeID) ? $1.rows - 1 : 0) }
-            if last == pulled && n > 0 { result.ownThrough = last + Int64(n) }
+            // Only when every change sent is new there: the device places exactly these in the
+            // log's order (`markSent`); a repeated push pulls its changes back instead.
+            if last == pulled && n > 0 && n == changes.count { result.ownThrough = last + Int64(n) }
         } catch {
             _ = try? connection.query("ROLLBACK")
             throw error

@@ -20,11 +20,8 @@ extension TripCommand {
 
         func run() throws {
             let ledger = try global.openLedger()
-            let shownBefore = try ledger.conflicts().first { "\($0.id)" == id }?.versions.first(where: \.kept)?.number
-            let (c, kept) = try ledger.resolveConflict(id, keep: keep)
-            emit(
-                global.format, json: SharingFormat.json([c]),
-                text: SharingFormat.text(resolved: c, kept: kept, wasShown: shownBefore == kept.number))
+            let (c, kept, wasShown) = try ledger.resolveConflict(id, keep: keep)
+            emit(global.format, json: SharingFormat.json([c]), text: SharingFormat.text(resolved: c, kept: kept, wasShown: wasShown))
         }
     }
 }

@@ -58,12 +58,16 @@ struct DiskFullEndToEndTests {
 
     /// Mounts a `sizeKB` tmpfs on `<folder>/mnt`, runs `body` there with `$TRIP` (the binary, its
     /// ledger on the tmpfs) and the helper `snap NAME` (copies the ledger files to `$OUT/NAME/`).
-    static func run(sizeKB: Int, files: [String: String] = [:], _ body: String) throws -> Run {
+    static func run(sizeKB: Int, files: [String: String] = [:], extra: [String: String] = [:], _ body: String) throws -> Run {
         let run = Run(folder: TemporaryFolder("trip-disk-full"))
         try FileManager.default.createDirectory(atPath: run.folder.file("mnt"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: run.out, withIntermediateDirectories: true)
-        for (name, text) in files { try text.write(toFile: run.folder.file(name), atomically: false, encoding: .utf8) }
-        var env = TripProcess(ledgerPath: run.ledgerInMount).environment
+        for (name, text) in files where !name.hasSuffix(".sqlite") {
+            try text.write(toFile: run.folder.file(name), atomically: false, encoding: .utf8)
+        }
+        // `NAME.sqlite`: the ledger at that path (and its WAL), copied in as NAME.sqlite.
+        for (name, path) in files where name.hasSuffix(".sqlite") { try LedgerInspection.copy(path, to: run.folder.file(name)) }
+        var env = TripProcess(ledgerPath: run.ledgerInMount, extra: extra).environment
         env["TRIP"] = TripProcess.binary
         env["OUT"] = run.out
         env["IN"] = run.folder.path
@@ -158,5 +162,46 @@ struct DiskFullEndToEndTests {
         print(
             "disk full: \(ok) adds fitted, the next exited \(r.code("full") ?? -1): "
                 + "\(r.text("full.err").trimmingCharacters(in: .newlines)); \(String(format: "%.1f", secondsSince(start))) s")
+    }
+
+    /// `trip sync --all` whose pull fills the disk stops there with the one disk-full line: the
+    /// next trip could not take its changes either, so it is not tried and no per-trip failure is
+    /// listed; the ledger is as before, and once there is room the next `sync --all` brings both
+    /// trips up to date.
+    @Test func syncAllStopsAtAFullDiskWithOneLine() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben")
+        for (trip, currency) in [("Japan", "USD"), ("Two", "EUR")] {
+            try #require(ana.run("new", trip, "--currency", currency, "--home", currency).exitCode == 0)
+            try #require(ana.run("add", "5", "first").exitCode == 0)
+            try #require(ana.run("share", "--with", "ben").exitCode == 0)
+            try #require(ben.run("join", trip).exitCode == 0)
+        }
+        let csv = world.folder.file("big.csv")
+        try CrashSafetyTests.usdCSV(rows: 3_000).write(toFile: csv, atomically: false, encoding: .utf8)
+        let imported = try ana.run("import", csv, "--trip", "Japan")
+        try #require(imported.exitCode == 0, "\(imported.stderr)")
+        try #require(ana.run("add", "7", "second", "--trip", "Two").exitCode == 0)
+        try #require(ana.run("sync", "--all").exitCode == 0)
+        // Ben's ledger on the tmpfs, and a filler taking all the space but 48 KB.
+        let r = try Self.run(
+            sizeKB: 16_384, files: ["ben.sqlite": ben.ledgerPath], extra: ["TRIP_REMOTE": world.cluster.url("ben", database: world.database)],
+            """
+            for f in "$IN"/ben.sqlite*; do cp "$f" "$MNT/ledger.sqlite${f#$IN/ben.sqlite}"; done
+            dd if=/dev/zero of="$MNT/filler" bs=4k 2>/dev/null
+            truncate -s -48K "$MNT/filler"
+            "$TRIP" sync --all >"$OUT/full.out" 2>"$OUT/full.err"; echo $? >"$OUT/full.rc"
+            snap failed
+            rm "$MNT/filler"
+            "$TRIP" sync --all >"$OUT/again.out" 2>"$OUT/again.err"; echo $? >"$OUT/again.rc"
+            snap final
+            """)
+        #expect(r.code("full") == 70, "\(r.text("full.out"))\(r.text("full.err"))")
+        #expect(r.text("full.out").isEmpty, "no trip's outcome is listed: \(r.text("full.out"))")
+        Self.expectDiskFullLine(r.text("full.err"), ledger: r.ledgerInMount)
+        #expect(try LedgerInspection.integrity(r.copy("failed")) == "ok")
+        #expect(try LedgerInspection.count(r.copy("failed"), "SELECT count(*) FROM purchases") == 2)
+        #expect(r.code("again") == 0, "\(r.text("again.err"))")
+        #expect(try LedgerInspection.count(r.copy("final"), "SELECT count(*) FROM purchases") == 3_003)
     }
 }

@@ -138,3 +138,17 @@ enum PendingColumn: Int32, ColumnList {
         }
     }
 }
+
+/// The winning version of a row so far in the log's order (`SyncStore.logVersion`, m0018).
+enum LogVersionColumn: Int32, ColumnList {
+    case hlc, device, removed, payload
+
+    var sql: StaticString {
+        switch self {
+        case .hlc: "hlc"
+        case .device: "device"
+        case .removed: "removed"
+        case .payload: "payload"
+        }
+    }
+}

@@ -322,6 +322,13 @@ extension SyncStore {
 
 /// The version of a row this ledger holds: its clock and device, the version it was built on, and
 /// the clocks of its latest delete and restore.
+/// The winning version of a row so far in the log's order (`Ledger.noteLogOrder`).
+struct LogVersion {
+    let version: Version
+    let removed: Bool
+    let payload: String?
+}
+
 struct RowVersion {
     let hlc: Int64
     let device: String
@@ -613,12 +620,33 @@ extension SyncStore {
             ])
     }
 
-    /// Removes the open conflicts of row `row` whose losing version has clock `hlc`
-    /// (`GlobalID.conflict`: `conflict:ROW:HLC@DEVICE`).
+    /// The winning version of row `gid` so far in the log's order (m0018); `nil` before its first
+    /// change (a row of a first share's snapshot, or one not seen yet).
+    func logVersion(gid: String) throws -> LogVersion? {
+        try db.prepare("SELECT \(LogVersionColumn.sqlList) FROM sync_log_versions WHERE gid = ?").first([.text(gid)]) { statement in
+            let v = statement.row(LogVersionColumn.self)
+            return LogVersion(
+                version: Version(hlc: v.int(.hlc), device: v.text(.device)), removed: v.int(.removed) != 0, payload: v.optionalText(.payload))
+        }
+    }
+
+    func setLogVersion(gid: String, trip id: Int64, _ v: LogVersion) throws {
+        try db.run(
+            """
+            INSERT INTO sync_log_versions (gid, trip_id, hlc, device, removed, payload) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (gid) DO UPDATE SET hlc = excluded.hlc, device = excluded.device, removed = excluded.removed, payload = excluded.payload
+            """,
+            [.text(gid), .integer(id), .integer(v.version.hlc), .text(v.version.device), .integer(v.removed ? 1 : 0), SQLValue(v.payload)])
+    }
+
+    /// Removes the conflicts of row `row` whose losing version has clock `hlc`
+    /// (`GlobalID.conflict`: `conflict:ROW:HLC@DEVICE`), resolved ones too: a device that resolved
+    /// one before the version built on it arrived lists it no more than a device that got the
+    /// resolution after.
     func dropConflicts(row: String, lostVersionHLC hlc: Int64) throws {
         let prefix = "conflict:\(row):\(hlc)@"
         try db.run(
-            "DELETE FROM sync_conflicts WHERE gid = ?1 AND resolved_at IS NULL AND substr(conflict_gid, 1, length(?2)) = ?2",
+            "DELETE FROM sync_conflicts WHERE gid = ?1 AND substr(conflict_gid, 1, length(?2)) = ?2",
             [.text(row), .text(prefix)])
     }
 
