@@ -69,6 +69,7 @@ extension TripCommand {
                 let ledger = try global.openLedger()
                 let r = try ledger.importSplitwise(path: file, trip: trip, options: SplitwiseImport(payersByNet: payersByNet))
                 emit(global.format, json: r.json, text: TextFormat.splitwiseImport(r))
+                for w in r.warnings { ProcessExit.printError(w) }
                 return
             }
             if payersByNet { throw ValidationError("--payers-by-net goes with --splitwise") }
