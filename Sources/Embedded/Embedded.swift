@@ -41,6 +41,7 @@ public enum Embedded {
             ("wise", PackageResources.profile_wise_toml),
             ("monzo", PackageResources.profile_monzo_toml),
             ("n26", PackageResources.profile_n26_toml),
+            ("n26-2024", PackageResources.profile_n26_2024_toml),
             ("amex", PackageResources.profile_amex_toml),
             ("dkb", PackageResources.profile_dkb_toml),
             ("generic", PackageResources.profile_generic_toml),

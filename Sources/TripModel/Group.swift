@@ -206,6 +206,8 @@ public struct SplitwiseImportResult: Sendable {
     /// What the `Total balance` rows were compared with: the trip's balances when it holds only
     /// the file's rows, else what the import changed; `nil` when nothing could be compared.
     public var compared: String?
+    /// Lines for standard error: expenses dated outside the trip.
+    public var warnings: [String] = []
 
     public init(trip: String, purchases: Int, transfers: Int, membersAdded: [String], checkedCurrencies: [String]) {
         self.trip = trip

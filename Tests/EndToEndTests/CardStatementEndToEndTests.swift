@@ -284,6 +284,33 @@ struct CardStatementEndToEndTests {
         #expect(try Self.net(trip) == "14.26")
     }
 
+    /// N26 since 2024 (the layout its app exports now, as public importers' fixtures show it):
+    /// card payments are `Presentment`, the foreign amount is written without its sign.
+    static let n26of2024 = """
+        "Booking Date","Value Date","Partner Name","Partner Iban",Type,"Payment Reference","Account Name","Amount (EUR)","Original Amount","Original Currency","Exchange Rate"
+        2026-03-02,2026-03-02,"Starbucks NYC",,Presentment,,"Main Account",-5.12,5.60,USD,1.09375
+        2026-03-03,2026-03-03,"Employer GmbH",DE123,"Credit Transfer",Salary,"Main Account",2000.00,,,
+        2026-03-04,2026-03-04,"Duane Reade",,Presentment,,"Main Account",-9.14,10.00,USD,1.09409
+        2026-03-04,2026-03-04,N26,,Fee,"ATM Withdrawal Fee","Main Account",-2.00,,,
+
+        """
+
+    @Test func n26LayoutOf2024() throws {
+        let folder = TemporaryFolder()
+        let trip = try Self.trip(folder, local: "USD", home: "EUR")
+        let r = try trip.run("import", try Self.write(Self.n26of2024, folder))
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("read as a N26 statement\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("imported 3 purchases"), "\(r.stdout)")
+        #expect(r.stdout.contains("skipped 1 row: 1 transfer"), "\(r.stdout)")
+        let rows = try Self.list(trip)
+        let starbucks = rows.first { $0["note"] as? String == "Starbucks NYC" }
+        #expect(starbucks?["currency"] as? String == "USD" && starbucks?["price"] as? String == "5.60")
+        #expect(starbucks?["charged"] as? String == "5.12")
+        #expect(rows.first { $0["category"] as? String == "fees" }?["price"] as? String == "2.00")
+        #expect(try Self.net(trip) == "16.26")
+    }
+
     static let amex = """
         Date,Description,Card Member,Account #,Amount
         03/02/2026,DELTA AIR LINES,A TRAVELLER,-11005,412.50

@@ -68,7 +68,7 @@ public enum PurchaseBuilder {
             }
             return try convert(
                 b, currency: currency, home: home, date: rest.date, purchaseRate: rest.purchaseRate, charged: rest.charged,
-                rounding: rounding, lookUpRate: lookUpRate)
+                chargedText: rest.chargedText, rounding: rounding, lookUpRate: lookUpRate)
         }
         try step(.homeAmounts) { try PurchaseBound.check(conversion) }
         return PurchaseValues(
@@ -164,6 +164,8 @@ public enum PurchaseBuilder {
         let paidWith: String?
         let purchaseRate: String?
         let charged: Int64?
+        /// `charged` as typed (`12`, not `12.00`): what an error about it quotes.
+        let chargedText: String?
     }
 
     private static func details(
@@ -184,7 +186,9 @@ public enum PurchaseBuilder {
                     ? nil
                     : try AmountExpression.evaluate(c, field: "charged", minorUnits: home.minorUnits, rounding: rounding, currencyCode: home.code)
             } ?? prior?.charged
-        return Details(date: date, note: note, category: category, paidWith: paidWith, purchaseRate: purchaseRate, charged: charged)
+        return Details(
+            date: date, note: note, category: category, paidWith: paidWith, purchaseRate: purchaseRate, charged: charged,
+            chargedText: entry.charged.flatMap { $0.isEmpty ? nil : $0.trimmingSpaces })
     }
 
     /// A category or payment method checked, then stored as `TextField.label` has it; nil when empty.
@@ -195,15 +199,16 @@ public enum PurchaseBuilder {
 
     /// Chooses and applies the rate: the charged amount wins, then `--rate`, then `lookUpRate`.
     /// Public for what converts like a purchase without being one (a transfer between members).
+    /// `chargedText` is the charged amount as the user typed it, for errors; `nil`: it was stored.
     public static func convert(
         _ breakdown: Breakdown, currency: Currency, home: Currency, date: CivilDate, purchaseRate: String?, charged: Int64?,
-        rounding: RoundingMode, lookUpRate: RateLookup
+        chargedText: String? = nil, rounding: RoundingMode, lookUpRate: RateLookup
     ) throws -> Conversion {
         let b = breakdown
         if let charged {
             // A charged amount is a rate in disguise: zero would store a rate of 0, and a
             // home-currency purchase charged anything but its total a rate other than 1.
-            let typed = Money(minorUnits: charged, currency: home).plainText
+            let typed = chargedText ?? Money(minorUnits: charged, currency: home).plainText
             guard charged > 0 || b.total == 0 else {
                 throw TripError.badAmount(
                     field: "charged", value: typed,

@@ -72,13 +72,16 @@ public struct ImportResult: Sendable, Equatable {
     public var notImported: [String: Int] = [:]
     /// Lines for standard error: rows dated outside the trip, rows refused under --skip-bad-rows.
     public var warnings: [String] = []
-    /// Whether a card statement was read (its JSON then has `profile` and `not_imported`).
+    /// Whether a card statement was read (its JSON then has `profile`, `not_imported` and `refunds_linked`).
     public var isStatement = false
+    /// A card statement's money-back rows linked as refunds of their purchases (the others are credits).
+    public var refundsLinked = 0
 
     private var statementJSON: [String: JSONValue] {
         guard isStatement else { return [:] }
         return [
             "profile": profile.map { .string($0) } ?? .null, "not_imported": .object(notImported.mapValues { .int(Int64($0)) }),
+            "refunds_linked": .int(Int64(refundsLinked)),
         ]
     }
 
@@ -112,7 +115,10 @@ public struct ImportResult: Sendable, Equatable {
             "\(n) \(label)\(n == 1 || label == "pending" || label.hasSuffix("s") ? "" : "s")"
         }
         let notSpending = total == 0 ? "" : "\nskipped \(total) row\(total == 1 ? "" : "s"): \(kinds.joined(separator: ", "))"
-        return "\(read)imported \(imported) \(noun)\(moved)\(into) (\(skipped) \(dup) skipped)\(notSpending)"
+        let linked =
+            refundsLinked == 0
+            ? "" : "\nlinked \(refundsLinked) refund\(refundsLinked == 1 ? "" : "s") to \(refundsLinked == 1 ? "its purchase" : "their purchases")"
+        return "\(read)imported \(imported) \(noun)\(moved)\(into) (\(skipped) \(dup) skipped)\(linked)\(notSpending)"
     }
 }
 
@@ -187,11 +193,12 @@ extension Ledger {
                 try shiftIDs(after: lastID, pastHighWater: removedAbove)
                 try verifyTrips(summary.tripIDs)
                 let transfers = try storeGroupRows(summary.group, lastID: lastID)
-                return (
-                    ImportResult(
-                        imported: sink.added, skipped: summary.rows - sink.added + transfers.skipped, trips: summary.trips,
-                        transfers: transfers.added), sink.isBulk
-                )
+                var result = ImportResult(
+                    imported: sink.added, skipped: summary.rows - sink.added + transfers.skipped, trips: summary.trips,
+                    transfers: transfers.added)
+                let trips = try summary.tripIDs.sorted().compactMap { try trip(id: $0) }
+                if let outside = try outsideTripDatesWarning(after: lastID, trips: trips) { result.warnings.append(outside) }
+                return (result, sink.isBulk)
             }
         }
         if bulk {
@@ -258,6 +265,24 @@ extension Ledger {
         summary.group.members = held.members
         summary.group.transfers = held.transfers
         return summary
+    }
+
+    /// One warning line for the purchases an import added (ids above `lastID`) that are dated
+    /// outside their trip's start…end, or `nil`. They are imported all the same, as `trip add`
+    /// accepts them (a deposit paid before leaving): only a typo is worth a second look, and one
+    /// line for the file, not one per row. Asks nothing of the database when no trip has dates.
+    func outsideTripDatesWarning(after lastID: Int64, trips: [Trip]) throws -> String? {
+        guard trips.contains(where: { $0.start != nil || $0.end != nil }) else { return nil }
+        let counts = try purchaseStore.outsideTripDates(after: lastID)
+        let total = counts.reduce(0) { $0 + $1.count }
+        guard total > 0 else { return nil }
+        func span(_ c: (trip: String, start: String?, end: String?, count: Int)) -> String {
+            "\(c.trip) (\([c.start.map { "from \($0)" }, c.end.map { "to \($0)" }].compactMap { $0 }.joined(separator: " ")))"
+        }
+        let where_ =
+            counts.count == 1
+            ? span(counts[0]) : "their trip: " + counts.map { "\($0.count) \(span($0))" }.joined(separator: ", ")
+        return "warning: \(total) row\(total == 1 ? " is" : "s are") dated outside \(where_); imported all the same"
     }
 
     /// What the foreign key on `purchases.trip_id` would have checked row by row: every trip the

@@ -142,6 +142,7 @@ extension Ledger {
             // A trip that already had purchases: the file must account for what changes.
             let before = try Dictionary(uniqueKeysWithValues: totals.keys.map { ($0, try balanceByName($0)) })
             var purchases = 0, transfers = 0, skipped = 0
+            let lastID = try purchaseStore.maxID()
             // Rows already imported (this export, or an earlier one of the same group) are
             // recognised: purchases by their import key, payments as the export import does.
             let stored = try purchaseStore.importKeyLookup()
@@ -241,6 +242,7 @@ extension Ledger {
                 checkedCurrencies: comparable ? totals.keys.sorted() : [])
             result.skipped = skipped
             result.compared = !comparable ? nil : onlyThisGroup ? "the trip's balances" : "the balances' changes"
+            if let outside = try outsideTripDatesWarning(after: lastID, trips: [trip]) { result.warnings.append(outside) }
             return result
         }
     }

@@ -21,7 +21,7 @@ extension Ledger {
             }
             let trip = try self.trip(id: p.tripID)!
             try requireOpen(trip)
-            let remaining = p.breakdown.total - (try purchaseStore.refundedTotal(of: id))
+            let remaining = try refundable(p)!
             let rounding = p.inputs.rounding
             let minor: Int64
             if let amount {
@@ -70,6 +70,35 @@ extension Ledger {
             try copySplit(from: p, to: refundID)
             return try purchase(id: refundID)
         }
+    }
+
+    /// What can still be refunded of `p`, in its currency's minor units: its total less its
+    /// refunds so far; `nil` when `p` is not a purchase (a refund or a credit is never refunded).
+    /// The one rule `trip refund` and a card statement's money-back rows both follow.
+    func refundable(_ p: Purchase) throws -> Int64? {
+        guard p.kind == .purchase else { return nil }
+        return p.breakdown.total - (try purchaseStore.refundedTotal(of: p.id))
+    }
+
+    /// Makes credit `creditID`, `amount` of `currency` just imported from a statement, a refund of
+    /// the purchase it gives back when exactly one fits: same trip and currency, a note equal to
+    /// `merchant` (ignoring case), dated on or before `date`, with `amount` still refundable
+    /// (`refundable`). With none, or with two (the same taxi twice), it stays a credit: a wrong
+    /// link would move money between categories and members. Returns whether it linked.
+    func linkImportedRefund(
+        _ creditID: Int64, amount: Int64, currency: Currency, merchant: String, date: CivilDate, trip: Trip
+    ) throws -> Bool {
+        var fits: [Purchase] = []
+        for id in try purchaseStore.refundCandidates(trip: trip.id, currency: currency, note: merchant, onOrBefore: date.description)
+        where id != creditID {
+            let p = try purchase(id: id)
+            if let room = try refundable(p), amount <= room { fits.append(p) }
+        }
+        guard fits.count == 1 else { return false }
+        try purchaseStore.linkRefund(creditID, to: fits[0].id)
+        // On a group trip a refund is divided like the purchase it refunds, as `addRefund` does.
+        try copySplit(from: fits[0], to: creditID)
+        return true
     }
 
     /// After an edit of purchase or refund `id`: a purchase's refunds still share its trip and

@@ -39,6 +39,11 @@ private struct StatementLine {
     let note: String?
     let category: String?
     let charged: Int64?
+    /// The amount and charged cells as the bank wrote them: what an error about them quotes.
+    let amountCell: String
+    var chargedCell: String? = nil
+    /// Money back: the text a purchase's note must equal for it to be linked as a refund.
+    var merchant: String? = nil
 }
 
 extension Ledger {
@@ -126,8 +131,8 @@ extension Ledger {
                     """)
         }
         var built: [(PurchaseRow, UInt64)] = []
+        var refunds: [(key: UInt64, amount: Int64, currency: Currency, merchant: String, date: CivilDate)] = []
         var keys = ImportKeys()
-        var outside = 0
         for line in read.lines {
             let draft = PurchaseDraft(
                 amount: Money(minorUnits: line.amount, currency: line.currency).plainText, currency: line.currency.code,
@@ -149,10 +154,12 @@ extension Ledger {
                     switch field {
                     case "note": (profile.note ?? "note", line.note ?? "")
                     case "category": (profile.category ?? "category", line.category ?? "")
-                    case "charged": (profile.charged ?? "charged", draft.entry.charged ?? "")
-                    default: (profile.amount ?? profile.paidOut ?? "amount", draft.entry.amount!)
+                    case "charged": (profile.charged ?? "charged", line.chargedCell ?? "")
+                    default: (profile.amount ?? profile.paidOut ?? "amount", line.amountCell)
                     }
-                let error = e.inRow(line.number, column: column, cell: cell)
+                // The value as the bank wrote it (`12,00 €`), never as the builder normalised it.
+                var error = e.inRow(line.number, column: column, cell: cell)
+                if case .badRow(let r, let c, _, let reason) = error { error = .badRow(row: r, column: c, value: cell, reason: reason) }
                 if so.skipBadRows {
                     read.refused.append((line.number, error))
                     continue
@@ -160,7 +167,6 @@ extension Ledger {
                 throw error
             }
             if line.isCredit { row.kind = .credit }
-            if let s = trip.start, line.date < s { outside += 1 } else if let e = trip.end, line.date > e { outside += 1 }
             // The same key as statements imported before profiles existed, so re-importing one adds nothing.
             var h = FNV1a()
             h.add("statement")
@@ -172,12 +178,16 @@ extension Ledger {
             h.add(row.category ?? "")
             h.add(row.charged.map { String($0) } ?? "")
             if line.isCredit { h.add(PurchaseKind.credit.rawValue) }
-            built.append((row, keys.key(for: h.value)))
+            let key = keys.key(for: h.value)
+            built.append((row, key))
+            if line.isCredit, let m = line.merchant, !m.isEmpty {
+                refunds.append((key, row.breakdown.total, row.currency, m, line.date))
+            }
         }
         if built.isEmpty && read.skipped.isEmpty && read.refused.isEmpty {
             throw TripError.badText(field: "import", reason: "the file has a header but no rows; nothing to import")
         }
-        let added = try transaction {
+        let (added, linked, outside) = try transaction {
             let lastID = try purchaseStore.maxID()
             let removedAbove = try highWater(.purchases)
             let sink = try ImportSink(store: purchaseStore, databasePath: database.path, bulkThreshold: .max, progressEvery: .max)
@@ -191,17 +201,23 @@ extension Ledger {
             try sink.take(batch) { _ in }
             try sink.finish()
             try shiftIDs(after: lastID, pastHighWater: removedAbove)
-            return sink.added
+            // Money back becomes a refund of its purchase once every row is in: the purchase may be
+            // in this file or already in the ledger. A credit imported before is linked now too.
+            var linked = 0
+            for r in refunds {
+                guard let id = try purchaseStore.creditID(importKey: r.key, trip: trip.id) else { continue }
+                if try linkImportedRefund(id, amount: r.amount, currency: r.currency, merchant: r.merchant, date: r.date, trip: trip) {
+                    linked += 1
+                }
+            }
+            return (sink.added, linked, try outsideTripDatesWarning(after: lastID, trips: [trip]))
         }
         var result = ImportResult(imported: added, skipped: built.count - added, trips: [trip.name])
+        result.refundsLinked = linked
         result.profile = profile.title == "generic" ? nil : profile.title
         result.notImported = read.skipped
         result.isStatement = true
-        if outside > 0 {
-            let span = [trip.start.map { "from \($0)" }, trip.end.map { "to \($0)" }].compactMap { $0 }.joined(separator: " ")
-            result.warnings.append(
-                "warning: \(outside) row\(outside == 1 ? " is" : "s are") dated outside \(trip.name) (\(span)); imported all the same")
-        }
+        if let outside { result.warnings.append(outside) }
         for r in read.refused { result.warnings.append("warning: skipped \(r.error.description)") }
         return result
     }
@@ -440,37 +456,21 @@ private struct StatementRowReader {
         if pending && !options.includePending { return count("pending") }
         let typeCell = cell(row, profile.type ?? profile.note)
         let kind = profile.kind(of: typeCell)
-        if case .skip(let label) = kind { return count(label) }
-
-        // The account's currency: the row's, the option's, the header's, else the trip's.
-        let rowCurrency = cell(row, profile.currency)
-        let account: () throws -> Currency = {
-            if !rowCurrency.isEmpty {
-                do { return try CurrencyTable.shared.currency(for: rowCurrency) } catch let e as TripError {
-                    throw e.inRow(number, column: profile.currency!, cell: rowCurrency)
-                }
-            }
-            if let d = defaultCurrency { return d }
-            if let local = trip.localCurrency, local != trip.homeCurrency {
-                // Taking the trip's local currency for a bank's amounts is how a EUR account's
-                // statement was once booked as USD: a file that says nothing is not guessed.
-                throw WholeFile(
-                    error: TripError.badText(
-                        field: "import",
-                        reason: """
-                            the statement names no currency and trip \(quoted(trip.name)) has two (local \(local.code), home \
-                            \(trip.homeCurrency.code)); give --currency \(trip.homeCurrency.code) or --currency \(local.code) \
-                            (or --currency-column)
-                            """))
-            }
-            return trip.homeCurrency
+        let note = cell(row, profile.note)
+        if case .skip(let label) = kind {
+            count(label)
+            // The row is not spending, but the fee the bank took for it is (a weekend exchange's).
+            return try appendFee(row, number: number, note: note, into: &out)
         }
+
         // The amount, signed as the bank wrote it, then turned into spending or money in.
         var amount: StatementAmount
         var spending: Bool
         var column: String
         func readAmount(_ name: String) throws -> StatementAmount {
-            do { return try StatementAmount.read(cell(row, name), field: name, currency: account) } catch let e as TripError {
+            do {
+                return try StatementAmount.read(cell(row, name), field: name, currency: { try account(row, number: number) })
+            } catch let e as TripError {
                 throw e.inRow(number, column: name, cell: cell(row, name))
             }
         }
@@ -485,13 +485,17 @@ private struct StatementRowReader {
             amount = try readAmount(column)
             spending = !out.isEmpty
         }
-        if amount.minorUnits == 0 && kind != .fee { return count("zero amount") }
-        var currency = try amount.writtenCurrency.map { try CurrencyTable.shared.currency(for: $0) } ?? account()
+        if amount.minorUnits == 0 && kind != .fee {
+            count("zero amount")
+            return try appendFee(row, number: number, note: note, into: &out)
+        }
+        var currency = try amount.writtenCurrency.map { try CurrencyTable.shared.currency(for: $0) } ?? account(row, number: number)
         var value = amount.minorUnits
         // Money in on a purchase row is a refund of it; a refund row is money back whatever its sign;
         // a fee is spending unless the bank paid it back.
         let isCredit = kind == .fee ? !spending : kind == .refund || !spending
         var charged: Int64?
+        var chargedCell: String?
         if let c = profile.charged {
             let text = cell(row, c)
             if !text.isEmpty {
@@ -503,8 +507,10 @@ private struct StatementRowReader {
                     throw bad(c, "has the opposite sign of the amount \(quoted(cell(row, column))); a charge and its amount have one sign")
                 }
                 charged = ch.minorUnits
+                chargedCell = text
             }
         }
+        var amountCell = cell(row, column)
         // A foreign-currency row: the merchant's amount and currency, the account's amount charged.
         let foreignText = cell(row, profile.foreignAmount)
         if !foreignText.isEmpty, charged == nil {
@@ -520,37 +526,79 @@ private struct StatementRowReader {
             let code = foreign.writtenCurrency ?? (foreignCode.isEmpty ? nil : foreignCode.uppercased())
             if let code, code != currency.code, foreign.minorUnits != 0, currency == trip.homeCurrency {
                 charged = value
+                chargedCell = amountCell
                 currency = try CurrencyTable.shared.currency(for: code)
                 value = foreign.minorUnits
+                amountCell = foreignText
             }
         }
-        let dateText = cell(row, profile.date)
-        guard let (d, m, y) = pattern.fields(dateText) else {
-            throw bad(profile.date, "is not a date in the form \(pattern.description)")
-        }
-        // A year-less date (`September 15`) is in --year, else the latest year that is not in the future.
-        let year = y ?? options.year ?? DatePattern.latestYear(month: m, day: d, notAfter: ledger.clock.today)
-        guard let date = CivilDate(year: year, month: m, day: d) else { throw bad(profile.date, "is not a valid date") }
-        let note = cell(row, profile.note)
+        let date = try self.date(row, number: number)
         let categoryCell = cell(row, profile.category)
         let category = kind == .fee ? "fees" : categoryCell.isEmpty ? nil : categoryCell
+        // Money back is matched with its purchase by merchant: the text a refund pattern's `*`
+        // stands for (`Refund from *`), else the description.
+        let merchant = !isCredit || kind == .fee ? nil : (kind == .refund ? profile.refundMerchant(typeCell) : nil) ?? note
         out.lines.append(
             StatementLine(
                 number: number, date: date, amount: value, currency: currency, isCredit: isCredit,
-                note: note.isEmpty ? nil : note, category: category, charged: charged))
-        // A fee column: a purchase of its own in category fees, beside the row it belongs to.
-        let feeText = cell(row, profile.fee)
-        if !feeText.isEmpty {
-            let fee: StatementAmount
-            do { fee = try StatementAmount.read(feeText, field: profile.fee!, currency: { currency }) } catch let e as TripError {
-                throw e.inRow(number, column: profile.fee!, cell: feeText)
-            }
-            if fee.minorUnits != 0 {
-                out.lines.append(
-                    StatementLine(
-                        number: number, date: date, amount: fee.minorUnits, currency: try account(), isCredit: false,
-                        note: "fee: " + (note.isEmpty ? "row \(number)" : note), category: "fees", charged: nil))
+                note: note.isEmpty ? nil : note, category: category, charged: charged, amountCell: amountCell,
+                chargedCell: chargedCell, merchant: merchant))
+        try appendFee(row, number: number, note: note, into: &out)
+    }
+
+    /// The account's currency for a row: the row's, the option's, the header's, else the trip's.
+    private func account(_ row: [String], number: Int) throws -> Currency {
+        let rowCurrency = cell(row, profile.currency)
+        if !rowCurrency.isEmpty {
+            do { return try CurrencyTable.shared.currency(for: rowCurrency) } catch {
+                throw error.inRow(number, column: profile.currency!, cell: rowCurrency)
             }
         }
+        if let d = defaultCurrency { return d }
+        if let local = trip.localCurrency, local != trip.homeCurrency {
+            // Taking the trip's local currency for a bank's amounts is how a EUR account's
+            // statement was once booked as USD: a file that says nothing is not guessed.
+            throw WholeFile(
+                error: TripError.badText(
+                    field: "import",
+                    reason: """
+                        the statement names no currency and trip \(quoted(trip.name)) has two (local \(local.code), home \
+                        \(trip.homeCurrency.code)); give --currency \(trip.homeCurrency.code) or --currency \(local.code) \
+                        (or --currency-column)
+                        """))
+        }
+        return trip.homeCurrency
+    }
+
+    /// A row's date; a year-less one (`September 15`) is in --year, else the latest year that is not in the future.
+    private func date(_ row: [String], number: Int) throws -> CivilDate {
+        let dateText = cell(row, profile.date)
+        guard let (d, m, y) = pattern.fields(dateText) else {
+            throw TripError.badRow(
+                row: number, column: profile.date!, value: dateText, reason: "is not a date in the form \(pattern.description)")
+        }
+        let year = y ?? options.year ?? DatePattern.latestYear(month: m, day: d, notAfter: ledger.clock.today)
+        guard let date = CivilDate(year: year, month: m, day: d) else {
+            throw TripError.badRow(row: number, column: profile.date!, value: dateText, reason: "is not a valid date")
+        }
+        return date
+    }
+
+    /// A fee column's amount as a purchase of its own in category `fees`, beside the row it belongs
+    /// to: the next line, the row's date, the note `fee: ` and the row's description. A row that is
+    /// not spending (an exchange) or of zero amount still has its fee imported.
+    private func appendFee(_ row: [String], number: Int, note: String, into out: inout Read) throws {
+        let feeText = cell(row, profile.fee)
+        guard !feeText.isEmpty else { return }
+        let currency = try account(row, number: number)
+        let fee: StatementAmount
+        do { fee = try StatementAmount.read(feeText, field: profile.fee!, currency: { currency }) } catch let e as TripError {
+            throw e.inRow(number, column: profile.fee!, cell: feeText)
+        }
+        guard fee.minorUnits != 0 else { return }
+        out.lines.append(
+            StatementLine(
+                number: number, date: try date(row, number: number), amount: fee.minorUnits, currency: currency, isCredit: false,
+                note: "fee: " + (note.isEmpty ? "row \(number)" : note), category: "fees", charged: nil, amountCell: feeText))
     }
 }

@@ -176,6 +176,23 @@ public struct StatementProfile: Sendable, Equatable {
         return nil
     }
 
+    /// The merchant a money-back row names through its refund pattern's `*` (`Refund from *` on
+    /// `Refund from Amazon`: `Amazon`), when rows are told apart by their description; `nil` when
+    /// a type column tells them apart, or no refund pattern with one `*` matches.
+    func refundMerchant(_ cell: String) -> String? {
+        guard type == nil else { return nil }
+        let t = cell.trimmingSpaces
+        for (kind, patterns) in rows where kind == .refund {
+            for p in patterns {
+                let parts = p.split(separator: "*", omittingEmptySubsequences: false)
+                guard parts.count == 2, Self.glob(p.lowercased(), t.lowercased()) else { continue }
+                let m = String(t.dropFirst(parts[0].count).dropLast(parts[1].count)).trimmingSpaces
+                return m.isEmpty ? nil : m
+            }
+        }
+        return nil
+    }
+
     /// `*` matches any text, everything else itself.
     static func glob(_ pattern: String, _ text: String) -> Bool {
         let parts = pattern.split(separator: "*", omittingEmptySubsequences: false).map(String.init)

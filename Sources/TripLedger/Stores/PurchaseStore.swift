@@ -485,6 +485,54 @@ extension PurchaseStore {
         return ids
     }
 
+    /// The row imported under `key` into trip `tripID` when it is still a credit (money in linked
+    /// to no purchase): its id.
+    func creditID(importKey key: UInt64, trip tripID: Int64) throws -> Int64? {
+        try db.scalarInt(
+            "SELECT id FROM purchases WHERE import_key = ? AND trip_id = ? AND kind = 'credit'",
+            [.integer(Int64(bitPattern: key)), .integer(tripID)])
+    }
+
+    /// The purchases of trip `tripID` in `currency`, dated on or before `date`, whose note is
+    /// `note` ignoring ASCII case: what a statement's money-back row can be the refund of.
+    func refundCandidates(trip tripID: Int64, currency: Currency, note: String, onOrBefore date: String) throws -> [Int64] {
+        var ids: [Int64] = []
+        try db.prepare(
+            """
+            SELECT id FROM purchases
+            WHERE trip_id = ? AND kind = 'purchase' AND currency = ? AND date <= ? AND lower(note) = lower(?)
+            ORDER BY id
+            """
+        ).forEach([.integer(tripID), .text(currency.code), .text(date), .text(note)]) { ids.append($0.int(0)) }
+        return ids
+    }
+
+    /// Makes credit `id` a refund of purchase `purchaseID`, in its category and payment method, as
+    /// `trip refund` gives them, so that every breakdown nets the two.
+    func linkRefund(_ id: Int64, to purchaseID: Int64) throws {
+        try db.run(
+            """
+            UPDATE purchases SET kind = 'refund', refund_of = ?1,
+              category = (SELECT category FROM purchases WHERE id = ?1),
+              paid_with = (SELECT paid_with FROM purchases WHERE id = ?1)
+            WHERE id = ?2 AND kind = 'credit'
+            """, [.integer(purchaseID), .integer(id)])
+    }
+
+    /// The purchases above id `after` (those an import just added) dated outside their trip's
+    /// start…end, counted per trip.
+    func outsideTripDates(after id: Int64) throws -> [(trip: String, start: String?, end: String?, count: Int)] {
+        var out: [(trip: String, start: String?, end: String?, count: Int)] = []
+        try db.prepare(
+            """
+            SELECT t.name, t.start_date, t.end_date, count(*) FROM purchases p JOIN trips t ON t.id = p.trip_id
+            WHERE p.id > ? AND (p.date < t.start_date OR p.date > t.end_date)
+            GROUP BY t.id ORDER BY t.name
+            """
+        ).forEach([.integer(id)]) { out.append(($0.text(0), $0.optionalText(1), $0.optionalText(2), Int($0.int(3)))) }
+        return out
+    }
+
     /// How many refunds of purchase `id` are not in `currency` on trip `tripID`.
     func refundsElsewhere(of id: Int64, currency: Currency, trip tripID: Int64) throws -> Int64 {
         try db.scalarInt(

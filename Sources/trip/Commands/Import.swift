@@ -20,7 +20,8 @@ extension TripCommand {
                 A file whose header names home_total is in the export format (trip export --format csv). Any other
                 is a card statement: its layout is recognised by its header (Revolut, Wise, Monzo, N26, Amex, DKB;
                 --profile chooses one) or given by --date-column and --amount-column. Spending becomes purchases,
-                money in credits, fee columns purchases in category fees; top-ups, transfers, exchanges, card
+                money in a refund of its purchase when exactly one fits (else a credit), fees purchases in
+                category fees right after their row; top-ups, transfers, exchanges, card
                 settlements and pending rows are skipped and counted. Every row is imported or none is. Row numbers in errors count data rows: 1 is the first row after
                 the header. A row already imported (same import key) is skipped and counted as a duplicate.
                 Group trips: paid_by, split and members are read back (missing members are added) and rows of
@@ -46,7 +47,7 @@ extension TripCommand {
         var dateFormat: String?
         @Option(
             help:
-                "Card statement: the layout (revolut, revolut-2018, wise, monzo, n26, amex, dkb, generic or your own); default: recognised by the header."
+                "Card statement: the layout (revolut, revolut-2018, wise, monzo, n26, n26-2024, amex, dkb, generic or your own); default: recognised by the header."
         )
         var profile: String?
         @Option(help: "Card statement: how spending is written: negative (as Revolut, Wise, Monzo, DKB) or positive.")
@@ -69,6 +70,7 @@ extension TripCommand {
                 let ledger = try global.openLedger()
                 let r = try ledger.importSplitwise(path: file, trip: trip, options: SplitwiseImport(payersByNet: payersByNet))
                 emit(global.format, json: r.json, text: TextFormat.splitwiseImport(r))
+                for w in r.warnings { ProcessExit.printError(w) }
                 return
             }
             if payersByNet { throw ValidationError("--payers-by-net goes with --splitwise") }
