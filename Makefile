@@ -81,18 +81,19 @@ test: test-deps
 	$(SWIFT) test --skip-build
 
 ## test-long: the hardening suites at full size (TRIP_LONG_TESTS=1): 50 SIGKILLs during a 100,000-row
-## import and 50 during a rates sync, 8 processes × 500 concurrent adds, disk full on a tmpfs.
+## import and 50 during a rates sync, 8 processes × 500 concurrent adds, disk full on a tmpfs, shared
+## trips under kills and restarts, and the convergence test over 200 seeds of 60 steps.
 ## `make test` runs the same suites small. They run the release `trip` (TRIP_BIN), as users do: the
 ## debug build needs about four times the CPU for a 100,000-row import. CI runs both.
-HARDENING_SUITES := CrashSafetyTests|ConcurrencyTests|DiskFullEndToEndTests
+HARDENING_SUITES := CrashSafetyTests|ConcurrencyTests|DiskFullEndToEndTests|ConvergenceTests
 test-long: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE_FLAGS) --product trip
 	TRIP_LONG_TESTS=1 TRIP_BIN=$(CURDIR)/.build/release/trip $(SWIFT) test --skip-build --filter '$(HARDENING_SUITES)'
 
-## test-convergence: the shared-trip convergence test over 200 seeds of 60 steps (TRIP_LONG_TESTS=1),
-## with the release `trip`. Not yet in test-long, so not in CI: some seeds still find devices that do
-## not converge (README, "Hardening"). A failing seed replays with TRIP_SEED=N (TRIP_TRACE_STEPS=1).
+## test-convergence: only the shared-trip convergence test of test-long, 200 seeds of 60 steps
+## (TRIP_LONG_TESTS=1), with the release `trip`. A failing seed replays with TRIP_SEED=N
+## (TRIP_TRACE_STEPS=1 prints each step; TRIP_KEEP_TEMP=1 keeps the devices' ledgers).
 test-convergence: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE_FLAGS) --product trip

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A fresh folder under the system temp directory, removed when the value is deinitialised.
+/// A fresh folder under the system temp directory, removed when the value is deinitialised
+/// (kept with `TRIP_KEEP_TEMP=1`, to look into the ledgers of a failing seed).
 public final class TemporaryFolder: @unchecked Sendable {
     public let path: String
 
@@ -12,5 +13,7 @@ public final class TemporaryFolder: @unchecked Sendable {
 
     public func file(_ name: String) -> String { path + "/" + name }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    deinit {
+        if ProcessInfo.processInfo.environment["TRIP_KEEP_TEMP"] != "1" { try? FileManager.default.removeItem(atPath: path) }
+    }
 }

@@ -31,6 +31,7 @@ extension Ledger {
                         throw SyncApplyError(trip: shared.trip.name, change: c, reason: error.description)
                     }
                 }
+                try settleMemberNames(shared)
                 try syncStore.recordPull(trip: shared.trip.id, through: upTo, at: clock.now)
                 // Closed or not: a device that learns of a close before a rate another device sent
                 // would otherwise keep other numbers than one that learns of them the other way round.
@@ -94,14 +95,21 @@ extension Ledger {
                         try writeRow(table, id: id, payload: payload, shared: shared, fromTrash: table == .purchases)
                     } else {
                         // A row the others do not have leaves this ledger too; the conflict keeps it.
-                        // One still named by a row kept here stays.
-                        try? transaction {
-                            if table == .purchases { try splitStore.deleteAny(purchase: id) }
-                            try syncStore.delete(table, id: id)
-                        }
+                        // One still named by a row kept here stays, as the others show it (they
+                        // kept it for the same reason): its latest version before the removal.
+                        let removed: Bool
+                        do {
+                            try transaction {
+                                if table == .purchases { try splitStore.deleteAny(purchase: id) }
+                                try syncStore.delete(table, id: id)
+                            }
+                            removed = true
+                        } catch { removed = false }
+                        if !removed, let payload = theirs?.removedPayload { try writeRow(table, id: id, payload: payload, shared: shared) }
                     }
                     try syncStore.revertVersion(kind: c.kind, localID: id, hlc: theirs?.hlc ?? 0, device: theirs?.device ?? "", held: c.hlc)
                 }
+                try settleMemberNames(shared)
                 _ = try rerate(tripID: shared.trip.id, includingClosed: true)
             }
         }
@@ -131,8 +139,55 @@ extension Ledger {
                         try syncStore.delete(.members, id: id)
                     }
                 }
+                try settleMemberNames(shared)
             }
         }
+    }
+
+    /// The rule for two members of a trip under one name, over the whole trip, run after each pull:
+    /// each member wants the name of its winning version in the log's order (or, with a change of
+    /// it waiting to be sent, its name here). Of members wanting one name, the member added under
+    /// that name (its global id is made of it) keeps it, else the smallest global id; each other
+    /// takes back the name it was added under (`-2`, `-3`… if that is taken too), in the order of
+    /// their global ids. Decided from what the log says, not from the order names arrived in, so
+    /// every device ends with the same names, and a clash that a later rename removed leaves no
+    /// trace. Names change here only (nothing enters the outbox).
+    func settleMemberNames(_ shared: SharedTrip) throws {
+        let rows = try syncStore.memberNames(trip: shared.trip.id)
+        guard rows.count > 1 else { return }
+        // Names are unique in a trip as SQLite's NOCASE compares them: ASCII letters folded.
+        func key(_ name: String) -> String { String(decoding: name.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self) }
+        let claims = rows.map { r in
+            (
+                id: r.id, current: r.name, wanted: (r.pending ? nil : r.logName) ?? r.name,
+                gid: r.gid ?? GlobalID.member(trip: shared.gid, name: r.name)
+            )
+        }.sorted { $0.gid < $1.gid }
+        var holder: [String: Int] = [:]
+        for (i, c) in claims.enumerated() {
+            guard let j = holder[key(c.wanted)] else {
+                holder[key(c.wanted)] = i
+                continue
+            }
+            let owned = GlobalID.member(trip: shared.gid, name: c.wanted)
+            if c.gid == owned && claims[j].gid != owned { holder[key(c.wanted)] = i }
+        }
+        var final = claims.map(\.wanted)
+        var taken = Set(holder.keys)
+        for (i, c) in claims.enumerated() where holder[key(c.wanted)] != i {
+            let base = GlobalID.memberName(c.gid, trip: shared.gid) ?? "member"
+            var candidate = base, n = 1
+            while taken.contains(key(candidate)) {
+                n += 1
+                candidate = "\(base)-\(n)"
+            }
+            final[i] = candidate
+            taken.insert(key(candidate))
+        }
+        let renamed = claims.indices.filter { final[$0] != claims[$0].current }
+        // In two steps, so that no rename meets a name another is about to give up.
+        for i in renamed { try memberStore.rename(claims[i].id, to: "\u{1}settling \(claims[i].id)") }
+        for i in renamed { try memberStore.rename(claims[i].id, to: final[i]) }
     }
 
     /// Records a sync that found nothing to pull.
@@ -211,6 +266,11 @@ extension Ledger {
         // the purchase is gone on that device too, and only a restore brings it back).
         guard incomingWins else { return false }
         if alive {
+            try writeRow(table, id: id, payload: payload, shared: shared)
+        } else if table != .purchases && state.deleted == 0 {
+            // Never removed by a removal: a row this device made and took back because the trip
+            // was closed elsewhere (`holdClosedElsewhere`), which another device made too (a
+            // settle-up's transfer, a member, by the same global id). It is here as on the others.
             try writeRow(table, id: id, payload: payload, shared: shared)
         } else if table == .purchases {
             // Deleted here: the edit is kept in the trash, so `trip restore` brings back the latest

@@ -87,11 +87,15 @@ public struct ServerVersion: Sendable, Equatable {
     public let payload: String?
     public let hlc: Int64
     public let device: String
-    public init(gid: String, payload: String?, hlc: Int64, device: String) {
+    /// A deleted row's latest version before its removal: what the other devices show where a
+    /// row still names it and the removal was not applied.
+    public let removedPayload: String?
+    public init(gid: String, payload: String?, hlc: Int64, device: String, removedPayload: String? = nil) {
         self.gid = gid
         self.payload = payload
         self.hlc = hlc
         self.device = device
+        self.removedPayload = removedPayload
     }
 }
 

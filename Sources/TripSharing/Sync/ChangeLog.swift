@@ -139,17 +139,17 @@ struct ChangeLog {
         var deleted: [String: Int64] = [:], restored: [String: Int64] = [:]
         for r in rows.rows {
             let gid = r[0] ?? "", op = r[1] ?? "", hlc = Int64(r[2] ?? "") ?? 0
-            switch op {
-            case "delete": deleted[gid] = hlc
-            default:
-                if op == "restore" { restored[gid] = hlc }
-                let version = Version(hlc: hlc, device: r[3] ?? "")
-                if let known = latest[gid], Version(hlc: known.hlc, device: known.device) > version { continue }
-                latest[gid] = ServerVersion(gid: gid, payload: r[4], hlc: hlc, device: version.device)
-            }
+            if op == "delete" { deleted[gid] = hlc } else if op == "restore" { restored[gid] = hlc }
+            // A purchase's removal carries its last version (an edit made before the removal,
+            // sent with it): a version like the others.
+            guard op != "delete" || r[4] != nil else { continue }
+            let version = Version(hlc: hlc, device: r[3] ?? "")
+            if let known = latest[gid], Version(hlc: known.hlc, device: known.device) > version { continue }
+            latest[gid] = ServerVersion(gid: gid, payload: r[4], hlc: hlc, device: version.device)
         }
         return latest.values.map { v in
-            (deleted[v.gid] ?? 0) > (restored[v.gid] ?? 0) ? ServerVersion(gid: v.gid, payload: nil, hlc: v.hlc, device: v.device) : v
+            (deleted[v.gid] ?? 0) > (restored[v.gid] ?? 0)
+                ? ServerVersion(gid: v.gid, payload: nil, hlc: v.hlc, device: v.device, removedPayload: v.payload) : v
         }
     }
 
