@@ -72,7 +72,7 @@ struct ImportFastPathTests {
                 rows.append(r)
             }
         }
-        // Group cells: such rows take `row`'s path, valid or not (members are added at the end of an import).
+        // Group cells: the fast path reads those in the export's spelling; `row` the rest, and every mistake.
         let group: [(String, String, String)] = [
             ("Ana=3000,Ben=600", "Ana=1,Ben=1", "Ana,Ben"), ("Ben=1", "Ana=3/2,Ben=1", ""), ("Ana=1", "Ana=60,Ben=40", ""),
             ("Ana=1", "", ""), ("", "Ana=1", ""), ("Ana=1", "Ana=0", ""), ("Ana=1", "Ana=1,ana=1", ""), ("", "", "Ana,rest"),
