@@ -40,25 +40,25 @@ final class GroupExport {
         return try splits.parts(trip: p.tripID, purchase: p.id, index: index)
     }
 
-    /// The CSV `paid_by` and `split` cells of `p`: `NAME=WEIGHT,…` in join order (see `SplitText`);
-    /// both empty when it has no split.
-    func cells(of p: Purchase) throws -> (paidBy: String, split: String) {
-        guard let splits, let index = positions[p.tripID], let list = members[p.tripID] else { return ("", "") }
+    /// The CSV `paid_by` and `split` cells of `p`, whose stored split is `stored`: `NAME=WEIGHT,…`
+    /// in join order (see `SplitText`); both empty when it has no split.
+    func cells(of p: Purchase, stored: (payers: UnsafeBufferPointer<UInt8>, shares: UnsafeBufferPointer<UInt8>)?) -> (
+        paidBy: String, split: String
+    ) {
+        guard let stored, let index = positions[p.tripID], let list = members[p.tripID] else { return ("", "") }
         // Purchases come trip by trip; a trip's purchases share a few lists of sharers.
         if sharesTrip != p.tripID {
             sharesTrip = p.tripID
             sharesCells = ByteMemo()
         }
-        return try splits.withStored(trip: p.tripID, purchase: p.id) { payers, shares in
-            let split: String
-            if let known = sharesCells.find(shares) {
-                split = known
-            } else {
-                split = Self.cell(shares, index: index, members: list)
-                sharesCells.insert(shares, split)
-            }
-            return (Self.cell(payers, index: index, members: list), split)
-        } ?? ("", "")
+        let split: String
+        if let known = sharesCells.find(stored.shares) {
+            split = known
+        } else {
+            split = Self.cell(stored.shares, index: index, members: list)
+            sharesCells.insert(stored.shares, split)
+        }
+        return (Self.cell(stored.payers, index: index, members: list), split)
     }
 
     /// The last trip `cells` wrote, and its `split` cells by stored text.

@@ -91,16 +91,6 @@ struct SplitLookup {
         }
     }
 
-    /// Calls `body` with the stored `payers` and `shares` texts of purchase `id` of trip `tripID`
-    /// (`SplitWeights`, as bytes valid only during the call); nil when it has no split.
-    func withStored<T>(
-        trip tripID: Int64, purchase id: Int64, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> T
-    ) throws -> T? {
-        try statement.first([.integer(tripID), .integer(id)]) { s in
-            let row = ResultRow<SplitColumn>(s)
-            return try row.withBytes(.payers) { payers in try row.withBytes(.shares) { try body(payers, $0) } }
-        }
-    }
 }
 
 extension SplitStore {
