@@ -75,11 +75,32 @@ public enum PurchaseCSV {
 
     /// One RFC 4180 record, CRLF-terminated.
     public static func record(_ fields: [String]) -> String {
-        fields.map { f in
+        // Appended into one string: a group trip's rows quote their `paid_by` and `split` cells.
+        var out = ""
+        out.reserveCapacity(fields.reduce(2) { $0 + $1.utf8.count + 3 })
+        for (i, f) in fields.enumerated() {
+            if i > 0 { out += "," }
             // Bytes, not Characters: "\r\n" is a single Character, so `contains("\n")` misses it.
-            let needsQuotes = f.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
-            return needsQuotes ? "\"" + f.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\"" : f
-        }.joined(separator: ",") + "\r\n"
+            var needsQuotes = false, hasQuote = false
+            for b in f.utf8 {
+                if b == 0x22 {
+                    hasQuote = true
+                } else if b == 0x2C || b == 0x0A || b == 0x0D {
+                    needsQuotes = true
+                }
+            }
+            if hasQuote {
+                out += "\"" + f.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+            } else if needsQuotes {
+                out += "\""
+                out += f
+                out += "\""
+            } else {
+                out += f
+            }
+        }
+        out += "\r\n"
+        return out
     }
 }
 

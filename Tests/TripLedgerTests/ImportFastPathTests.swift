@@ -72,7 +72,7 @@ struct ImportFastPathTests {
                 rows.append(r)
             }
         }
-        // Group cells: such rows take `row`'s path, valid or not (members are added at the end of an import).
+        // Group cells: the fast path reads those in the export's spelling; `row` the rest, and every mistake.
         let group: [(String, String, String)] = [
             ("Ana=3000,Ben=600", "Ana=1,Ben=1", "Ana,Ben"), ("Ben=1", "Ana=3/2,Ben=1", ""), ("Ana=1", "Ana=60,Ben=40", ""),
             ("Ana=1", "", ""), ("", "Ana=1", ""), ("Ana=1", "Ana=0", ""), ("Ana=1", "Ana=1,ana=1", ""), ("", "", "Ana,rest"),
@@ -109,6 +109,7 @@ struct ImportFastPathTests {
             switch (ra, rb) {
             case let (.success(x), .success(y)):
                 accepted += 1
+                #expect(Self.split(&fast) == Self.split(&general), "row \(number): split")
                 #expect(x.0.id == y.0.id, "row \(number)")
                 #expect(x.1 == y.1, "row \(number): import key")
                 #expect(a.sqlValues(0..<a.count) == b.sqlValues(0..<b.count), "row \(number)")
@@ -127,6 +128,108 @@ struct ImportFastPathTests {
         #expect(accepted > 100 && rejected > 50, "\(accepted) accepted, \(rejected) rejected")
         #expect(fast.parsed.fastRows > accepted / 5, "fast path took \(fast.parsed.fastRows) of \(accepted)")
         #expect(general.parsed.fastRows == 0)
+    }
+
+    /// The split `importer` just read, in names: `trip/row: payers | shares`; `nil` for none.
+    static func split(_ importer: inout ExportRowImporter) -> String? {
+        guard let s = importer.takeSplit() else { return nil }
+        let g = importer.group
+        func text(_ list: Int32) -> String { g.parts(list).map { "\($0.name)=\($0.weight.fractionText)" }.joined(separator: ",") }
+        return "\(g.trips[Int(s.trip)].id)/\(s.row): \(text(s.payers)) | \(text(s.shares))"
+    }
+
+    /// A group trip's `trip export --format csv`: several payers with amounts, weights that are
+    /// fractions, percentages and --items portions, a refund of a split purchase, an unconverted
+    /// split purchase, a purchase with no split, and transfers.
+    static func groupExport() throws -> String {
+        let t = try TestLedger()
+        _ = try t.ledger.createTrip(NewTrip(name: "Group", localCurrency: "JPY", homeCurrency: "EUR"))
+        _ = try t.ledger.setManualRate(currency: "JPY", rate: "0.0061", in: nil, date: "2026-03-01")
+        // From before the trip had members: no split.
+        _ = try t.ledger.addPurchase(PurchaseDraft(amount: "700", note: "coffee", date: "2026-03-01"))
+        _ = try t.ledger.addMembers(["Ana", "Ben", "Carla", "Dan"], trip: "Group")
+        let purchases: [(PurchaseDraft, SplitDraft)] = [
+            (PurchaseDraft(amount: "3000", note: "taxi", date: "2026-03-01"), SplitDraft(paidBy: "ana=1000,ben=rest", split: "ana=2,ben=1")),
+            (PurchaseDraft(amount: "1001", note: "snacks", date: "2026-03-01"), SplitDraft(paidBy: "carla", split: "ana=1.5,carla=1")),
+            (
+                PurchaseDraft(amount: "50", currency: "EUR", note: "museum", date: "2026-03-02"),
+                SplitDraft(paidBy: "dan", split: "ana=60%,ben=40%")
+            ),
+            (
+                PurchaseDraft(amount: "3000", note: "izakaya", date: "2026-03-02", tax: "10%", tip: "10%"),
+                SplitDraft(paidBy: "ben=1000,carla=rest", items: "ana=1250,ben=800,ana=300,carla=rest")
+            ),
+            (PurchaseDraft(amount: "12000", currency: "MNT", note: "ger camp", date: "2026-03-02"), SplitDraft(paidBy: "dan", split: "all")),
+            (PurchaseDraft(amount: "2200", note: "lunch", date: "2026-03-03"), SplitDraft(paidBy: "Ana", split: "ana,ben,carla,dan")),
+            (PurchaseDraft(amount: "999", note: "tea", date: "2026-03-03"), SplitDraft(paidBy: "dan=333,carla=rest", split: "dan=33.3%,carla=66.7%")),
+        ]
+        for (p, s) in purchases { _ = try t.ledger.addPurchase(p, split: s) }
+        _ = try t.ledger.addRefund("2", amount: "1000", date: "2026-03-04", charged: nil)
+        _ = try t.ledger.addTransfer(from: "Carla", to: "Ana", amount: "500", currency: nil, date: "2026-03-04", note: nil, trip: nil)
+        _ = try t.ledger.addTransfer(from: "Ben", to: "Dan", amount: "5", currency: "EUR", date: "2026-03-04", note: "x", trip: nil)
+        var csv = ""
+        try t.ledger.export(.csv, trip: "Group", all: false) { csv += $0 }
+        return csv
+    }
+
+    /// Every row of a group trip's export, read by both paths: the same values, import key and
+    /// split (payers and sharers, by name and weight), and the fast path takes the split rows it
+    /// can.
+    @Test func groupRowsGiveTheSameValuesKeyAndSplit() throws {
+        let csv = try Self.groupExport()
+        let target = try TestLedger()
+        _ = try target.ledger.createTrip(NewTrip(name: "Group", localCurrency: "JPY", homeCurrency: "EUR"))
+        let reader = CSVReader(bytes: Array(csv.utf8), chunkSize: 1 << 10)
+        var record = CSVRecord()
+        #expect(try reader.next(into: &record))
+        var fast = try ExportRowImporter(ledger: target.ledger, header: PurchaseCSV.columns, trip: nil)
+        fast.directory = try TripDirectory(ledger: target.ledger)
+        var general = fast
+        general.fastPathEnabled = false
+        var number = 0, splits = 0, transfers = 0
+        while try reader.next(into: &record) {
+            number += 1
+            if try fast.holdAside(record, number: number) != nil {
+                #expect(try general.holdAside(record, number: number) != nil)
+                transfers += 1
+                continue
+            }
+            var a = PackedValues(), b = PackedValues()
+            let x = try fast.append(record, number: number, to: &a, now: "2026-03-05T12:00:00Z")
+            let y = try general.append(record, number: number, to: &b, now: "2026-03-05T12:00:00Z")
+            #expect(x.0.id == y.0.id && x.1 == y.1, "row \(number): trip and import key")
+            #expect(a.sqlValues(0..<a.count) == b.sqlValues(0..<b.count), "row \(number)")
+            let (sa, sb) = (Self.split(&fast), Self.split(&general))
+            #expect(sa == sb, "row \(number): split")
+            if sa != nil { splits += 1 }
+        }
+        #expect(number == 11 && transfers == 2 && splits == 8, "\(number) rows, \(transfers) transfers, \(splits) splits")
+        // All but the first (with `members`), the museum (its expression `50` is not its price
+        // `50.00`), the unconverted ger camp and the refund.
+        #expect(fast.parsed.fastRows == 5, "the fast path took \(fast.parsed.fastRows) rows")
+    }
+
+    /// A group trip's export imported many times over, with and without the fast path, into a
+    /// ledger that has the trip and no members: identical tables (members, splits, transfers).
+    @Test func groupImportsWithAndWithoutTheFastPathAreIdentical() throws {
+        let csv = try Self.groupExport()
+        let lines = csv.split(separator: "\r\n", omittingEmptySubsequences: true)
+        let body = lines.dropFirst().joined(separator: "\r\n") + "\r\n"
+        let folder = TemporaryFolder()
+        let path = folder.file("group.csv")
+        try (lines[0] + "\r\n" + String(repeating: body, count: 30)).write(toFile: path, atomically: true, encoding: .utf8)
+        var dumps: [String] = []
+        for fastPath in [true, false] {
+            let t = try TestLedger()
+            _ = try t.ledger.createTrip(NewTrip(name: "Group", localCurrency: "JPY", homeCurrency: "EUR"))
+            var options = ImportOptions()
+            options.fastPath = fastPath
+            let result = try t.ledger.importPurchases(path: path, options: options, bulkThreshold: 100)
+            #expect(result.imported == 9 * 30 && result.transfers == 2 * 30)
+            dumps.append(try dumpLedger(t.path))
+        }
+        #expect(dumps[0] == dumps[1])
+        #expect(dumps[0].contains("## purchase_splits\n1|"))
     }
 
     /// A column the store gains turns the fast path off (imports stay correct, only slower) until

@@ -19,4 +19,44 @@ struct SplitWeightsTests {
         #expect(parts.map(\.weight) == [Rational(integer: 6800), try Rational(1, 2), .one])
         #expect(positions[99] == nil && positions[-1] == nil)
     }
+
+    /// `trip export`'s `paid_by` and `split` cells: the copy of whole weights gives exactly what
+    /// decoding and `SplitText.write` give, for every stored text, odd or not (the shapes another
+    /// device or an older version may have stored included).
+    @Test(arguments: [
+        "12=2715", "12=1,13=1,7=1", "7=1200000,13=5", "13=3/2,12=1", "12=2/4", "12=0", "12=05,7=1", "99=1,12=4",
+        "12=4,99=1", "99=1", "", "12=1,", "12=", "=1", "12", "12=1/1", "12=-5", "12=1 ", "7=123456789012345678",
+        "7=1234567890123456789", "12=1,,7=2",
+    ])
+    func exportCellIsSplitTextOfTheDecodedParts(stored: String) {
+        let members = [(7, "Ana"), (12, "Ben"), (13, "Carla Maria")].map {
+            Member(id: $0.0, tripID: 1, name: $0.1, joinedAt: "2026-03-01T00:00:00Z")
+        }
+        let positions = SplitWeights.Positions(members)
+        var text = stored
+        text.withUTF8 { bytes in
+            var parts: [(index: Int, weight: Rational)] = []
+            SplitWeights.decode(bytes, index: positions, into: &parts)
+            let expected = SplitText.write(parts.map { (members[$0.index].name, $0.weight) })
+            #expect(GroupExport.cell(bytes, index: positions, members: members) == expected, "\(stored)")
+        }
+    }
+
+    /// `PurchaseCSV.record` as it was written before it appended into one string.
+    static func referenceRecord(_ fields: [String]) -> String {
+        fields.map { f in
+            let needsQuotes = f.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+            return needsQuotes ? "\"" + f.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\"" : f
+        }.joined(separator: ",") + "\r\n"
+    }
+
+    @Test func csvRecordQuotesAsBefore() {
+        let fields = [
+            "", "plain", "a,b", "Ana=1,Ben=2", "say \"hi\"", "\"", "line\nbreak", "cr\r\nlf", "café, crème", "\"\u{301}x", "tab\t",
+            "\"a,b\"",
+        ]
+        #expect(PurchaseCSV.record(fields) == Self.referenceRecord(fields))
+        for f in fields { #expect(PurchaseCSV.record([f, f]) == Self.referenceRecord([f, f]), "\(f)") }
+        #expect(PurchaseCSV.record([]) == Self.referenceRecord([]))
+    }
 }

@@ -41,7 +41,8 @@ extension ExportRowImporter {
                 parsed.nowText = now
                 parsed.now = Array(now.utf8)
             }
-            let done = record.bytes.withUnsafeBufferPointer { fastAppend($0, record, to: &values) }
+            pendingSplit = nil
+            let done = record.bytes.withUnsafeBufferPointer { fastAppend($0, record, number: number, to: &values) }
             if let done { return done }
         }
         let (row, trip, key) = try row((0..<record.count).map { record.string($0) }, number: number)
@@ -52,7 +53,7 @@ extension ExportRowImporter {
     /// The row appended to `values` with its trip and import key, or `nil` (nothing appended) when
     /// it is not the common case.
     private mutating func fastAppend(
-        _ p: UnsafeBufferPointer<UInt8>, _ record: CSVRecord,
+        _ p: UnsafeBufferPointer<UInt8>, _ record: CSVRecord, number: Int,
         to values: inout PackedValues
     ) -> (Trip, UInt64)? {
         let at = self.at
@@ -68,12 +69,8 @@ extension ExportRowImporter {
             guard kind.isEmpty || kind.elementsEqual(PurchaseKind.purchase.rawValue.utf8) else { return nil }
         }
         if has(.refundOf) && !cell(.refundOf).isEmpty { return nil }
-        // Group cells (splits, members) are `row`'s too.
-        if has(.paidBy) && !cell(.paidBy).isEmpty || has(.split) && !cell(.split).isEmpty
-            || has(.members) && !cell(.members).isEmpty
-        {
-            return nil
-        }
+        // A `members` cell (on a trip's first row) is `row`'s too.
+        if has(.members) && !cell(.members).isEmpty { return nil }
         guard let trip = fastTrip(cell(.trip)) else { return nil }
         let dateCell = cell(.date)
         guard let date = parsed.dates.text(of: dateCell) else { return nil }
@@ -155,6 +152,9 @@ extension ExportRowImporter {
             return nil
         }
 
+        // Last, as `row` reads it: nothing is appended for a row handed over.
+        guard let split = fastSplit(paidBy: cell(.paidBy), split: cell(.split)) else { return nil }
+
         // `PurchaseRow.values`, in its order.
         values.appendInteger(trip.id)
         values.appendText(date)
@@ -198,6 +198,7 @@ extension ExportRowImporter {
         values.appendNull()  // refund_of
 
         parsed.fastRows += 1
+        if let split { pendingSplit = GroupImport.Split(trip: group.index(of: trip), row: number, payers: split.payers, shares: split.shares) }
         // The same key as `row`'s, fed the same bytes.
         var h = ParsedCells.purchaseKeySeed
         h.add(trip.id)
@@ -217,6 +218,76 @@ extension ExportRowImporter {
         h.add(bytes: paidWith ?? [])
         h.add("")  // no charged amount
         return (trip, h.value)
+    }
+
+    /// The row's split as `split(trip:)` reads it (`.some(nil)`: neither cell is given), as lists
+    /// of `group`; `nil` for anything but the export's own spelling (`NAME=N` or `NAME=N/D`, ASCII,
+    /// no spaces), or a mistake, which `row` names. The export repeats a few `split` cells, each
+    /// read once; a `paid_by` cell holds amounts, so only its names are remembered.
+    private mutating func fastSplit(paidBy: UnsafeBufferPointer<UInt8>, split: UnsafeBufferPointer<UInt8>)
+        -> (payers: Int32, shares: Int32)??
+    {
+        if paidBy.isEmpty && split.isEmpty { return .some(nil) }
+        guard !paidBy.isEmpty, !split.isEmpty else { return nil }
+        let shares: Int32
+        if let known = parsed.shareLists.find(split) {
+            shares = known
+        } else {
+            guard fastParts(split) else { return nil }
+            shares = group.addList(parsed.parts)
+            parsed.shareLists.insert(split, shares)
+        }
+        guard fastParts(paidBy) else { return nil }
+        return .some((group.addList(parsed.parts), shares))
+    }
+
+    /// Reads a `SplitText` cell into `parsed.parts`; `false` when `SplitText.read` might read it
+    /// otherwise or refuse it.
+    private mutating func fastParts(_ cell: UnsafeBufferPointer<UInt8>) -> Bool {
+        parsed.parts.removeAll(keepingCapacity: true)
+        // Bytes, not Characters: only ASCII, where the two split alike.
+        guard cell.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
+        var start = 0
+        while start <= cell.count {
+            var end = start
+            while end < cell.count && cell[end] != UInt8(ascii: ",") { end += 1 }
+            var equals = start
+            while equals < end && cell[equals] != UInt8(ascii: "=") { equals += 1 }
+            guard equals < end, let name = fastMemberName(UnsafeBufferPointer(rebasing: cell[start..<equals])),
+                let weight = Self.fastWeight(UnsafeBufferPointer(rebasing: cell[(equals + 1)..<end]))
+            else { return false }
+            let fold = group.folded[Int(name)]
+            if parsed.parts.contains(where: { group.folded[Int($0.name)] == fold }) { return false }
+            parsed.parts.append((name, weight))
+            start = end + 1
+        }
+        return true
+    }
+
+    /// The index in `group.names` of a name as `Ledger.memberName` checks it; `nil` when it refuses it.
+    private mutating func fastMemberName(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        if let known = parsed.memberNames.find(bytes) { return known }
+        let name = (try? Ledger.memberName(String(decoding: bytes, as: UTF8.self))).map { group.index(ofName: $0) }
+        parsed.memberNames.insert(bytes, name)
+        return name
+    }
+
+    /// `N` or `N/D`, digits with no leading zero, as `SplitText` reads them; `nil` for anything else.
+    private static func fastWeight(_ bytes: UnsafeBufferPointer<UInt8>) -> Rational? {
+        func whole(_ range: Range<Int>) -> Int64? {
+            guard !range.isEmpty, range.count <= 18, bytes[range.lowerBound] != UInt8(ascii: "0") else { return nil }
+            var v: Int64 = 0
+            for i in range {
+                guard bytes[i] >= 0x30 && bytes[i] <= 0x39 else { return nil }
+                v = v * 10 + Int64(bytes[i] - 0x30)
+            }
+            return v
+        }
+        guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")) else {
+            return whole(0..<bytes.count).map { Rational(integer: Int128($0)) }
+        }
+        guard let n = whole(0..<slash), let d = whole((slash + 1)..<bytes.count) else { return nil }
+        return try? Rational(Int128(n), Int128(d))
     }
 
     private static func appendOptional(_ text: [UInt8]?, to values: inout PackedValues) {
@@ -347,6 +418,11 @@ struct ParsedCells {
     var lastFactor: (cell: [UInt8], exponent: Int, factor: Rational)?
     /// Rows this path took.
     var fastRows = 0
+    /// `split` cells read, as lists of `ExportRowImporter.group`; member names read, as indices of its `names`.
+    var shareLists = ByteMemo<Int32>()
+    var memberNames = ByteMemo<Int32?>()
+    /// The parts `fastParts` read last.
+    var parts: [(name: Int32, weight: Rational)] = []
     var now: [UInt8] = []
 
     /// FNV-1a after `add("purchase")`, where every purchase key starts.

@@ -28,10 +28,19 @@ extension Ledger {
                 return list.map(\.name).joined(separator: ",")
             }
             try write(PurchaseCSV.record(PurchaseCSV.columns))
-            try purchaseStore.forEachExported(trip: tripID) { p in
-                summary.add(p)
-                let cells = try group.cells(of: p)
-                try write(PurchaseCSV.record(PurchaseCSV.fields(p, paidBy: cells.paidBy, split: cells.split, members: members(p.tripID))))
+            if group.isEmpty {
+                try purchaseStore.forEachExported(trip: tripID) { p in
+                    summary.add(p)
+                    try write(PurchaseCSV.record(PurchaseCSV.fields(p)))
+                }
+            } else {
+                // Each purchase's split comes with it, from the same scan (not a lookup per row).
+                try purchaseStore.forEachExportedWithSplit(trip: tripID) { p, split in
+                    summary.add(p)
+                    let cells = group.cells(of: p, stored: split)
+                    try write(
+                        PurchaseCSV.record(PurchaseCSV.fields(p, paidBy: cells.paidBy, split: cells.split, members: members(p.tripID))))
+                }
             }
             for t in try group.transfers(ledger: self, trips: trips) {
                 try write(PurchaseCSV.record(PurchaseCSV.fields(t, members: members(t.tripID))))

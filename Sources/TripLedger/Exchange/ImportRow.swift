@@ -238,14 +238,15 @@ struct ExportRowImporter: RowImporter {
     }
 
     /// The row's `paid_by` and `split` (both or neither), as `SplitText` reads them.
-    private func split(trip: Trip) throws -> GroupImport.Split? {
+    private mutating func split(trip: Trip) throws -> GroupImport.Split? {
         let paidBy = trimmed(cell(.paidBy)), split = trimmed(cell(.split))
         if paidBy.isEmpty && split.isEmpty { return nil }
         if paidBy.isEmpty { throw bad(.paidBy, "is empty but split is given; a split needs its payers (NAME=WEIGHT,…)") }
         if split.isEmpty { throw bad(.split, "is empty but paid_by is given; name who shares it (NAME=WEIGHT,…)") }
+        let payers = try field(.paidBy) { try SplitText.read(paidBy, field: "paid_by") }
+        let shares = try field(.split) { try SplitText.read(split, field: "split") }
         return GroupImport.Split(
-            trip: trip, row: number, payers: try field(.paidBy) { try SplitText.read(paidBy, field: "paid_by") },
-            shares: try field(.split) { try SplitText.read(split, field: "split") })
+            trip: group.index(of: trip), row: number, payers: group.addList(payers), shares: group.addList(shares))
     }
 
     /// Takes a row of kind `transfer` aside into `group` (it is not a purchase) and returns its

@@ -261,9 +261,9 @@ extension Ledger {
             }
         }
         if !batch.keys.isEmpty { _ = try deliver(batch) }
-        let held = importer.group
-        summary.group.members = held.members
-        summary.group.transfers = held.transfers
+        let splits = summary.group.splits
+        summary.group = importer.group
+        summary.group.splits = splits
         return summary
     }
 

@@ -40,14 +40,71 @@ final class GroupExport {
         return try splits.parts(trip: p.tripID, purchase: p.id, index: index)
     }
 
-    /// The CSV `paid_by` and `split` cells of `p`: `NAME=WEIGHT,…` in join order (see `SplitText`);
-    /// both empty when it has no split.
-    func cells(of p: Purchase) throws -> (paidBy: String, split: String) {
-        guard let s = try split(of: p), let list = members[p.tripID] else { return ("", "") }
-        return (
-            SplitText.write(s.payers.map { (list[$0.index].name, $0.weight) }),
-            SplitText.write(s.sharers.map { (list[$0.index].name, $0.weight) })
-        )
+    /// The CSV `paid_by` and `split` cells of `p`, whose stored split is `stored`: `NAME=WEIGHT,…`
+    /// in join order (see `SplitText`); both empty when it has no split.
+    func cells(of p: Purchase, stored: (payers: UnsafeBufferPointer<UInt8>, shares: UnsafeBufferPointer<UInt8>)?) -> (
+        paidBy: String, split: String
+    ) {
+        guard let stored, let index = positions[p.tripID], let list = members[p.tripID] else { return ("", "") }
+        // Purchases come trip by trip; a trip's purchases share a few lists of sharers.
+        if sharesTrip != p.tripID {
+            sharesTrip = p.tripID
+            sharesCells = ByteMemo()
+        }
+        let split: String
+        if let known = sharesCells.find(stored.shares) {
+            split = known
+        } else {
+            split = Self.cell(stored.shares, index: index, members: list)
+            sharesCells.insert(stored.shares, split)
+        }
+        return (Self.cell(stored.payers, index: index, members: list), split)
+    }
+
+    /// The last trip `cells` wrote, and its `split` cells by stored text.
+    private var sharesTrip: Int64 = -1
+    private var sharesCells = ByteMemo<String>()
+
+    /// A stored `payers` or `shares` text as its CSV cell: `SplitText.write` of its decoded parts.
+    static func cell(_ stored: UnsafeBufferPointer<UInt8>, index: SplitWeights.Positions, members list: [Member]) -> String {
+        if let cell = wholeWeightsCell(stored, index: index, members: list) { return cell }
+        var parts: [(index: Int, weight: Rational)] = []
+        SplitWeights.decode(stored, index: index, into: &parts)
+        return SplitText.write(parts.map { (list[$0.index].name, $0.weight) })
+    }
+
+    /// The same cell for a text whose weights are all whole numbers written as `fractionText`
+    /// writes them (the common case: every payer's amount), each weight's digits copied; `nil`
+    /// for any other text, which `cell` decodes.
+    static func wholeWeightsCell(_ b: UnsafeBufferPointer<UInt8>, index: SplitWeights.Positions, members list: [Member]) -> String? {
+        func isDigit(_ i: Int) -> Bool { i < b.count && b[i] >= 0x30 && b[i] <= 0x39 }
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count + 8 * list.count)
+        var i = 0
+        while i < b.count {
+            var id: Int64 = 0
+            let idStart = i
+            while isDigit(i) {
+                id = id * 10 + Int64(b[i] - 0x30)
+                i += 1
+            }
+            guard i > idStart, i - idStart <= 18, i < b.count, b[i] == UInt8(ascii: "=") else { return nil }
+            i += 1
+            let weightStart = i
+            while isDigit(i) { i += 1 }
+            let digits = i - weightStart
+            guard digits > 0, digits <= 18, digits == 1 || b[weightStart] != UInt8(ascii: "0"),
+                i == b.count || b[i] == UInt8(ascii: ",")
+            else { return nil }
+            if let position = index[id] {
+                if !out.isEmpty { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: list[position].name.utf8)
+                out.append(UInt8(ascii: "="))
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[weightStart..<i]))
+            }
+            i += 1
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The member postings of `p` in its home currency, in join order: each member's share minus

@@ -936,6 +936,23 @@ extension PurchaseStore {
         try db.prepare(sql).forEach(tripID.map { [.integer($0)] } ?? []) { try body(Purchase(row: $0.row())) }
     }
 
+    /// `forEachExported`'s purchases, each with its stored split (`SplitWeights` texts, as bytes
+    /// valid only during the call; nil when it has none), read by the same scan.
+    func forEachExportedWithSplit(
+        trip tripID: Int64?,
+        _ body: (Purchase, _ split: (payers: UnsafeBufferPointer<UInt8>, shares: UnsafeBufferPointer<UInt8>)?) throws -> Void
+    ) throws {
+        var sql = "SELECT \(StreamedPurchase.columns) \(StreamedPurchase.from)"
+        if tripID != nil { sql += " WHERE p.trip_id = ?" }
+        sql += " ORDER BY p.trip_id, p.date, p.id"
+        try db.prepare(sql).forEach(tripID.map { [.integer($0)] } ?? []) { s in
+            let purchase = Purchase(row: s.row())
+            let split = ResultRow<SplitColumn>(s, base: Purchase.Column.count)
+            if split.isNull(.payers) { return try body(purchase, nil) }
+            try split.withBytes(.payers) { payers in try split.withBytes(.shares) { try body(purchase, (payers, $0)) } }
+        }
+    }
+
     /// `forEachExported`'s rows as `PurchaseStream` reads them, with their splits.
     func forEachExportedStreamed(
         trip tripID: Int64?, splits: SplitPositions, _ body: (StreamedPurchaseRow, Purchase) throws -> Void

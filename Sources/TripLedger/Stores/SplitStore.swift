@@ -90,6 +90,7 @@ struct SplitLookup {
             return parts
         }
     }
+
 }
 
 extension SplitStore {
