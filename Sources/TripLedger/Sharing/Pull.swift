@@ -153,8 +153,13 @@ extension Ledger {
     /// every device ends with the same names, and a clash that a later rename removed leaves no
     /// trace. Names change here only (nothing enters the outbox).
     func settleMemberNames(_ shared: SharedTrip) throws {
-        let rows = try syncStore.memberNames(trip: shared.trip.id)
-        guard rows.count > 1 else { return }
+        let members = try memberStore.members(trip: shared.trip.id)
+        guard members.count > 1 else { return }
+        let versions = try syncStore.memberVersions(trip: shared.trip.id)
+        let rows = members.map { m in
+            let v = versions[m.id]
+            return (id: m.id, name: m.name, gid: v?.gid, logName: v?.logName, pending: v?.pending ?? true)
+        }
         // Names are unique in a trip as SQLite's NOCASE compares them: ASCII letters folded.
         func key(_ name: String) -> String { String(decoding: name.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self) }
         let claims = rows.map { r in

@@ -22,6 +22,18 @@ public enum Migrator {
         if current > latestVersion {
             throw TripError.newerLedger(path: db.path, version: current, known: latestVersion)
         }
+        // A new ledger takes every migration in one transaction: the WAL then holds each page once,
+        // where one transaction per migration appends a page again for each migration that touches
+        // it (the schema's pages, every time), and a first command on a small disk needs about
+        // twice the ledger's size instead of three times. Each migration is still whole.
+        if current == 0 {
+            try db.transaction { try apply(db, from: 0, now: now) }
+        } else {
+            try apply(db, from: current, now: now)
+        }
+    }
+
+    private static func apply(_ db: Database, from current: Int, now: String) throws {
         for (index, migration) in Embedded.migrations.enumerated() where index >= current {
             let version = index + 1
             try db.transaction {

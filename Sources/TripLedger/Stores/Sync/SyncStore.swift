@@ -639,22 +639,20 @@ extension SyncStore {
             [.text(gid), .integer(id), .integer(v.version.hlc), .text(v.version.device), .integer(v.removed ? 1 : 0), SQLValue(v.payload)])
     }
 
-    /// The trip's members for `Ledger.settleMemberNames`: each one's id, name here, global id, the
-    /// name of its winning version in the log's order (m0018), and whether a change of it waits in
-    /// the outbox (its name here is then the one it will send).
-    func memberNames(trip id: Int64) throws -> [(id: Int64, name: String, gid: String?, logName: String?, pending: Bool)] {
-        var rows: [(id: Int64, name: String, gid: String?, logName: String?, pending: Bool)] = []
+    /// The trip's members with a global id, for `Ledger.settleMemberNames`: by local id, the global
+    /// id, the name of its winning version in the log's order (m0018), and whether a change of it
+    /// waits in the outbox (its name here is then the one it will send).
+    func memberVersions(trip id: Int64) throws -> [Int64: (gid: String, logName: String?, pending: Bool)] {
+        var rows: [Int64: (gid: String, logName: String?, pending: Bool)] = [:]
         try db.prepare(
             """
-            SELECT m.id, m.name, r.gid, CASE WHEN l.removed = 0 THEN json_extract(l.payload, '$.name') END,
-                   EXISTS (SELECT 1 FROM sync_outbox o WHERE o.kind = 'member' AND o.local_id = m.id)
-            FROM members m
-            LEFT JOIN sync_rows r ON r.kind = 'member' AND r.local_id = m.id
-            LEFT JOIN sync_log_versions l ON l.gid = r.gid
-            WHERE m.trip_id = ?
+            SELECT r.local_id, r.gid, CASE WHEN l.removed = 0 THEN json_extract(l.payload, '$.name') END,
+                   EXISTS (SELECT 1 FROM sync_outbox o WHERE o.kind = 'member' AND o.local_id = r.local_id)
+            FROM sync_rows r LEFT JOIN sync_log_versions l ON l.gid = r.gid
+            WHERE r.kind = 'member' AND r.trip_id = ?
             """
         ).forEach([.integer(id)]) { s in
-            rows.append((s.int(0), s.text(1), s.optionalText(2), s.optionalText(3), s.int(4) != 0))
+            rows[s.int(0)] = (s.text(1), s.optionalText(2), s.int(3) != 0)
         }
         return rows
     }
