@@ -5,7 +5,7 @@ SWIFT ?= swift
 APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev libpq-dev
 # Only the tests need these: openssl runs a real TLS server with a self-signed certificate;
 # hledger and ledger (and Beancount, from PyPI) read our exported journals.
-# postgresql-15: the throwaway server of the shared-trip tests (Tests/Sharing/pg-cluster.sh); iproute2
+# postgresql-15: the throwaway server of the shared-trip tests (Tests/Postgres/pg-cluster.sh); iproute2
 # gives the lo of a test's own network namespace an address (RemoteTLSTests); procps: pgrep.
 TEST_APT_PACKAGES := openssl hledger ledger postgresql-15 iproute2 procps
 # The bench compares `trip list` with the sqlite3 shell printing the same rows.

@@ -25,7 +25,7 @@ let package = Package(
             name: "Embedded",
             path: ".",
             exclude: [
-                "Sources/CSQLite", "Sources/CCurl", "Sources/CLibPQ", "Sources/TripSharing", "Sources/TripCore", "Sources/TripModel",
+                "Sources/CSQLite", "Sources/CCurl", "Sources/CLibPQ", "Sources/SyncServer", "Sources/TripCore", "Sources/TripModel",
                 "Sources/Rendering", "Sources/TripLedger",
                 "Sources/RateService", "Sources/RateSync", "Sources/trip", "Sources/TripBench", "Tests", ".ci", "README.md",
                 "Makefile",
@@ -50,12 +50,14 @@ let package = Package(
         .target(name: "RateService", dependencies: ["CCurl", "TripCore"]),
         // `trip rates sync`: plans requests from the ledger's needs, stores validated batches, re-rates.
         .target(name: "RateSync", dependencies: ["TripCore", "TripModel", "TripLedger", "RateService"]),
-        // Shared trips: `trip remote`, `share`, `join`, `sync` through PostgreSQL (libpq).
-        .target(name: "TripSharing", dependencies: ["CLibPQ", "TripCore", "TripModel", "Rendering", "TripLedger"]),
+        // The server side of shared trips: `trip remote`, `share`, `unshare`, `join` and `sync`'s
+        // session with PostgreSQL (libpq). The local rules and the wire format are the ledger's
+        // (TripLedger/SyncRules, TripLedger/SyncWire); it cannot import the output module.
+        .target(name: "SyncServer", dependencies: ["CLibPQ", "TripCore", "TripModel", "TripLedger"]),
         .executableTarget(
             name: "trip",
             dependencies: [
-                "TripCore", "TripModel", "Rendering", "TripLedger", "RateService", "RateSync", "TripSharing",
+                "TripCore", "TripModel", "Rendering", "TripLedger", "RateService", "RateSync", "SyncServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

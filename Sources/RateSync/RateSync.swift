@@ -26,12 +26,12 @@ public struct RateSync<Client: HTTPFetching> {
 
     /// With `onlyIfNeeded` (`trip rates sync`), a scope with nothing provisional makes no request
     /// and reports `nothingToSync`; otherwise "latest" is refreshed anyway.
-    public func run(trip: String?, all: Bool, onlyIfNeeded: Bool = false) throws -> SyncOutcome {
+    public func run(trip: String?, all: Bool, onlyIfNeeded: Bool = false) throws -> RatesSyncOutcome {
         let settings = ledger.settings
         let today = ledger.clock.today.description
         let secrets = Redaction.secrets(inEnvironment: environment)
         let needs = try ledger.rateNeeds(trip: trip, all: all)
-        var outcome = SyncOutcome()
+        var outcome = RatesSyncOutcome()
         // Nothing provisional: say so without a request, which also works offline.
         if onlyIfNeeded && needs.isEmpty {
             outcome.nothingToSync = true
@@ -83,7 +83,7 @@ public struct RateSync<Client: HTTPFetching> {
                     }
                 } catch let error as FetchError {
                     // Keys from the environment (say, inside TRIP_RATES_URL) never reach a message.
-                    outcome.failures.append(SyncFailure(provider: name, message: error.scrubbing(secrets).description))
+                    outcome.failures.append(RatesSyncFailure(provider: name, message: error.scrubbing(secrets).description))
                     // After a timeout or an unreachable host, the provider's other requests would
                     // only wait out the same limit again: one limit per provider bounds a hostile
                     // or dead host.
@@ -120,7 +120,7 @@ extension HTTPClient {
     ///
     /// The low-speed window is the shorter of 10 s and the total timeout, so a short total
     /// (as tests configure) still leaves the total limit as the last word.
-    public static func forSync(settings: Settings, version: String, environment: [String: String] = [:]) -> HTTPClient {
+    public static func forRatesSync(settings: Settings, version: String, environment: [String: String] = [:]) -> HTTPClient {
         let total = settings.totalTimeout.value
         return HTTPClient(
             configuration: .init(

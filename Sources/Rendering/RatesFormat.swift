@@ -79,7 +79,7 @@ public enum RatesFormat {
 
     // MARK: trip rates sync
 
-    public static func text(sync outcome: SyncOutcome) -> String {
+    public static func text(sync outcome: RatesSyncOutcome) -> String {
         var lines: [String] = []
         for (trip, s) in outcome.trips {
             var line = "re-rated \(s.changed) purchase\(s.changed == 1 ? "" : "s") in \(TextFormat.safe(trip.name))"
@@ -103,7 +103,7 @@ public enum RatesFormat {
         return lines.joined(separator: "\n")
     }
 
-    public static func json(sync outcome: SyncOutcome) -> JSONValue {
+    public static func json(sync outcome: RatesSyncOutcome) -> JSONValue {
         .object([
             "trips": .array(
                 outcome.trips.map { trip, s in
@@ -120,7 +120,7 @@ public enum RatesFormat {
     }
 
     /// Why each currency stays provisional: what no provider had, and what re-rating used instead.
-    private static func reasons(_ summary: RerateSummary, _ outcome: SyncOutcome) -> String {
+    private static func reasons(_ summary: RerateSummary, _ outcome: RatesSyncOutcome) -> String {
         summary.reasons.keys.sorted().map { code in
             let parts = [outcome.missing[code], summary.reasons[code]].compactMap { $0 }
             return "\(code): \(parts.joined(separator: "; "))"

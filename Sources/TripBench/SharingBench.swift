@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 extension TripBench {
-    /// Shared trips against a throwaway PostgreSQL on loopback (Tests/Sharing/pg-cluster.sh): the
+    /// Shared trips against a throwaway PostgreSQL on loopback (Tests/Postgres/pg-cluster.sh): the
     /// first `trip share` of the 20,000-purchase group trip and `trip join` of it on a new ledger,
     /// each beside `psql \copy` of the same trip's CSV export into a table, timed just before each
     /// run (target: within 10× its median);
@@ -17,7 +17,7 @@ extension TripBench {
         _ = try groupRows(tripBinary: tripBinary, dataDir: dataDir, measure: false)
         let template = dataDir + "/group-template-\(schemaTag).sqlite"
         let cluster = dataDir + "/pg"
-        let script = "Tests/Sharing/pg-cluster.sh"
+        let script = "Tests/Postgres/pg-cluster.sh"
         shell("'\(script)' stop '\(cluster)'")
         guard let port = shellOutput("'\(script)' start '\(cluster)' \(getpid())")?.trimmingSpaces, !port.isEmpty else {
             print("sharing rows skipped: no PostgreSQL (make test-deps installs postgresql-15)")

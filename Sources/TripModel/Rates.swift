@@ -54,7 +54,7 @@ public struct RateStatusLine: Sendable, Equatable {
 }
 
 /// A provider request that failed.
-public struct SyncFailure: Sendable, Equatable {
+public struct RatesSyncFailure: Sendable, Equatable {
     public let provider: String
     /// The error, as shown (its secrets already masked).
     public let message: String
@@ -66,10 +66,10 @@ public struct SyncFailure: Sendable, Equatable {
 }
 
 /// What one `trip rates sync` did.
-public struct SyncOutcome: Sendable {
+public struct RatesSyncOutcome: Sendable {
     /// Per trip in scope: what re-rating changed.
     public var trips: [(trip: Trip, summary: RerateSummary)] = []
-    public var failures: [SyncFailure] = []
+    public var failures: [RatesSyncFailure] = []
     /// Responses stored (including 304 Not Modified).
     public var responses = 0
     public var observations = 0

@@ -1,8 +1,8 @@
 import ArgumentParser
+import SyncServer
 import TripCore
 import TripLedger
 import TripModel
-import TripSharing
 
 /// `trip`: an offline-first travel expense tracker. This target only parses arguments, opens the
 /// ledger, calls one TripLedger operation and renders its result.

@@ -182,7 +182,7 @@ struct BadInputCorpusTests {
         #expect(r.stderr.filter { $0 == 0x0A }.count == 1, "one line: \(stderr)")
         #expect(stderr.contains(c.expect), "wanted \(c.expect) in: \(stderr)")
         #expect(r.stderr.count <= 600, "\(r.stderr.count) bytes of stderr")
-        #expect(String(validatingUTF8: r.stderr.map { CChar(bitPattern: $0) } + [0]) != nil, "stderr is valid UTF-8")
+        #expect(String(validatingCString: r.stderr.map { CChar(bitPattern: $0) } + [0]) != nil, "stderr is valid UTF-8")
         #expect(!rawControl(in: r.stderr.dropLast()), "raw control bytes in: \(stderr.debugDescription)")
         #expect(try dumpLedger(ledger) == before)
         #expect(try Data(contentsOf: URL(fileURLWithPath: ledger)) == beforeBytes)

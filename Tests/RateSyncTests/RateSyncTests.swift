@@ -34,7 +34,7 @@ struct RateSyncTests {
             \(extra)
             """
         let t = try TestLedger(today: today, userConfig: config)
-        let client = HTTPClient.forSync(settings: t.ledger.settings, version: "test")
+        let client = HTTPClient.forRatesSync(settings: t.ledger.settings, version: "test")
         return (t, RateSync(ledger: t.ledger, client: client, environment: [:]))
     }
 

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// The throwaway PostgreSQL 15 cluster of the sharing tests: started once per test process by
-/// `Tests/Sharing/pg-cluster.sh` on a free loopback port in a temporary folder, stopped when the
+/// `Tests/Postgres/pg-cluster.sh` on a free loopback port in a temporary folder, stopped when the
 /// process exits. Each test takes a database of its own (`freshDatabase()`), so tests running in
 /// parallel never see each other's trips.
 ///
@@ -79,7 +79,7 @@ public final class PostgresCluster: @unchecked Sendable {
 
     static func script(_ command: String, _ folder: String, _ extra: String...) throws(PostgresClusterError) -> String {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sharing/pg-cluster.sh").path
+            .appendingPathComponent("Postgres/pg-cluster.sh").path
         let r: SpawnResult
         do {
             r = try spawnAndWait(

@@ -5,8 +5,8 @@ import Testing
 /// `JSONValue` is meant.
 ///
 /// - a top-level type name is declared once across `Sources/` and `Tests/` (the root command is
-///   `TripCommand`, the trip is `Trip`; the providers' parsed JSON is `ScannedJSON`, the output
-///   JSON `JSONValue`);
+///   `TripCommand`, the trip is `Trip`; the providers' parsed JSON is `ScannedJSON`, JSON that
+///   trip writes `JSONValue`);
 /// - a subcommand type (`extension TripCommand { struct Demo … }`) is named like no top-level type
 ///   of a library (the sample trip is `DemoTrip`);
 /// - a Swift file name is used once under `Tests/`, and no file is named after a target
@@ -54,6 +54,36 @@ struct NameHygieneTests {
         #expect(declared["TripCommand"] != nil && declared["Trip"] != nil, "the checker found no types: is it still reading Swift?")
         let twice = declared.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }
         #expect(twice.isEmpty, "declared more than once:\n\(twice.map { "\($0.key): \($0.value.joined(separator: ", "))" }.joined(separator: "\n"))")
+    }
+
+    /// "Sync" alone means a shared trip's sync, and where a sync type lives says which side it is
+    /// on: the local rules (`TripLedger/SyncRules`), the local tables (`TripLedger/Stores/SyncTables`),
+    /// the wire format both sides use (`TripLedger/SyncWire`), the server session (`SyncServer`),
+    /// what the commands report (`TripModel/SyncReports.swift`). Rate syncing says "Rates"
+    /// (`RatesSyncOutcome`); no folder is called `Sharing` or `Sync` alone.
+    @Test func syncNamesSayWhichSide() throws {
+        let homes = [
+            "Sources/TripLedger/SyncRules/", "Sources/TripLedger/SyncWire/", "Sources/TripLedger/Stores/SyncTables/", "Sources/SyncServer/",
+            "Sources/TripModel/SyncReports.swift", "Sources/trip/Commands/",
+        ]
+        var elsewhere: [String] = []
+        var found = 0
+        for file in try Self.swiftFiles(under: "Sources") {
+            for (name, _) in Self.topLevelTypes(in: try Self.read(file), file: file) where name.hasPrefix("Sync") {
+                found += 1
+                if !homes.contains(where: { file.hasPrefix($0) }) { elsewhere.append("\(name) in \(file)") }
+            }
+        }
+        #expect(found >= 8, "the checker found \(found) Sync types: is it still reading Swift?")
+        #expect(elsewhere.isEmpty, "a Sync type outside the sync folders (rates say Rates):\n\(elsewhere.joined(separator: "\n"))")
+        let sources = Self.root.appendingPathComponent("Sources").path
+        let folders = try FileManager.default.subpathsOfDirectory(atPath: sources).filter { path in
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: sources + "/" + path, isDirectory: &isFolder) && isFolder.boolValue
+        }
+        #expect(folders.count > 20)
+        let vague = folders.filter { ["Sharing", "Sync"].contains($0.split(separator: "/").last.map(String.init)) }
+        #expect(vague.isEmpty, "folders that do not say which side: \(vague)")
     }
 
     @Test func noSubcommandIsNamedLikeALibraryType() throws {

@@ -48,7 +48,7 @@ struct RuleHygieneTests {
             home: "TripCore/Purchase/PurchaseBuilder.swift",
             patterns: [#"\bexplicit\.contains\("#, #"source:\s*\.charged\b"#]),
         Rule(
-            name: "which version of a travelling row wins (use Version)", home: "TripLedger/Sharing/Version.swift",
+            name: "which version of a travelling row wins (use Version)", home: "TripLedger/SyncWire/Version.swift",
             patterns: [#"\bhlc\s*>\s*[\w.]*(hlc|HLC)\b\s*\|\|"#, #"\.hlc\s*>\s*hlc\s*\{"#]),
     ]
 
@@ -110,8 +110,8 @@ struct RuleHygieneTests {
 
     /// What stays allowed: the rule's own home, calls to it, comments, and unrelated numbers.
     @Test(arguments: [
-        ("if UnsafeText.isUnsafe(scalar) || scalar.value == 0x2028 {", "TripLedger/Rendering/JSONValue.swift"),
-        ("if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {", "TripLedger/Rendering/JSONValue.swift"),
+        ("if UnsafeText.isUnsafe(scalar) || scalar.value == 0x2028 {", "TripCore/Text/JSONValue.swift"),
+        ("if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {", "TripCore/Text/JSONValue.swift"),
         ("/// C1 controls (U+0080–U+009F) such as 0x9F are escaped", "TripLedger/Rendering/TextFormat.swift"),
         ("return (0x7F...0x9F).contains(scalar.value)", "TripCore/Text/UnsafeText.swift"),
         ("homeCurrency = .stored(s.text(3))", "TripLedger/Ledger/Trip.swift"),
@@ -120,7 +120,7 @@ struct RuleHygieneTests {
         ("struct DateMemo {", "TripLedger/BulkImport/ExportRowFastPath.swift"),
         ("func convert(_ v: Int64) -> Int64? { v == 0 ? 0 : factor.timesRounded(v, rounding) }", "TripLedger/Exchange/ImportRow.swift"),
         ("if source == .charged && chargedText.isEmpty {", "TripLedger/Exchange/ImportRow.swift"),
-        ("guard alive, c.hlc > state.restored else {", "TripLedger/Sharing/Pull.swift"),
+        ("guard alive, c.hlc > state.restored else {", "TripLedger/SyncRules/Pull.swift"),
     ])
     func theCheckerAllowsTheOneHome(line: String, file: String) {
         #expect(Self.findings(in: line + "\n", file: file).isEmpty)

@@ -72,25 +72,58 @@ struct SyncOutboxTests {
             """
         let expected = try a.ledger.db.scalarText(rows)
 
-        let joined = try b.ledger.createJoinedTrip(changes[0], owner: "ana")
+        var joined = try b.ledger.createJoinedTrip(changes[0], owner: "ana")
+        #expect(try b.ledger.sharedTrip(joined.trip) == joined)
         // Current from the transaction that created it: a join killed right after still left the
         // trip the one `trip list` means (`make test-long` killed one there).
-        #expect(try b.ledger.currentTrip()?.id == joined.id)
-        let bulk = try b.ledger.applyIncoming(try #require(try b.ledger.sharedTrip(joined)), changes, upTo: 2)
+        #expect(try b.ledger.currentTrip()?.id == joined.trip.id)
+        let bulk = try b.ledger.applyIncoming(&joined, changes, upTo: 2)
+        // The state a sync carries is what the ledger now holds: it is never read back.
+        #expect(joined.pulledSeq == 2 && joined.lastSync != nil)
+        #expect(try b.ledger.sharedTrip(joined.trip) == joined)
         #expect(bulk.applied == 4 && bulk.conflicts == 0)
         #expect(try b.ledger.db.scalarText(rows) == expected)
         #expect(try triggers(b.ledger) == 13, "the outbox triggers are back after the bulk insert")
-        let again = try b.ledger.applyIncoming(try #require(try b.ledger.sharedTrip(joined)), [changes[1]], upTo: 3)
+        let again = try b.ledger.applyIncoming(&joined, [changes[1]], upTo: 3)
+        #expect(try b.ledger.sharedTrip(joined.trip) == joined)
         #expect(again.applied == 3 && again.conflicts == 0)
         #expect(try b.ledger.db.scalarText(rows) == expected)
         #expect(try b.ledger.db.scalarInt("SELECT count(*) FROM sync_rows WHERE kind = 'purchase'") == 3)
 
-        let other = try c.ledger.createJoinedTrip(changes[0], owner: "ana")
+        var other = try c.ledger.createJoinedTrip(changes[0], owner: "ana")
         _ = try c.ledger.addPurchase(PurchaseDraft(amount: "8", note: "local snack", trip: "Lima"))
-        let byRow = try c.ledger.applyIncoming(try #require(try c.ledger.sharedTrip(other)), [changes[1]], upTo: 2)
+        let byRow = try c.ledger.applyIncoming(&other, [changes[1]], upTo: 2)
         #expect(byRow.applied == 3 && byRow.conflicts == 0)
         #expect(try c.ledger.db.scalarText(rows) == expected)
         #expect(try c.ledger.db.scalarInt("SELECT count(*) FROM purchases") == 4)
+    }
+
+    /// A sync carries its shared trip from step to step and never reads it back: what `markSent`
+    /// and each pull leave in it (how far the log is read, the trip as a pulled rename left it) is
+    /// what the ledger holds.
+    @Test func theSharedTripASyncCarriesIsWhatTheLedgerHolds() throws {
+        let a = try TestLedger(), b = try TestLedger()
+        let trip = try a.ledger.createTrip(NewTrip(name: "Lima", localCurrency: "PEN", homeCurrency: "PEN"))
+        _ = try a.ledger.addPurchase(PurchaseDraft(amount: "120", note: "train"))
+        _ = try a.ledger.markShared(trip, gid: GlobalID.make(), owner: "ana")
+        var sender = try #require(try a.ledger.sharedTrip(trip))
+        let first = try a.ledger.prepareOutgoing(sender)
+        // Sent right after what the device had pulled: its own changes are the log through 2.
+        try a.ledger.markSent(&sender, first, pulledThrough: 2)
+        #expect(sender.pulledSeq == 2)
+        #expect(try a.ledger.sharedTrip(trip) == sender)
+        _ = try a.ledger.renameTrip("Lima", to: "Cusco")
+        let second = try a.ledger.prepareOutgoing(sender)
+        #expect(second.map(\.kind) == ["trip"])
+
+        var joined = try b.ledger.createJoinedTrip(first[0], owner: "ana")
+        _ = try b.ledger.applyIncoming(&joined, first, upTo: 2)
+        #expect(joined.trip.name == "Lima" && joined.pulledSeq == 2)
+        _ = try b.ledger.applyIncoming(&joined, second, upTo: 3)
+        #expect(joined.trip.name == "Cusco" && joined.pulledSeq == 3)
+        #expect(try b.ledger.sharedTrip(joined.trip) == joined)
+        try b.ledger.markSynced(&joined)
+        #expect(try b.ledger.sharedTrip(joined.trip) == joined)
     }
 
     /// A join inserts a snapshot 64 rows at a time: across those batches every purchase keeps its
@@ -122,8 +155,8 @@ struct SyncOutboxTests {
         #expect(expected.contains("taxi 68|refund|1000|taxi 68|"), "\(expected.suffix(200))")
         #expect(expected.contains("taxi 69|purchase|6900||ana=1 ana=2,ben=1"), "\(expected.suffix(200))")
 
-        let joined = try b.ledger.createJoinedTrip(changes[0], owner: "ana")
-        let applied = try b.ledger.applyIncoming(try #require(try b.ledger.sharedTrip(joined)), changes, upTo: Int64(changes.count))
+        var joined = try b.ledger.createJoinedTrip(changes[0], owner: "ana")
+        let applied = try b.ledger.applyIncoming(&joined, changes, upTo: Int64(changes.count))
         #expect(applied.applied == 74 && applied.conflicts == 0, "\(applied)")
         #expect(try b.ledger.db.scalarText(rows) == expected)
         #expect(try b.ledger.db.scalarInt("SELECT count(*) FROM sync_rows WHERE kind = 'purchase'") == 71)

@@ -4,7 +4,7 @@ import TripModel
 /// Chooses the rate for converting `from` into `to` on `date`, in this order:
 /// 1. the same currency: identity, rate 1;
 /// 2. a manual rate (`trip rates set`): the latest on or before the date, else the earliest after;
-///    stored either way round (JPY→USD or USD→JPY, inverted to 12 significant digits);
+///    stored either way round (JPY→USD or USD→JPY, inverted as `Rational.derivedRateText` writes it);
 /// 3. each provider of the configured chain, from the cache that `trip rates sync` fills: the
 ///    observation on the date, else the latest before it within `stale_days`. Final when it is of
 ///    the date itself, or when the provider has already published a later date;

@@ -1,10 +1,10 @@
 import ArgumentParser
 import RateService
 import Rendering
+import SyncServer
 import TripCore
 import TripLedger
 import TripModel
-import TripSharing
 
 extension TripCommand {
     /// `trip config`

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Rendering
+import SyncServer
 import TripLedger
 import TripModel
-import TripSharing
 
 extension TripCommand {
     /// `trip conflicts`

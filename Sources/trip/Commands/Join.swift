@@ -1,8 +1,8 @@
 import ArgumentParser
 import Rendering
+import SyncServer
 import TripLedger
 import TripModel
-import TripSharing
 
 extension TripCommand {
     /// `trip join NAME`
@@ -21,8 +21,8 @@ extension TripCommand {
             let context = try global.context()
             // A new device starts here: like `trip new`, join may create the ledger, but only once
             // the server shows the trip to this role.
-            if !context.ledgerExists { try Sharing.requireVisible(name, settings: context.settings, environment: context.environment) }
-            let result = try Sharing(ledger: try context.openLedger(create: true), environment: context.environment).join(name)
+            if !context.ledgerExists { try SyncSession.requireVisible(name, settings: context.settings, environment: context.environment) }
+            let result = try SyncSession(ledger: try context.openLedger(create: true), environment: context.environment).join(name)
             emit(global.format, json: SharingFormat.json(result), text: SharingFormat.text(result))
         }
     }

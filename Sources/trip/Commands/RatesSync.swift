@@ -35,7 +35,7 @@ extension TripCommand {
             let ledger = try context.openLedger()
             let onTerminal = isatty(2) == 1
             let sync = RateSync(
-                ledger: ledger, client: HTTPClient.forSync(settings: context.settings, version: TripCommand.version),
+                ledger: ledger, client: HTTPClient.forRatesSync(settings: context.settings, version: TripCommand.version),
                 environment: context.environment,
                 progress: onTerminal ? { ProcessExit.printError($0) } : nil)
             let outcome = try sync.run(trip: trip, all: all, onlyIfNeeded: true)

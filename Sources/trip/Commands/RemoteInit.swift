@@ -1,8 +1,8 @@
 import ArgumentParser
 import Rendering
+import SyncServer
 import TripLedger
 import TripModel
-import TripSharing
 
 extension TripCommand {
     /// `trip remote init`
@@ -16,7 +16,7 @@ extension TripCommand {
 
         func run() throws {
             let context = try global.context()
-            let result = try Sharing.initialize(settings: context.settings, environment: context.environment)
+            let result = try SyncSession.initialize(settings: context.settings, environment: context.environment)
             emit(global.format, json: SharingFormat.json(result), text: SharingFormat.text(result))
         }
     }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Rendering
+import SyncServer
 import TripLedger
 import TripModel
-import TripSharing
 
 extension TripCommand {
     /// `trip remote status`
@@ -16,7 +16,7 @@ extension TripCommand {
 
         func run() throws {
             let context = try global.context()
-            let status = try Sharing(ledger: try context.openLedger(), environment: context.environment).status()
+            let status = try SyncSession(ledger: try context.openLedger(), environment: context.environment).status()
             emit(global.format, json: SharingFormat.json(status), text: SharingFormat.text(status))
             // Refused logins and permissions are 77, as for every sharing command; the rest 69.
             if !status.reachable { throw ExitCode((status.problem as? SharingError)?.exitCode ?? 69) }

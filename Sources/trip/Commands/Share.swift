@@ -1,8 +1,8 @@
 import ArgumentParser
 import Rendering
+import SyncServer
 import TripLedger
 import TripModel
-import TripSharing
 
 extension TripCommand {
     /// `trip share [NAME] [--with ROLE…]`
@@ -17,7 +17,7 @@ extension TripCommand {
 
         func run() throws {
             let context = try global.context()
-            let result = try Sharing(ledger: try context.openLedger(), environment: context.environment).share(trip: name, with: roles)
+            let result = try SyncSession(ledger: try context.openLedger(), environment: context.environment).share(trip: name, with: roles)
             emit(global.format, json: SharingFormat.json(result), text: SharingFormat.text(result))
         }
     }

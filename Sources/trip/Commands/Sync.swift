@@ -1,8 +1,8 @@
 import ArgumentParser
 import Rendering
+import SyncServer
 import TripLedger
 import TripModel
-import TripSharing
 
 extension TripCommand {
     /// `trip sync [NAME | --all]`
@@ -24,7 +24,7 @@ extension TripCommand {
 
         func run() throws {
             let context = try global.context()
-            let run = try Sharing(ledger: try context.openLedger(), environment: context.environment).sync(trip: name, all: all)
+            let run = try SyncSession(ledger: try context.openLedger(), environment: context.environment).sync(trip: name, all: all)
             emit(global.format, json: SharingFormat.json(run), text: SharingFormat.text(run))
             if let first = run.failures.first {
                 throw SharingError.tripsNotSynced(run.failures.map(\.trip), of: run.failures.count + run.results.count, exitCode: first.exitCode)

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Rendering
+import SyncServer
 import TripLedger
 import TripModel
-import TripSharing
 
 extension TripCommand {
     /// `trip unshare [NAME] --with ROLE…`
@@ -21,7 +21,7 @@ extension TripCommand {
 
         func run() throws {
             let context = try global.context()
-            let sharing = try Sharing(ledger: try context.openLedger(), environment: context.environment)
+            let sharing = try SyncSession(ledger: try context.openLedger(), environment: context.environment)
             let revoked = try sharing.unshare(trip: name, from: roles)
             emit(global.format, json: SharingFormat.json(revoked: revoked), text: SharingFormat.text(revoked: revoked))
         }

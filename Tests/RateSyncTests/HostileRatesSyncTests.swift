@@ -20,7 +20,7 @@ extension RateSyncTests {
         let (t, _) = try setUp(chain: chain, today: HostileBodies.date, server: server)
         try t.ledger.createTrip(NewTrip(name: "X", localCurrency: "JPY", homeCurrency: "USD"))
         _ = try t.ledger.addPurchase(PurchaseDraft(amount: "1000", date: "2017-03-09"))
-        let client = HTTPClient.forSync(settings: t.ledger.settings, version: "test", environment: environment)
+        let client = HTTPClient.forRatesSync(settings: t.ledger.settings, version: "test", environment: environment)
         return (t, RateSync(ledger: t.ledger, client: client, environment: environment))
     }
 
@@ -81,7 +81,7 @@ extension RateSyncTests {
         let (t, _) = try setUp(chain: "open-er-api", today: HostileBodies.date, server: server)
         try t.ledger.createTrip(NewTrip(name: "X", localCurrency: "JPY", homeCurrency: "USD"))
         let environment = ["TRIP_OPENERAPI_KEY": key, "TRIP_RATES_URL": server.baseURL + "/v6/\(key)"]
-        let client = HTTPClient.forSync(settings: t.ledger.settings, version: "test")  // no secrets: RateSync masks them
+        let client = HTTPClient.forRatesSync(settings: t.ledger.settings, version: "test")  // no secrets: RateSync masks them
         let sync = RateSync(ledger: t.ledger, client: client, environment: environment)
         let message = try expectRefusal("key in path, echoed in a redirect", t, sync, expected: ["Refused redirect"])
         #expect(!message.contains(key), "\(message)")
@@ -102,7 +102,7 @@ extension RateSyncTests {
         _ = try t.ledger.addPurchase(PurchaseDraft(amount: "10", date: HostileBodies.date))
         let environment = ["TRIP_OPENERAPI_KEY": key, "TRIP_RATES_URL": "http://me:pw-s3cret@127.0.0.1:\(server.port)/v6/\(key)"]
         let sync = RateSync(
-            ledger: t.ledger, client: HTTPClient.forSync(settings: t.ledger.settings, version: "test"),
+            ledger: t.ledger, client: HTTPClient.forRatesSync(settings: t.ledger.settings, version: "test"),
             environment: environment)
         #expect(try sync.run(trip: nil, all: false).failures.isEmpty)
         let dump = try dumpLedger(t.path)

@@ -1,4 +1,3 @@
-import Rendering
 import TripCore
 import TripModel
 
@@ -186,7 +185,7 @@ extension Ledger {
     /// The server has every change in `changes`: they leave the outbox. One transaction. When
     /// they were numbered right after what this device had pulled, the log is read through
     /// `pulledThrough`: those changes are this device's own, already here.
-    public func markSent(_ shared: SharedTrip, _ changes: [SyncChange], pulledThrough: Int64? = nil) throws {
+    public func markSent(_ shared: inout SharedTrip, _ changes: [SyncChange], pulledThrough: Int64? = nil) throws {
         try syncStore.transaction {
             var sentThrough: String?
             var rows: [JSONValue] = []
@@ -212,6 +211,7 @@ extension Ledger {
             }
             if let sentThrough { try syncStore.advanceRatesSent(trip: shared.trip.id, through: sentThrough) }
         }
+        if let pulledThrough { shared.pulledSeq = max(shared.pulledSeq, pulledThrough) }
     }
 
     /// One outbox entry as the change that will travel, or `nil` when there is nothing to send.

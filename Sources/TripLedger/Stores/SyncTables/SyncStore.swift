@@ -1,11 +1,11 @@
 import TripCore
 import TripModel
 
-/// The sharing tables' SQL: `shared_trips`, `sync_rows` (each travelling row's global id and
-/// version), `sync_outbox`, `sync_conflicts` and `sync_state` (m0011), the triggers of
+/// The local sync tables' SQL: `shared_trips`, `sync_rows` (each travelling row's global id and
+/// version), `sync_outbox`, `sync_conflicts`, `sync_state` (m0011) and `sync_log_versions` (m0018), the triggers of
 /// `SyncTriggers`, and the JSON of travelling rows that SQLite reads and edits. The only code that
 /// reads or writes them; the rules of a sync (what is sent, which version wins, what is a
-/// conflict) are `Sharing/`'s, which calls this.
+/// conflict) are `SyncRules/`'s, which calls this.
 struct SyncStore {
     let db: Database
 

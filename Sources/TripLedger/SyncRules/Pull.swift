@@ -7,9 +7,11 @@ extension Ledger {
     /// Applies changes pulled from the server, in their order, and records that the log is
     /// applied up to `upTo`; then re-rates the trip with the rates it now has, even when it is
     /// closed, so that every device ends with the same numbers. One transaction: a pull killed
-    /// halfway applies nothing and is simply repeated.
-    public func applyIncoming(_ shared: SharedTrip, _ changes: [SyncChange], upTo: Int64) throws -> PullSummary {
-        try syncStore.transaction {
+    /// halfway applies nothing and is simply repeated. `shared` moves with the ledger: read
+    /// through `upTo`, and the trip as a pulled trip change left it.
+    public func applyIncoming(_ shared: inout SharedTrip, _ changes: [SyncChange], upTo: Int64) throws -> PullSummary {
+        let current = shared
+        let (summary, trip, now) = try syncStore.transaction { () throws -> (PullSummary, Trip?, String) in
             try withApplying {
                 var summary = PullSummary()
                 let me = try deviceID()
@@ -21,24 +23,30 @@ extension Ledger {
                     do {
                         // This device's own changes are here already; they take their place in
                         // the log's order all the same (`noteLogOrder`).
-                        if c.device != me || SyncChange.rateKinds.contains(c.kind) { try apply(c, shared: shared, into: &summary) }
-                        if try noteLogOrder(c, shared: shared) { summary.conflicts += 1 }
+                        if c.device != me || SyncChange.rateKinds.contains(c.kind) { try apply(c, shared: current, into: &summary) }
+                        if try noteLogOrder(c, shared: current) { summary.conflicts += 1 }
                     } catch let error as SQLiteError where error.code & 0xFF == 19 {
                         // A constraint the rules below are meant to keep: if one still fails, say
                         // which change; the transaction leaves the ledger as before this batch.
-                        throw SyncApplyError(trip: shared.trip.name, change: c, reason: error.description)
+                        throw SyncApplyError(trip: current.trip.name, change: c, reason: error.description)
                     } catch let error as TripError {
-                        throw SyncApplyError(trip: shared.trip.name, change: c, reason: error.description)
+                        throw SyncApplyError(trip: current.trip.name, change: c, reason: error.description)
                     }
                 }
-                try settleMemberNames(shared)
-                try syncStore.recordPull(trip: shared.trip.id, through: upTo, at: clock.now)
+                try settleMemberNames(current)
+                let now = clock.now
+                try syncStore.recordPull(trip: current.trip.id, through: upTo, at: now)
                 // Closed or not: a device that learns of a close before a rate another device sent
                 // would otherwise keep other numbers than one that learns of them the other way round.
-                if !changes.isEmpty { _ = try rerate(tripID: shared.trip.id, includingClosed: true) }
-                return summary
+                if !changes.isEmpty { _ = try rerate(tripID: current.trip.id, includingClosed: true) }
+                let trip = changes.contains { $0.kind == "trip" } ? try self.trip(id: current.trip.id) : nil
+                return (summary, trip, now)
             }
         }
+        shared.pulledSeq = max(current.pulledSeq, upTo)
+        shared.lastSync = now
+        if let trip { shared.trip = trip }
+        return summary
     }
 
     /// Applies one pulled change and counts it in `summary`.
@@ -196,8 +204,10 @@ extension Ledger {
     }
 
     /// Records a sync that found nothing to pull.
-    public func markSynced(_ shared: SharedTrip) throws {
-        try transaction { try syncStore.recordSync(trip: shared.trip.id, at: clock.now) }
+    public func markSynced(_ shared: inout SharedTrip) throws {
+        let now = clock.now
+        try transaction { try syncStore.recordSync(trip: shared.trip.id, at: now) }
+        shared.lastSync = now
     }
 
     /// Applies one pulled change of a row. Returns whether it listed a conflict only this device

@@ -1,20 +1,6 @@
-import Rendering
+import TripCore
 import TripLedger
 import TripModel
-
-/// What a push did.
-struct PushResult {
-    /// Rows new to the log (a snapshot counts its purchases).
-    var added = 0
-    /// The log is read through here when this push's changes directly followed what the device
-    /// had pulled.
-    var ownThrough: Int64?
-    /// Changes not sent because another device closed the trip, that role, and the server's
-    /// versions of those rows.
-    var held: [SyncChange] = []
-    var closedBy: String?
-    var serverVersions: [ServerVersion] = []
-}
 
 /// One trip's change log on the server: pushing appends, pulling reads in order.
 struct ChangeLog {
@@ -186,15 +172,9 @@ struct ChangeLog {
 
     /// The last sequence number of the log, or `nil` when this role cannot see the trip (never
     /// granted, or its grant was taken back).
-    func visibleLastSeq() throws(SharingError) -> Int64? {
+    func lastSeq() throws(SharingError) -> Int64? {
         let rows = try connection.query("SELECT last_seq FROM trip_ledger.trips WHERE gid = $1", [tripGID])
         return rows.rows.first.map { $0[0].flatMap { Int64($0) } ?? 0 }
-    }
-
-    /// The last sequence number of the log.
-    func lastSeq() throws(SharingError) -> Int64 {
-        let rows = try connection.query("SELECT last_seq FROM trip_ledger.trips WHERE gid = $1", [tripGID])
-        return rows.rows.first?[0].flatMap { Int64($0) } ?? 0
     }
 
     /// The changes as the rows of a text-format COPY: tab-separated, one per line, `\N` for

@@ -1,4 +1,4 @@
-import Rendering
+import TripCore
 import TripModel
 
 /// Reads JSON written by SQLite's `json_object` and `json_array` (and by `JSONValue`) straight

@@ -6,7 +6,7 @@ import TripModel
 /// SQLite transaction and every server write one PostgreSQL transaction; between them, the
 /// outbox keeps each change until the server has it, so a sync killed at any moment is simply run
 /// again.
-public struct Sharing {
+public struct SyncSession {
     let ledger: Ledger
     let server: RemoteServer
 
@@ -22,8 +22,9 @@ public struct Sharing {
         // session's temporary buffers only before its first temporary table, so it is set here,
         // once, not by each trip's push (`trip sync --all`).
         try connection.query("SET temp_buffers = '64MB'")
-        // A first share's snapshot is some 7 MB of text: lz4 compresses it in about a third of
-        // the time of PostgreSQL's default (pglz). Servers built without lz4 keep their default.
+        // A first share's snapshot is megabytes of text, which lz4 compresses faster than
+        // PostgreSQL's default, pglz (`make bench`'s share row; the README's figures). Servers
+        // built without lz4 keep their default.
         _ = try? connection.query("SET default_toast_compression = lz4")
         return connection
     }
@@ -84,7 +85,7 @@ public struct Sharing {
             status.schema = try ServerSchema.installed(connection)
             if status.schema == ServerSchema.version {
                 for shared in try ledger.sharedTrips() {
-                    logs[shared.gid] = try ChangeLog(connection: connection, tripGID: shared.gid).lastSeq()
+                    logs[shared.gid] = try ChangeLog(connection: connection, tripGID: shared.gid).lastSeq() ?? 0
                 }
             }
         } catch {
@@ -92,7 +93,7 @@ public struct Sharing {
         }
         status.trips = try ledger.sharedTrips().map { s in
             ServerStatus.Trip(
-                name: s.trip.name, owner: s.owner, unsent: s.unsent, lastSync: s.lastSync,
+                name: s.trip.name, owner: s.owner, unsent: try ledger.unsentCount(s), lastSync: s.lastSync,
                 pulled: s.pulledSeq, onServer: logs[s.gid])
         }
         return status
@@ -148,7 +149,7 @@ public struct Sharing {
     /// `trip join NAME` (or `OWNER/NAME`): copies a shared trip onto this ledger.
     public func join(_ name: String) throws -> SyncResult {
         let connection = try open()
-        let (gid, tripOwner, tripName) = try Sharing.find(name, connection)
+        let (gid, tripOwner, tripName) = try SyncSession.find(name, connection)
         if let here = try ledger.sharedTrips().first(where: { $0.gid == gid }) {
             // Joined before, perhaps by a join that was killed halfway: bring it up to date.
             _ = try ledger.useTrip(here.trip.name)
@@ -158,8 +159,8 @@ public struct Sharing {
         }
         let log = ChangeLog(connection: connection, tripGID: gid)
         guard let tripChange = try log.firstTripVersion() else { throw SharingError.noSharedTrip(tripName) }
-        let trip = try ledger.createJoinedTrip(tripChange, owner: tripOwner)
-        guard let shared = try ledger.sharedTrip(trip) else { throw SharingError.tripNotShared(trip.name) }
+        let shared = try ledger.createJoinedTrip(tripChange, owner: tripOwner)
+        let trip = shared.trip
         var result = try sync(shared, connection)
         // The payer is never a guess: this device pays as the member named like its role.
         if try !ledger.members(of: trip).isEmpty {
@@ -208,62 +209,70 @@ public struct Sharing {
         return run
     }
 
+    /// One trip's sync, its steps in order: push what this device changed, pull what the others
+    /// did, hold what a close elsewhere refused, free the removals that waited. `state` is the
+    /// shared trip as each step leaves it (`pulledSeq`, the trip as pulled), carried from step to
+    /// step instead of read back from the ledger.
     private func sync(_ shared: SharedTrip, _ connection: PostgresConnection) throws -> SyncResult {
-        let before = try ledger.netTotal(shared)
+        var state = shared
+        let before = try ledger.netTotal(state)
         let device = try ledger.deviceID()
-        let log = ChangeLog(connection: connection, tripGID: shared.gid)
+        let log = ChangeLog(connection: connection, tripGID: state.gid)
         // The trip's row on the server: created by the first push of a share that was cut short.
         try connection.query(
             "INSERT INTO trip_ledger.trips (gid, name) VALUES ($1, $2) ON CONFLICT (gid) DO NOTHING",
-            [shared.gid, shared.trip.name])
+            [state.gid, state.trip.name])
         // Visible only to its owner and grantees: a role whose grant was taken back is told so.
-        guard let onServer = try log.visibleLastSeq() else {
-            throw SharingError.revoked(trip: shared.trip.name, server: connection.displayName)
+        guard let onServer = try log.lastSeq() else {
+            throw SharingError.revoked(trip: state.trip.name, server: connection.displayName)
         }
         // The role this device pushes as labels its own versions of a conflict: asked once.
         if try !ledger.knowsOwnAuthor() { try ledger.noteOwnAuthor(try role(connection)) }
-        let outgoing = try ledger.prepareOutgoing(shared)
-        let push = try log.push(outgoing, device: device, pulled: shared.pulledSeq)
+
+        // 1. Push.
+        let outgoing = try ledger.prepareOutgoing(state)
+        let push = try log.push(outgoing, device: device, pulled: state.pulledSeq)
         let held = Set(push.held.map(\.changeID))
         let sent = outgoing.filter { !held.contains($0.changeID) }
-        if !sent.isEmpty { try ledger.markSent(shared, sent, pulledThrough: push.ownThrough) }
+        if !sent.isEmpty { try ledger.markSent(&state, sent, pulledThrough: push.ownThrough) }
+
+        // 2. Pull, a batch per transaction. Changes of others waiting before this push; a pull
+        // cut short says how far it got.
         var summary = PullSummary()
-        var after = try ledger.sharedTrip(shared.trip) ?? shared
-        // Changes of others waiting before this push; a pull cut short says how far it got.
         let waiting = Int(max(0, onServer - shared.pulledSeq))
         var pulledChanges = 0
         while true {
             let batch: [SyncChange]
             do {
-                batch = try log.pull(after: after.pulledSeq)
+                batch = try log.pull(after: state.pulledSeq)
             } catch {
                 // Each batch already applied is committed: say what this sync did before it was cut.
                 throw error.cut(trip: shared.trip.name, pushed: push.added, pulled: pulledChanges, of: max(waiting, pulledChanges))
             }
             guard let last = batch.last else { break }
-            let applied = try ledger.applyIncoming(after, batch, upTo: last.seq)
+            let applied = try ledger.applyIncoming(&state, batch, upTo: last.seq)
             pulledChanges += batch.count
             summary.applied += applied.applied
             summary.conflicts += applied.conflicts
             summary.rates += applied.rates
             for (who, n) in applied.byAuthor { summary.byAuthor[who, default: 0] += n }
-            after = try ledger.sharedTrip(shared.trip) ?? after
             if batch.count < ChangeLog.batchSize { break }
         }
-        if summary.applied == 0 && summary.rates == 0 { try ledger.markSynced(after) }
-        // After the pull: the server's versions of the held rows may name members only now here.
+        if summary.applied == 0 && summary.rates == 0 { try ledger.markSynced(&state) }
+
+        // 3. Hold, after the pull: the server's versions of the held rows may name members only
+        // now here.
         if !push.held.isEmpty {
-            try ledger.holdClosedElsewhere(after, push.held, serverVersions: push.serverVersions, closedBy: push.closedBy ?? "")
+            try ledger.holdClosedElsewhere(state, push.held, serverVersions: push.serverVersions, closedBy: push.closedBy ?? "")
             summary.conflicts += push.held.count
         }
-        // Only a sync that sent, pulled or held something can have freed a waiting removal.
+        // 4. Waiting removals: only a sync that sent, pulled or held something can have freed one.
         if summary.applied > 0 || !push.held.isEmpty || !sent.isEmpty {
-            try ledger.applyWaitingRemovals(after)
+            try ledger.applyWaitingRemovals(state)
         }
-        let trip = try ledger.sharedTrip(shared.trip)?.trip ?? shared.trip
-        let total = try ledger.netTotal(shared)
+        let total = try ledger.netTotal(state)
         return SyncResult(
-            trip: trip.name, home: trip.homeCurrency, pushed: push.added,
+            trip: state.trip.name, home: state.trip.homeCurrency, pushed: push.added,
             sent: sent.filter { !SyncChange.rateKinds.contains($0.kind) }.reduce(0) { $0 + $1.rows },
             pulled: summary.applied, pulledBy: summary.byAuthor, rates: summary.rates, conflicts: summary.conflicts,
             total: total, change: total - before)

@@ -8,18 +8,18 @@ import Testing
 struct TestClusterTests {
     @Test func theClusterStopsWhenItsProcessDiesAfterTheCheckoutIsDeleted() throws {
         let original = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sharing/pg-cluster.sh").path
+            .deletingLastPathComponent().appendingPathComponent("Postgres/pg-cluster.sh").path
         // A checkout of its own, deleted below.
         let checkout = TemporaryFolder("trip-clone")
-        try FileManager.default.createDirectory(atPath: checkout.file("Sharing"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: original, toPath: checkout.file("Sharing/pg-cluster.sh"))
+        try FileManager.default.createDirectory(atPath: checkout.file("Postgres"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: original, toPath: checkout.file("Postgres/pg-cluster.sh"))
         // The "test process": a sleep that this test kills.
         let owner = try spawn(
             "/bin/sleep", ["600"].map { Array($0.utf8) }, environment: [:], stdin: "/dev/null", stdout: "/dev/null", stderr: "/dev/null")
         let folder = NSTemporaryDirectory() + "/trip-pg-\(getpid())-watchdog"
         let env = ["PATH": "/usr/lib/postgresql/15/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"]
         let started = try spawnAndWait(
-            "/bin/bash", [checkout.file("Sharing/pg-cluster.sh"), "start", folder, String(owner)].map { Array($0.utf8) }, environment: env)
+            "/bin/bash", [checkout.file("Postgres/pg-cluster.sh"), "start", folder, String(owner)].map { Array($0.utf8) }, environment: env)
         defer { _ = try? spawnAndWait("/bin/bash", [original, "stop", folder].map { Array($0.utf8) }, environment: env) }
         try #require(started.exitCode == 0, "\(String(decoding: started.stderr, as: UTF8.self))")
         #expect(FileManager.default.fileExists(atPath: folder + "/data/postmaster.pid"), "the server runs")

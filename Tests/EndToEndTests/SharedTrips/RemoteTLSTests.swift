@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The TLS promise of shared trips against a fake PostgreSQL server that declines TLS and asks for
-/// the password in clear (`Tests/Sharing/fake-pg-server.py`). It listens on 10.0.0.5, an address
+/// the password in clear (`Tests/Postgres/fake-pg-server.py`). It listens on 10.0.0.5, an address
 /// a test puts on the `lo` of a network namespace it made itself (`unshare -n`): nothing leaves
 /// the namespace, and the server writes down every password it is sent.
 @Suite("Shared trips: TLS cannot be bypassed, the password never goes out in clear")
@@ -17,7 +17,7 @@ struct RemoteTLSTests {
     }()
 
     static let fakeServer = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sharing/fake-pg-server.py").path
+        .deletingLastPathComponent().appendingPathComponent("Postgres/fake-pg-server.py").path
 
     /// Runs `trip share` with `remote` inside a new network namespace where the fake server
     /// listens on 10.0.0.5:5432; returns trip's result and what the server received.

@@ -1,8 +1,6 @@
-import TripCore
-import TripModel
-
-/// A JSON document as trip emits it: object keys sorted, amounts and rates as exact decimal
-/// strings, absent values as explicit `null`, one document per command, newline-terminated.
+/// A JSON document as trip writes it, for its outputs (`--format json`, one document per command,
+/// newline-terminated) and for the wire format of shared trips alike: object keys sorted, amounts
+/// and rates as exact decimal strings, absent values as explicit `null`.
 public indirect enum JSONValue: Equatable, Sendable {
     case object([String: JSONValue])
     case array([JSONValue])

@@ -3,8 +3,8 @@ import TripModel
 
 /// The local side of shared trips: which trips are shared, sharing and joining one, and what a
 /// push (`Push.swift`), a pull (`Pull.swift`) and a conflict (`Conflicts.swift`) do here. The
-/// tables are `SyncStore`'s; what crosses to the server is `SyncChange`; the server side is
-/// `TripSharing`.
+/// tables are `SyncStore`'s (`Stores/SyncTables`); what crosses to the server is the wire
+/// format (`SyncWire`: `SyncChange` and the rest); the server side is the `SyncServer` module.
 extension Ledger {
     /// This ledger's device id.
     public func deviceID() throws -> String {
@@ -15,10 +15,13 @@ extension Ledger {
     public func sharedTrips() throws -> [SharedTrip] {
         try syncStore.sharedTrips().compactMap { r in
             guard let trip = try trip(id: r.tripID) else { return nil }
-            return SharedTrip(
-                trip: trip, gid: r.gid, owner: r.owner, pulledSeq: r.pulledSeq, lastSync: r.lastSync,
-                unsent: try syncStore.unsentCount(trip: r.tripID))
+            return SharedTrip(trip: trip, gid: r.gid, owner: r.owner, pulledSeq: r.pulledSeq, lastSync: r.lastSync)
         }.sorted { $0.trip.name.lowercased() < $1.trip.name.lowercased() }
+    }
+
+    /// Local changes of `shared` not yet acknowledged by the server (`trip remote status`).
+    public func unsentCount(_ shared: SharedTrip) throws -> Int {
+        try syncStore.unsentCount(trip: shared.trip.id)
     }
 
     /// The share of `trip`, or `nil` when it is not shared.
@@ -39,14 +42,13 @@ extension Ledger {
             try syncStore.insertIdentity(kind: "trip", localID: trip.id, gid: gid, trip: trip.id)
             // The purchases travel together, as one snapshot (built when the push is prepared).
             try syncStore.queueWholeTrip(trip.id, hlc: try tick())
-            return SharedTrip(
-                trip: trip, gid: gid, owner: owner, pulledSeq: 0, lastSync: nil, unsent: try syncStore.unsentCount(trip: trip.id))
+            return SharedTrip(trip: trip, gid: gid, owner: owner, pulledSeq: 0, lastSync: nil)
         }
     }
 
     /// `trip join`: creates the local trip from its shared `trip` change and marks it shared, so
     /// the first pull fills it. A local trip of the same name is refused.
-    public func createJoinedTrip(_ change: SyncChange, owner: String) throws -> Trip {
+    public func createJoinedTrip(_ change: SyncChange, owner: String) throws -> SharedTrip {
         try syncStore.transaction {
             try withApplying {
                 let name = try syncStore.payloadText(change.payload, path: "$.name") ?? ""
@@ -59,7 +61,7 @@ extension Ledger {
                 // Like `trip new`, the trip joined is the one the next commands mean, set in the
                 // transaction that creates it: a join killed after this still left it current.
                 try setLedgerSetting("current_trip", String(id))
-                return try trip(id: id)!
+                return SharedTrip(trip: try trip(id: id)!, gid: change.gid, owner: owner, pulledSeq: 0, lastSync: nil)
             }
         }
     }

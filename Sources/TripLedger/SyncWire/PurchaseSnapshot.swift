@@ -1,4 +1,3 @@
-import Rendering
 import TripCore
 import TripModel
 
