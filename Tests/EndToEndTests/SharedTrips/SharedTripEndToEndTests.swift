@@ -499,14 +499,18 @@ struct SharedTripEndToEndTests {
         #expect(none.exitCode == 64, "no server configured is a usage error: \(none.stderr)")
     }
 
-    #if os(Linux)
-    /// `trip add` on a shared trip records the change and returns: libpq is not loaded.
+    /// `trip add` on a shared trip records the change and returns: libpq is not loaded. The
+    /// dynamic loader lists what it loads on stderr (glibc's `LD_DEBUG`, macOS's dyld).
     @Test func addOnASharedTripNeverLoadsLibpq() throws {
         let world = try SharedTripWorld()
         var ana = world.device("ana")
         try #require(ana.run("new", "Bern", "--currency", "CHF", "--home", "CHF").exitCode == 0)
         try #require(ana.run("share").exitCode == 0)
+        #if os(Linux)
         ana.environment["LD_DEBUG"] = "libs"
+        #else
+        ana.environment["DYLD_PRINT_LIBRARIES"] = "1"
+        #endif
         let add = try ana.run("add", "8.50", "rösti")
         #expect(add.exitCode == 0)
         #expect(add.stderr.contains("libsqlite3"), "the loader trace is on")
@@ -518,7 +522,6 @@ struct SharedTripEndToEndTests {
         #expect(sync.exitCode == 0)
         #expect(sync.stderr.contains("libpq"), "sync loads it when it needs it")
     }
-    #endif
 }
 
 @Suite("End to end: shared trips, rates and server versions")
