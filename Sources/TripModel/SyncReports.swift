@@ -10,6 +10,8 @@ public struct SyncConflict: Sendable, Equatable {
     /// The reason of a purchase removed on one device and edited on another: the removal wins,
     /// and the edit waits in the trash (`trip restore`, or `trip resolve` keeping it).
     public static let removedWhileEdited = "removed on one device, edited on another; the edit is in the trash"
+    /// The reason of two edits of one row made without seeing each other: the later one wins.
+    public static let editedTwice = "edited on two devices"
     public let id: Int64
     public let trip: String
     public let kind: String

@@ -161,7 +161,7 @@ extension Ledger {
         case (false, false):
             incomingWins = incoming.version > before.version
             let differ = try before.payload.map { try !syncStore.sameJSON($0, c.payload ?? "{}") } ?? false
-            reason = differ ? "edited on two devices" : ""
+            reason = differ ? SyncConflict.editedTwice : ""
         }
         try syncStore.setLogVersion(gid: c.gid, trip: shared.trip.id, incomingWins ? incoming : before)
         guard !reason.isEmpty, let localID = try syncStore.localID(kind: c.kind, gid: c.gid) else { return false }
