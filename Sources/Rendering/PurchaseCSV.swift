@@ -72,6 +72,57 @@ public enum PurchaseCSV {
         ]
     }
 
+    /// The position of `paid_by` in `columns`: a group trip's export writes the fields before it
+    /// with `append(_:to:)` and its cells from the stored split (`trip export`).
+    public static let paidByColumn = columns.firstIndex(of: "paid_by")!
+
+    /// `record(fields)` without its CRLF, appended to `out` as UTF-8: the export writes its rows
+    /// into its output buffer, with no `String` per row.
+    public static func append(_ fields: ArraySlice<String>, to out: inout [UInt8]) {
+        var first = true
+        for field in fields {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            appendField(field, to: &out)
+        }
+    }
+
+    /// `record`'s CRLF.
+    public static func appendLineEnd(to out: inout [UInt8]) {
+        out.append(0x0D)
+        out.append(0x0A)
+    }
+
+    /// One field of `record`, quoted as `record` quotes it, appended to `out`.
+    public static func appendField(_ field: String, to out: inout [UInt8]) {
+        if field.utf8.withContiguousStorageIfAvailable({ appendField($0, to: &out) }) == nil {
+            Array(field.utf8).withUnsafeBufferPointer { appendField($0, to: &out) }
+        }
+    }
+
+    /// The same for a field's UTF-8.
+    public static func appendField(_ f: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var needsQuotes = false, hasQuote = false
+        for b in f {
+            if b == 0x22 {
+                hasQuote = true
+            } else if b == 0x2C || b == 0x0A || b == 0x0D {
+                needsQuotes = true
+            }
+        }
+        guard needsQuotes || hasQuote else { return out.append(contentsOf: f) }
+        out.append(0x22)
+        if hasQuote {
+            for b in f {
+                out.append(b)
+                if b == 0x22 { out.append(0x22) }
+            }
+        } else {
+            out.append(contentsOf: f)
+        }
+        out.append(0x22)
+    }
+
     /// One RFC 4180 record, CRLF-terminated.
     public static func record(_ fields: [String]) -> String {
         // Appended into one string: a group trip's rows quote their `paid_by` and `split` cells.

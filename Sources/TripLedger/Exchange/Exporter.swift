@@ -14,6 +14,19 @@ extension Ledger {
         _ format: ExportFormat, trip name: String?, all: Bool,
         write: (String) throws -> Void
     ) throws -> ExportSummary {
+        try withoutActuallyEscaping(write) { write in
+            try export(format, trip: name, all: all, to: ExportSink(write: write))
+        }
+    }
+
+    /// The same export, each row written straight into `out`'s buffer (no `String` per row).
+    @discardableResult
+    public func export(_ format: ExportFormat, trip name: String?, all: Bool, to out: BufferedOutput) throws -> ExportSummary {
+        try export(format, trip: name, all: all, to: ExportSink(output: out))
+    }
+
+    private func export(_ format: ExportFormat, trip name: String?, all: Bool, to sink: ExportSink) throws -> ExportSummary {
+        let write = sink.write
         let trips = all ? try self.trips() : [try resolveTrip(name)]
         try database.preferStreaming()
         let tripID = all ? nil : trips[0].id
@@ -31,15 +44,30 @@ extension Ledger {
             if group.isEmpty {
                 try purchaseStore.forEachExported(trip: tripID) { p in
                     summary.add(p)
-                    try write(PurchaseCSV.record(PurchaseCSV.fields(p)))
+                    try sink.append { out in
+                        PurchaseCSV.append(PurchaseCSV.fields(p)[...], to: &out)
+                        PurchaseCSV.appendLineEnd(to: &out)
+                    }
                 }
             } else {
-                // Each purchase's split comes with it, from the same scan (not a lookup per row).
-                try purchaseStore.forEachExportedWithSplit(trip: tripID) { p, split in
-                    summary.add(p)
-                    let cells = group.cells(of: p, stored: split)
-                    try write(
-                        PurchaseCSV.record(PurchaseCSV.fields(p, paidBy: cells.paidBy, split: cells.split, members: members(p.tripID))))
+                // Each purchase's split comes with it from a scan of the splits in step with the
+                // purchases' (not a lookup per row), and its cells go from the stored bytes to the output's.
+                var lastTrip: Int64?
+                var cells = group.cellWriter()
+                try splitStore.withCursor { splits in
+                    try purchaseStore.forEachExportedWithSplit(trip: tripID, splits: splits) { p, split in
+                        summary.add(p)
+                        // A trip's purchases are one run of rows: only its first can take the members.
+                        let membersCell = p.tripID == lastTrip ? "" : members(p.tripID)
+                        lastTrip = p.tripID
+                        try sink.append { out in
+                            PurchaseCSV.append(PurchaseCSV.fields(p)[..<PurchaseCSV.paidByColumn], to: &out)
+                            cells.append(trip: p.tripID, stored: split, to: &out)
+                            out.append(UInt8(ascii: ","))
+                            PurchaseCSV.appendField(membersCell, to: &out)
+                            PurchaseCSV.appendLineEnd(to: &out)
+                        }
+                    }
                 }
             }
             for t in try group.transfers(ledger: self, trips: trips) {
@@ -50,13 +78,12 @@ extension Ledger {
             // (the same bytes as `Purchase.json(split:)`); its first columns are `Purchase.columns`.
             let splits = SplitPositions { [self] in try members(ofTripID: $0) }
             let stream = PurchaseStream(members: splits.members(trip:))
-            var bytes: [UInt8] = []
             try write(PurchaseStream.Document.opening)
             try purchaseStore.forEachExportedStreamed(trip: tripID, splits: splits) { row, purchase in
-                bytes.removeAll(keepingCapacity: true)
-                bytes.append(contentsOf: PurchaseStream.Document.export.separator(first: summary.purchases == 0).utf8)
-                try stream.writeJSON(row, to: &bytes)
-                try write(String(decoding: bytes, as: UTF8.self))
+                try sink.append { bytes in
+                    bytes.append(contentsOf: PurchaseStream.Document.export.separator(first: summary.purchases == 0).utf8)
+                    try stream.writeJSON(row, to: &bytes)
+                }
                 summary.add(purchase)
             }
             try write(PurchaseStream.Document.export.closing)
@@ -83,5 +110,35 @@ extension Ledger {
             try write(journal.trailer(summary, scope))
         }
         return summary
+    }
+}
+
+/// Where an export writes: a `BufferedOutput`, whose buffer takes each row's bytes as they are
+/// written, or a closure of text (tests, a terminal's escaping), given each row as one `String`.
+final class ExportSink {
+    private let text: ((String) throws -> Void)?
+    private let output: BufferedOutput?
+    private var row: [UInt8] = []
+
+    init(write: @escaping (String) throws -> Void) {
+        text = write
+        output = nil
+    }
+
+    init(output: BufferedOutput) {
+        text = nil
+        self.output = output
+    }
+
+    func write(_ chunk: String) throws {
+        if let output { try output.write(chunk) } else { try text?(chunk) }
+    }
+
+    /// Lets `body` append one row's bytes.
+    func append(_ body: (inout [UInt8]) throws -> Void) throws {
+        if let output { return try output.append(body) }
+        row.removeAll(keepingCapacity: true)
+        try body(&row)
+        try text?(String(decoding: row, as: UTF8.self))
     }
 }

@@ -40,46 +40,124 @@ final class GroupExport {
         return try splits.parts(trip: p.tripID, purchase: p.id, index: index)
     }
 
-    /// The CSV `paid_by` and `split` cells of `p`, whose stored split is `stored`: `NAME=WEIGHT,…`
-    /// in join order (see `SplitText`); both empty when it has no split.
-    func cells(of p: Purchase, stored: (payers: UnsafeBufferPointer<UInt8>, shares: UnsafeBufferPointer<UInt8>)?) -> (
-        paidBy: String, split: String
-    ) {
-        guard let stored, let index = positions[p.tripID], let list = members[p.tripID] else { return ("", "") }
-        // Purchases come trip by trip; a trip's purchases share a few lists of sharers.
-        if sharesTrip != p.tripID {
-            sharesTrip = p.tripID
-            sharesCells = ByteMemo()
+    /// A writer of the CSV `paid_by` and `split` cells, for purchases that come trip by trip.
+    func cellWriter() -> CellWriter { CellWriter(positions: positions, members: members) }
+
+    /// Appends the CSV `paid_by` and `split` cells of a purchase to a row: `NAME=WEIGHT,…` in join
+    /// order (see `SplitText`) from its stored split. Bytes to bytes, as the export writes its rows:
+    /// the trip's member names are looked up by position and each whole weight's digits copied,
+    /// with nothing allocated per row (a decoded `cell` is only for a weight that is not whole).
+    struct CellWriter {
+        fileprivate let positions: [Int64: SplitWeights.Positions]
+        fileprivate let members: [Int64: [Member]]
+        /// The trip of the last row, its positions, members and their names' bytes, looked up
+        /// once per trip, not per row.
+        private var trip: Int64?
+        private var index: SplitWeights.Positions?
+        private var list: [Member] = []
+        private var names = MemberNames([])
+        /// Whether a name of the trip holds a byte `PurchaseCSV.record` quotes for.
+        private var namesNeedQuotes = false
+        private var scratch: [UInt8] = []
+
+        fileprivate init(positions: [Int64: SplitWeights.Positions], members: [Int64: [Member]]) {
+            self.positions = positions
+            self.members = members
         }
-        let split: String
-        if let known = sharesCells.find(stored.shares) {
-            split = known
-        } else {
-            split = Self.cell(stored.shares, index: index, members: list)
-            sharesCells.insert(stored.shares, split)
+
+        /// Appends the cells of a purchase of trip `tripID` whose stored split is `stored`, each
+        /// after its comma; both empty when it has none.
+        mutating func append(
+            trip tripID: Int64, stored: (payers: UnsafeBufferPointer<UInt8>, shares: UnsafeBufferPointer<UInt8>)?,
+            to out: inout [UInt8]
+        ) {
+            out.append(UInt8(ascii: ","))
+            if trip != tripID {
+                trip = tripID
+                index = positions[tripID]
+                list = members[tripID] ?? []
+                names = MemberNames(list)
+                namesNeedQuotes = list.contains { $0.name.utf8.contains { $0 == 0x22 || $0 == 0x2C || $0 == 0x0A || $0 == 0x0D } }
+            }
+            guard let stored, let index else { return out.append(UInt8(ascii: ",")) }
+            appendQuoted(stored.payers, index: index, to: &out)
+            out.append(UInt8(ascii: ","))
+            appendQuoted(stored.shares, index: index, to: &out)
         }
-        return (Self.cell(stored.payers, index: index, members: list), split)
+
+        /// One cell, quoted as `PurchaseCSV.record` quotes a field.
+        private mutating func appendQuoted(_ stored: UnsafeBufferPointer<UInt8>, index: SplitWeights.Positions, to out: inout [UInt8]) {
+            guard !namesNeedQuotes else {
+                scratch.removeAll(keepingCapacity: true)
+                GroupExport.appendCell(stored, index: index, names: names, members: list, to: &scratch)
+                return scratch.withUnsafeBufferPointer { PurchaseCSV.appendField($0, to: &out) }
+            }
+            // Past the names, a cell holds only `=`, digits, `/` and the commas between parts, so
+            // it needs quotes when it has a comma. A stored text of one part gives a cell of at
+            // most one; one of several parts is written after an opening quote, which goes again
+            // when the cell has no comma after all (a part of no member of the trip is left out).
+            guard stored.contains(UInt8(ascii: ",")) else {
+                return GroupExport.appendCell(stored, index: index, names: names, members: list, to: &out)
+            }
+            let start = out.count
+            out.append(UInt8(ascii: "\""))
+            GroupExport.appendCell(stored, index: index, names: names, members: list, to: &out)
+            if out[(start + 1)...].contains(UInt8(ascii: ",")) {
+                out.append(UInt8(ascii: "\""))
+            } else {
+                out.remove(at: start)
+            }
+        }
     }
 
-    /// The last trip `cells` wrote, and its `split` cells by stored text.
-    private var sharesTrip: Int64 = -1
-    private var sharesCells = ByteMemo<String>()
+    /// A trip's member names as UTF-8, one buffer, by position in join order.
+    struct MemberNames {
+        private var bytes: [UInt8] = []
+        private var ends: [Int] = []
+
+        init(_ list: [Member]) {
+            for m in list {
+                bytes.append(contentsOf: m.name.utf8)
+                ends.append(bytes.count)
+            }
+        }
+
+        func append(_ position: Int, to out: inout [UInt8]) {
+            // Byte by byte: a name is a few bytes, fewer than a bulk copy costs to set up.
+            for i in (position == 0 ? 0 : ends[position - 1])..<ends[position] { out.append(bytes[i]) }
+        }
+    }
 
     /// A stored `payers` or `shares` text as its CSV cell: `SplitText.write` of its decoded parts.
     static func cell(_ stored: UnsafeBufferPointer<UInt8>, index: SplitWeights.Positions, members list: [Member]) -> String {
-        if let cell = wholeWeightsCell(stored, index: index, members: list) { return cell }
-        var parts: [(index: Int, weight: Rational)] = []
-        SplitWeights.decode(stored, index: index, into: &parts)
-        return SplitText.write(parts.map { (list[$0.index].name, $0.weight) })
+        var out: [UInt8] = []
+        appendCell(stored, index: index, names: MemberNames(list), members: list, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// The same cell for a text whose weights are all whole numbers written as `fractionText`
-    /// writes them (the common case: every payer's amount), each weight's digits copied; `nil`
-    /// for any other text, which `cell` decodes.
-    static func wholeWeightsCell(_ b: UnsafeBufferPointer<UInt8>, index: SplitWeights.Positions, members list: [Member]) -> String? {
+    /// `cell`, appended to `out` (unquoted).
+    static func appendCell(
+        _ stored: UnsafeBufferPointer<UInt8>, index: SplitWeights.Positions, names: MemberNames, members list: [Member],
+        to out: inout [UInt8]
+    ) {
+        if appendWholeWeights(stored, index: index, names: names, to: &out) { return }
+        var parts: [(index: Int, weight: Rational)] = []
+        SplitWeights.decode(stored, index: index, into: &parts)
+        out.append(contentsOf: SplitText.write(parts.map { (list[$0.index].name, $0.weight) }).utf8)
+    }
+
+    /// Appends the cell of a text whose weights are all whole numbers written as `fractionText`
+    /// writes them (the common case: every payer's amount), each weight's digits copied, and is
+    /// true; for any other text appends nothing and is false, and `appendCell` decodes it.
+    static func appendWholeWeights(
+        _ b: UnsafeBufferPointer<UInt8>, index: SplitWeights.Positions, names: MemberNames, to out: inout [UInt8]
+    ) -> Bool {
         func isDigit(_ i: Int) -> Bool { i < b.count && b[i] >= 0x30 && b[i] <= 0x39 }
-        var out: [UInt8] = []
-        out.reserveCapacity(b.count + 8 * list.count)
+        let start = out.count
+        func refuse() -> Bool {
+            out.removeSubrange(start...)
+            return false
+        }
         var i = 0
         while i < b.count {
             var id: Int64 = 0
@@ -88,23 +166,23 @@ final class GroupExport {
                 id = id * 10 + Int64(b[i] - 0x30)
                 i += 1
             }
-            guard i > idStart, i - idStart <= 18, i < b.count, b[i] == UInt8(ascii: "=") else { return nil }
+            guard i > idStart, i - idStart <= 18, i < b.count, b[i] == UInt8(ascii: "=") else { return refuse() }
             i += 1
             let weightStart = i
             while isDigit(i) { i += 1 }
             let digits = i - weightStart
             guard digits > 0, digits <= 18, digits == 1 || b[weightStart] != UInt8(ascii: "0"),
                 i == b.count || b[i] == UInt8(ascii: ",")
-            else { return nil }
+            else { return refuse() }
             if let position = index[id] {
-                if !out.isEmpty { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: list[position].name.utf8)
+                if out.count > start { out.append(UInt8(ascii: ",")) }
+                names.append(position, to: &out)
                 out.append(UInt8(ascii: "="))
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[weightStart..<i]))
+                for k in weightStart..<i { out.append(b[k]) }
             }
             i += 1
         }
-        return String(decoding: out, as: UTF8.self)
+        return true
     }
 
     /// The member postings of `p` in its home currency, in join order: each member's share minus

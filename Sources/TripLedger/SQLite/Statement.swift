@@ -26,6 +26,17 @@ public final class Statement {
         return self
     }
 
+    /// Resets the statement and binds `first` and `second` to `?1` and `?2`: `bind` without an
+    /// array, for a statement re-positioned once per row (`SplitCursor`).
+    func bind(_ first: Int64, _ second: Int64) throws(SQLiteError) {
+        SQLiteBoundary.reset(handle)
+        try SQLiteBoundary.bindInt64(connection, handle, 1, first, sql: sql)
+        try SQLiteBoundary.bindInt64(connection, handle, 2, second, sql: sql)
+    }
+
+    /// Resets the statement, ending its read.
+    func reset() { SQLiteBoundary.reset(handle) }
+
     /// Steps once: `true` when a row is available through the column accessors.
     public func step() throws(SQLiteError) -> Bool {
         try SQLiteBoundary.step(connection, handle, sql: sql)
@@ -83,6 +94,10 @@ public final class Statement {
     public func text(_ i: Int32) -> String { SQLiteBoundary.columnText(handle, i) ?? "" }
     public func optionalText(_ i: Int32) -> String? { SQLiteBoundary.columnIsNull(handle, i) ? nil : text(i) }
     public func isNull(_ i: Int32) -> Bool { SQLiteBoundary.columnIsNull(handle, i) }
+    /// Column `i`'s text as bytes, valid until the statement steps or resets (or column `i` is read
+    /// as anything else): for a reader that hands them on without nesting closures (`SplitCursor`).
+    func bytes(_ i: Int32) -> UnsafeBufferPointer<UInt8> { SQLiteBoundary.columnBytes(handle, i) }
+
     /// Column `i`'s text as bytes, valid only inside `body` (until the next step).
     func withBytes<T>(_ i: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
         try body(SQLiteBoundary.columnBytes(handle, i))

@@ -937,19 +937,18 @@ extension PurchaseStore {
     }
 
     /// `forEachExported`'s purchases, each with its stored split (`SplitWeights` texts, as bytes
-    /// valid only during the call; nil when it has none), read by the same scan.
+    /// valid only during the call; nil when it has none), read by `splits` alongside the scan.
     func forEachExportedWithSplit(
-        trip tripID: Int64?,
+        trip tripID: Int64?, splits: SplitCursor,
         _ body: (Purchase, _ split: (payers: UnsafeBufferPointer<UInt8>, shares: UnsafeBufferPointer<UInt8>)?) throws -> Void
     ) throws {
-        var sql = "SELECT \(StreamedPurchase.columns) \(StreamedPurchase.from)"
+        var sql = "SELECT \(Purchase.columns) \(Purchase.from)"
         if tripID != nil { sql += " WHERE p.trip_id = ?" }
         sql += " ORDER BY p.trip_id, p.date, p.id"
         try db.prepare(sql).forEach(tripID.map { [.integer($0)] } ?? []) { s in
-            let purchase = Purchase(row: s.row())
-            let split = ResultRow<SplitColumn>(s, base: Purchase.Column.count)
-            if split.isNull(.payers) { return try body(purchase, nil) }
-            try split.withBytes(.payers) { payers in try split.withBytes(.shares) { try body(purchase, (payers, $0)) } }
+            let row = ResultRow<Purchase.Column>(s)
+            let split = try splits.split(trip: row.int(.tripID), purchase: row.int(.id))
+            try body(Purchase(row: row), split)
         }
     }
 

@@ -93,7 +93,65 @@ struct SplitLookup {
 
 }
 
+/// The splits of purchases asked for one at a time in export order (by trip, date and id), read by
+/// one scan of `purchase_splits` in key order instead of a lookup per purchase (a join seeks once per
+/// row). A trip's purchases are mostly logged or imported in date order, so their ids ascend with
+/// their dates and the scan only steps forward. A purchase behind the scan (logged after one dated
+/// later) or far ahead of it re-positions the scan at its key: a seek, as a join would make. Memory
+/// stays one row, however large the trip.
+final class SplitCursor {
+    private let statement: Statement
+    /// The trip being scanned, and the purchase id of the scan's row (nil: past its last split).
+    private var trip: Int64 = .min
+    private var current: Int64?
+    /// No split of `trip` has a purchase id in `gapStart..<current`: the scan started at
+    /// `gapStart` or stepped over it from the row before.
+    private var gapStart: Int64 = .max
+
+    /// How far ahead (in ids) the scan steps rather than seeks: each step passes one split row.
+    private static let stepsAhead: Int64 = 32
+
+    fileprivate init(_ statement: Statement) { self.statement = statement }
+
+    /// The stored split of purchase `id` of trip `tripID`, or nil when it has none. The bytes
+    /// stay valid until the next call.
+    func split(trip tripID: Int64, purchase id: Int64) throws -> (payers: UnsafeBufferPointer<UInt8>, shares: UnsafeBufferPointer<UInt8>)? {
+        if tripID != trip || id < gapStart { try seek(trip: tripID, from: id) }
+        while let at = current, at < id {
+            let (gap, overflow) = id.subtractingReportingOverflow(at)
+            if overflow || gap > Self.stepsAhead {
+                try seek(trip: tripID, from: id)
+                break
+            }
+            gapStart = at + 1
+            current = try statement.step() ? statement.int(0) : nil
+        }
+        guard current == id else { return nil }
+        return (statement.bytes(1), statement.bytes(2))
+    }
+
+    private func seek(trip tripID: Int64, from id: Int64) throws {
+        try statement.bind(tripID, id)
+        trip = tripID
+        gapStart = id
+        current = try statement.step() ? statement.int(0) : nil
+    }
+}
+
 extension SplitStore {
+    /// For `SplitCursor`: a trip's splits from purchase id ?2 on, in key order.
+    private static let fromKey = """
+        SELECT s.purchase_id, s.payers, s.shares FROM purchase_splits s
+        WHERE s.trip_id = ?1 AND s.purchase_id >= ?2 ORDER BY s.purchase_id
+        """
+
+    /// Runs `body` with a `SplitCursor`, and resets its scan after (no read left open).
+    func withCursor<T>(_ body: (SplitCursor) throws -> T) throws -> T {
+        let statement = try db.prepare(Self.fromKey)
+        defer { statement.reset() }
+        return try body(SplitCursor(statement))
+    }
+
     private static let byKey = "SELECT \(SplitColumn.sqlList) FROM purchase_splits s WHERE s.trip_id = ? AND s.purchase_id = ?"
 
     func lookup() throws -> SplitLookup { SplitLookup(statement: try db.prepare(Self.byKey)) }

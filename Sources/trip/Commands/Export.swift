@@ -45,9 +45,10 @@ extension TripCommand {
             let out = BufferedOutput(fileDescriptor: 1)
             // An export is a file and keeps notes exactly; only on a terminal are control characters
             // (which a ledger from before the text rules may hold) shown escaped instead.
-            let onTerminal = isatty(1) == 1
-            try ledger.export(format, trip: trip ?? name, all: all) { chunk in
-                try out.write(onTerminal ? TextFormat.safeForTerminal(chunk) : chunk)
+            if isatty(1) == 1 {
+                try ledger.export(format, trip: trip ?? name, all: all) { chunk in try out.write(TextFormat.safeForTerminal(chunk)) }
+            } else {
+                try ledger.export(format, trip: trip ?? name, all: all, to: out)
             }
             try out.flush()
         }
