@@ -8,7 +8,8 @@ APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev libpq-dev
 # postgresql-15: the throwaway server of the shared-trip tests (Tests/Postgres/pg-cluster.sh); iproute2
 # gives the lo of a test's own network namespace an address (RemoteTLSTests); procps: pgrep.
 TEST_APT_PACKAGES := openssl hledger ledger postgresql-15 iproute2 procps
-# The bench compares `trip list` with the sqlite3 shell printing the same rows.
+# The bench compares `trip list` with the sqlite3 shell printing the same rows, and edits a
+# shared trip with it for the pull row.
 BENCH_APT_PACKAGES := sqlite3
 # Release builds link the Swift runtime statically: it halves process start-up (see make bench).
 RELEASE_FLAGS := -c release --static-swift-stdlib

@@ -11,7 +11,8 @@ extension TripBench {
     /// first `trip share` of the 20,000-purchase group trip and `trip join` of it on a new ledger,
     /// each beside `psql \copy` of the same trip's CSV export into a table, timed just before each
     /// run (target: within 10× its median);
-    /// `trip sync` with nothing to do (≤ 50 ms, connection included); `trip add` on a shared trip
+    /// `trip sync` with nothing to do (≤ 50 ms, connection included); `trip sync` pulling 5,000
+    /// edits; `trip add` on a shared trip
     /// (≤ 10 ms, libpq not loaded).
     static func sharingRows(tripBinary: String, dataDir: String) throws -> [(String, Double, Double?)] {
         _ = try groupRows(tripBinary: tripBinary, dataDir: dataDir, measure: false)
@@ -105,6 +106,26 @@ extension TripBench {
                 "trip add on a shared trip (20,000 purchases)",
                 median(20) { run(tripBinary, ["add", "1200", "--split", "ana=2,ben=1", "--paid-by", "dan"], env(shared, url("ana", sharedDB))) }, 10
             ))
+        // A pull of many edits: each change pulled is also placed in the log's order
+        // (`noteLogOrder`), so its cost grows with the changes, not the trip. Ana edits 5,000
+        // purchases (one UPDATE: the outbox triggers record each) and syncs, untimed; Ben's
+        // ledger, joined above, pulls them.
+        var editRound = 0
+        let pull = timed(
+            3,
+            prepare: {
+                editRound += 1
+                shell(
+                    "sqlite3 '\(shared)' \"UPDATE purchases SET note = note || ' \(editRound)' WHERE id IN "
+                        + "(SELECT id FROM purchases WHERE trip_id = (SELECT id FROM trips WHERE name = 'Group') ORDER BY id LIMIT 5000)\"")
+                let status = spawn(tripBinary, ["sync", "Group"], env(shared, url("ana", sharedDB))).status
+                guard status == 0 else { fatalError("trip sync (5,000 edits to push) failed (\(status))") }
+            }
+        ) {
+            let status = spawn(tripBinary, ["sync", "Group"], env(fresh, url("ben", sharedDB))).status
+            guard status == 0 else { fatalError("trip sync (5,000 edits to pull) failed (\(status))") }
+        }
+        rows.append(("trip sync pulling 5,000 edits (20,000-purchase trip)", pull, 1_000))
         let trace =
             shellOutput("LD_DEBUG=libs TRIP_DB='\(shared)' TRIP_TODAY=2026-03-10 HOME=/nonexistent '\(tripBinary)' add 5 2>&1 >/dev/null") ?? ""
         print("trip add on a shared trip loads libpq: \(trace.contains("libpq") ? "yes ✗" : "no ✓")")
