@@ -28,7 +28,7 @@ let package = Package(
                 "Sources/CSQLite", "Sources/CCurl", "Sources/CLibPQ", "Sources/SyncServer", "Sources/TripCore", "Sources/TripModel",
                 "Sources/Rendering", "Sources/TripLedger",
                 "Sources/RateService", "Sources/RateSync", "Sources/trip", "Sources/TripBench", "Tests", ".ci", "README.md",
-                "Makefile",
+                "Makefile", "docs",
             ],
             sources: ["Sources/Embedded"],
             resources: [.embedInCode("Migrations"), .embedInCode("config")]

@@ -110,14 +110,18 @@ extension TripBench {
         // (`noteLogOrder`), so its cost grows with the changes, not the trip. Ana edits 5,000
         // purchases (one UPDATE: the outbox triggers record each) and syncs, untimed; Ben's
         // ledger, joined above, pulls them.
-        var editRound = 0
+        // Each round appends to the same 5,000 notes, so every round's edits are new.
+        let editSQL = dataDir + "/edit-5000.sql"
+        let edit =
+            "UPDATE purchases SET note = note || '+' WHERE id IN (SELECT id FROM purchases WHERE trip_id = (SELECT id FROM trips WHERE name = 'Group') ORDER BY id LIMIT 5000);\n"
+        if let file = fopen(editSQL, "w") {
+            fputs(edit, file)
+            fclose(file)
+        }
         let pull = timed(
             3,
             prepare: {
-                editRound += 1
-                shell(
-                    "sqlite3 '\(shared)' \"UPDATE purchases SET note = note || ' \(editRound)' WHERE id IN "
-                        + "(SELECT id FROM purchases WHERE trip_id = (SELECT id FROM trips WHERE name = 'Group') ORDER BY id LIMIT 5000)\"")
+                shell("sqlite3 '\(shared)' < '\(editSQL)'")
                 let status = spawn(tripBinary, ["sync", "Group"], env(shared, url("ana", sharedDB))).status
                 guard status == 0 else { fatalError("trip sync (5,000 edits to push) failed (\(status))") }
             }
