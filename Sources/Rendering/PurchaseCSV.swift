@@ -100,17 +100,18 @@ public enum PurchaseCSV {
         }
     }
 
-    /// The same for a field's UTF-8.
+    /// Whether a field holding byte `b` is quoted: a quote, a comma or a line break. Bytes, not
+    /// Characters: "\r\n" is a single Character, so `contains("\n")` misses it.
+    public static func needsQuotes(_ b: UInt8) -> Bool { b == 0x22 || b == 0x2C || b == 0x0A || b == 0x0D }
+
+    /// The same for a field's UTF-8: the one home of the CSV quoting rule.
     public static func appendField(_ f: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         var needsQuotes = false, hasQuote = false
-        for b in f {
-            if b == 0x22 {
-                hasQuote = true
-            } else if b == 0x2C || b == 0x0A || b == 0x0D {
-                needsQuotes = true
-            }
+        for b in f where Self.needsQuotes(b) {
+            needsQuotes = true
+            if b == 0x22 { hasQuote = true }
         }
-        guard needsQuotes || hasQuote else { return out.append(contentsOf: f) }
+        guard needsQuotes else { return out.append(contentsOf: f) }
         out.append(0x22)
         if hasQuote {
             for b in f {
@@ -123,34 +124,13 @@ public enum PurchaseCSV {
         out.append(0x22)
     }
 
-    /// One RFC 4180 record, CRLF-terminated.
+    /// One RFC 4180 record, CRLF-terminated: `append` of every field, then `appendLineEnd`.
     public static func record(_ fields: [String]) -> String {
-        // Appended into one string: a group trip's rows quote their `paid_by` and `split` cells.
-        var out = ""
+        var out: [UInt8] = []
         out.reserveCapacity(fields.reduce(2) { $0 + $1.utf8.count + 3 })
-        for (i, f) in fields.enumerated() {
-            if i > 0 { out += "," }
-            // Bytes, not Characters: "\r\n" is a single Character, so `contains("\n")` misses it.
-            var needsQuotes = false, hasQuote = false
-            for b in f.utf8 {
-                if b == 0x22 {
-                    hasQuote = true
-                } else if b == 0x2C || b == 0x0A || b == 0x0D {
-                    needsQuotes = true
-                }
-            }
-            if hasQuote {
-                out += "\"" + f.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
-            } else if needsQuotes {
-                out += "\""
-                out += f
-                out += "\""
-            } else {
-                out += f
-            }
-        }
-        out += "\r\n"
-        return out
+        append(fields[...], to: &out)
+        appendLineEnd(to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

@@ -42,11 +42,15 @@ struct SplitWeightsTests {
         }
     }
 
-    /// `PurchaseCSV.record` as it was written before it appended into one string.
+    /// RFC 4180 spelled out on bytes: a field with a quote, comma or line break is quoted, each
+    /// quote byte doubled. (The old `record` split on Characters, so a quote followed by a
+    /// combining mark, `"\u{301}x`, was not doubled and the file did not read back.)
     static func referenceRecord(_ fields: [String]) -> String {
         fields.map { f in
             let needsQuotes = f.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
-            return needsQuotes ? "\"" + f.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\"" : f
+            guard needsQuotes else { return f }
+            let doubled = f.utf8.flatMap { $0 == 0x22 ? [0x22, 0x22] : [$0] }
+            return "\"" + String(decoding: doubled, as: UTF8.self) + "\""
         }.joined(separator: ",") + "\r\n"
     }
 

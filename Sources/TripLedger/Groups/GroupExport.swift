@@ -77,7 +77,7 @@ final class GroupExport {
                 index = positions[tripID]
                 list = members[tripID] ?? []
                 names = MemberNames(list)
-                namesNeedQuotes = list.contains { $0.name.utf8.contains { $0 == 0x22 || $0 == 0x2C || $0 == 0x0A || $0 == 0x0D } }
+                namesNeedQuotes = list.contains { $0.name.utf8.contains(where: PurchaseCSV.needsQuotes) }
             }
             guard let stored, let index else { return out.append(UInt8(ascii: ",")) }
             appendQuoted(stored.payers, index: index, to: &out)
