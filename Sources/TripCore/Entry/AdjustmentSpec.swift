@@ -39,6 +39,16 @@ public enum AdjustmentSpec: Hashable, Sendable, CustomStringConvertible {
         return .percent(value, text: trimmed)
     }
 
+    /// What `--FIELD 15` was taken as, when it is an amount that reads as a percentage too (a
+    /// plain number above 0 and at most 100): `--tip 15` on a coffee of 10 may have meant 15%,
+    /// so the user is told which was taken and how to type the other. `amount` is what it came to.
+    public func amountHint(field: String, amount: Money) -> String? {
+        guard case .amount(let text) = self, text.count <= 24, let value = Rational(decimalText: text),
+            value > .zero, value <= Rational(integer: 100)
+        else { return nil }
+        return "note: --\(field) \(text) was taken as an amount, \(amount.formatted); for \(text)% type --\(field) \(text)%"
+    }
+
     /// The stored form: `20%` or the amount expression.
     public var description: String {
         switch self {

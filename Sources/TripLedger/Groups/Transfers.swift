@@ -16,7 +16,7 @@ extension Ledger {
         guard payer.id != payee.id else {
             throw TripError.badTextValue(field: "to", value: to, reason: "is the member who pays; a transfer is between two members")
         }
-        let cur = try currency.map { c throws(TripError) in try CurrencyTable.shared.currency(for: c) } ?? trip.homeCurrency
+        let cur = try currency.map { try self.currency(word: $0, field: "currency", trip: trip) } ?? trip.homeCurrency
         let minor = try AmountExpression.evaluate(
             amount, field: "amount", minorUnits: cur.minorUnits, rounding: settings.rounding.value, currencyCode: cur.code)
         guard minor > 0 else { throw TripError.badAmount(field: "amount", value: amount, reason: "must be more than zero") }

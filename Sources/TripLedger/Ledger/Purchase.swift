@@ -11,6 +11,10 @@ public struct PurchaseDraft: Sendable {
     public var trip: String?
     /// `.credit` for `trip add … --refund` (money received with no purchase).
     public var kind: PurchaseKind
+    /// `trip add`'s words after the amount, as typed: `[OPERATOR NUMBER]… [CUR] [NOTE…]`. The
+    /// ledger reads them (`EntryWords`), since a currency's name is read among the currencies
+    /// the trip uses.
+    public var words: [String] = []
 
     public init(
         amount: String? = nil, currency: String? = nil, note: String? = nil, date: String? = nil,
@@ -29,6 +33,23 @@ public struct PurchaseDraft: Sendable {
     public subscript<Value>(dynamicMember field: WritableKeyPath<PurchaseEntry, Value>) -> Value {
         get { entry[keyPath: field] }
         set { entry[keyPath: field] = newValue }
+    }
+}
+
+extension PurchaseDraft {
+    /// A note for each adjustment this draft gives as a plain number that reads as a percentage
+    /// too (`--tip 15`), saying what it came to in `p` (`AdjustmentSpec.amountHint`).
+    public func amountHints(_ p: Purchase) -> [String] {
+        let adjustments: [(field: String, typed: String?, spec: AdjustmentSpec?, minor: Int64)] = [
+            ("discount", self.discount, p.inputs.discount, p.breakdown.discount),
+            ("service", self.service, p.inputs.service, p.breakdown.service),
+            ("tax", self.tax, p.inputs.tax, p.breakdown.tax),
+            ("tip", self.tip, p.inputs.tip, p.breakdown.tip),
+        ]
+        return adjustments.compactMap { a in
+            guard a.typed != nil else { return nil }
+            return a.spec?.amountHint(field: a.field, amount: Money(minorUnits: a.minor, currency: p.currency))
+        }
     }
 }
 

@@ -8,8 +8,9 @@ extension Ledger {
         let trip = try resolveTrip(draft.trip)
         try requireOpen(trip)
         var draft = draft
+        try readWords(of: &draft, trip: trip)
         (draft.amount, draft.currency) = try PastedAmount.read(
-            amount, given: draft.currency, purchaseCurrency: trip.localCurrency ?? trip.homeCurrency
+            draft.amount ?? amount, given: draft.currency, purchaseCurrency: trip.localCurrency ?? trip.homeCurrency
         ) { "trip add \($0) \($1)" }
         var row = try prepareRow(draft, amount: draft.amount ?? amount, trip: trip, existing: nil)
         row.kind = draft.kind

@@ -8,7 +8,12 @@ extension Ledger {
     /// of its own date (the same rules as a purchase: manual, provider cache, fallback, none) or at
     /// its `--charged` home amount, and takes the purchase's trip, category, payment method and note,
     /// so every breakdown nets it. The refunds of a purchase never add up to more than its total.
-    public func addRefund(_ idText: String, amount: String?, date: String?, charged: String?) throws -> Purchase {
+    ///
+    /// A `currency` after the amount (`trip refund 4 500 yen`) only confirms the purchase's: a
+    /// refund is in the currency of what it refunds, so any other is refused, never converted.
+    public func addRefund(
+        _ idText: String, amount: String?, currency: String? = nil, date: String?, charged: String?
+    ) throws -> Purchase {
         let id = try Ledger.parseID(idText)
         return try transaction {
             let p = try purchase(id: id)
@@ -21,6 +26,11 @@ extension Ledger {
             }
             let trip = try self.trip(id: p.tripID)!
             try requireOpen(trip)
+            if let currency, try self.currency(word: currency, field: "currency", trip: trip).code != p.currency.code {
+                throw TripError.badTextValue(
+                    field: "currency", value: currency,
+                    reason: "is not \(p.currency.code), the currency of purchase #\(id); a refund is in the purchase's currency")
+            }
             let remaining = try refundable(p)!
             let rounding = p.inputs.rounding
             let minor: Int64

@@ -82,10 +82,9 @@ extension Ledger {
 
     /// `trip convert AMOUNT FROM [TO] [--date D]`: the quick calculator, with the same rates.
     public func convertAmount(_ amount: String, from: String, to: String?, date: String?) throws -> (from: Money, to: Money, quote: RateQuote) {
-        let source = try CurrencyTable.shared.currency(for: from)
-        let target =
-            try to.map { t throws(TripError) in try CurrencyTable.shared.currency(for: t) }
-            ?? (try currentTrip()?.homeCurrency) ?? defaultHome().currency
+        let trip = try currentTrip()
+        let source = try currency(word: from, field: "from", trip: trip)
+        let target = try to.map { try currency(word: $0, field: "to", trip: trip) } ?? trip?.homeCurrency ?? defaultHome().currency
         let day = try date.map { d throws(TripError) in try clock.date(d, field: "date") } ?? clock.today
         let minor = try AmountExpression.evaluate(amount, minorUnits: source.minorUnits, rounding: settings.rounding.value)
         guard let quote = try RateResolver(ledger: self).quote(from: source, to: target, on: day) else {

@@ -462,6 +462,22 @@ extension PurchaseStore {
         Int(try db.scalarInt("SELECT count(*) FROM purchases WHERE trip_id = ?", [.integer(tripID)]) ?? 0)
     }
 
+    /// The currencies of trip `tripID`'s purchases and of every trip, each with whether trip
+    /// `tripID` uses it: what a currency's name is read among (`CurrencyWord.InUse`). One
+    /// statement, asked only for a name that needs it; the trip's purchases are read through the
+    /// `purchases_report` index, which holds their currency.
+    func currenciesInUse(trip tripID: Int64?) throws -> [(code: String, inTrip: Bool)] {
+        var out: [(code: String, inTrip: Bool)] = []
+        try db.prepare(
+            """
+            SELECT currency, 1 FROM purchases WHERE trip_id = ?1
+            UNION SELECT local_currency, id = ?1 FROM trips WHERE local_currency IS NOT NULL
+            UNION SELECT home_currency, id = ?1 FROM trips
+            """
+        ).forEach([SQLValue(tripID)]) { out.append(($0.text(0), $0.int(1) != 0)) }
+        return out
+    }
+
     /// Every column of `purchases`, as the schema has it now (later migrations add columns).
     func columnNames() throws -> [String] {
         var names: [String] = []

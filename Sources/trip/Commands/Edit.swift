@@ -18,10 +18,10 @@ extension TripCommand {
 
         func run() throws {
             let ledger = try global.openLedger()
-            let p = try ledger.editPurchase(
-                id, purchase.draft(amount: amount, currency: currency, noteWords: []),
-                split: purchase.splitDraft)
+            let draft = purchase.draft(amount: amount, currency: currency)
+            let p = try ledger.editPurchase(id, draft, split: purchase.splitDraft)
             if let warning = try ledger.outsideTripWarning(p) { ProcessExit.printError(warning) }
+            for hint in draft.amountHints(p) { ProcessExit.printError(hint) }
             let split = try ledger.split(of: p)
             emit(global.format, json: p.json(split: split), text: TextFormat.purchase(p, verb: .updated, split: split))
         }

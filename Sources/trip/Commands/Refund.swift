@@ -5,7 +5,7 @@ import TripLedger
 import TripModel
 
 extension TripCommand {
-    /// `trip refund ID [AMOUNT] [--date D] [--charged X]`
+    /// `trip refund ID [AMOUNT [CUR]] [--date D] [--charged X]`
     struct Refund: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Log money back for a purchase: all of it, or AMOUNT in its currency.",
@@ -17,13 +17,15 @@ extension TripCommand {
 
         @Argument(help: "The purchase id.") var id: String
         @Argument(help: "How much, in the purchase's currency (default: what remains).") var amount: String?
+        @Argument(help: "The purchase's currency, as a check: a code or a name (yen, euros).", completion: Completions.currencies)
+        var currency: String?
         @Option(help: "Refund date: YYYY-MM-DD, today or yesterday. Default: today.") var date: String?
         @Option(help: "What the card credited, in the home currency. Wins over any rate.") var charged: String?
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let ledger = try global.openLedger()
-            let p = try ledger.addRefund(id, amount: amount, date: date, charged: charged)
+            let p = try ledger.addRefund(id, amount: amount, currency: currency, date: date, charged: charged)
             emit(global.format, json: p.json, text: TextFormat.purchase(p, verb: .refunded))
         }
     }

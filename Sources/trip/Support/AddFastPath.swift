@@ -41,7 +41,8 @@ enum AddFastPath {
         while i < arguments.endIndex {
             let word = arguments[i]
             i += 1
-            guard word.hasPrefix("-") else {
+            // A lone `-` is a word to argument-parser too: `trip add 1200 - 300`.
+            guard word.hasPrefix("-"), word != "-" else {
                 positionals.append(word)
                 continue
             }

@@ -7,7 +7,10 @@ struct PurchaseOptions: ParsableArguments {
     @Option(name: [.long, .customShort("n")], help: "A note (also: words after AMOUNT [CUR]).") var note: String?
     @Option(
         name: [.long, .customShort("d")], parsing: .unconditional,
-        help: "Purchase date: YYYY-MM-DD, today, yesterday, tomorrow, -N (days ago), mon…sun or D/M. add: default today; edit: keeps the stored date."
+        help: """
+            Purchase date: YYYY-MM-DD, today, yesterday, tomorrow, -N (days ago), mon…sun, \
+            or D/M once date_order is set. Default: today; edit keeps the stored one.
+            """
     )
     var date: String?
     @Option(name: [.long, .customShort("c")], help: "Category, e.g. food, transport, lodging.") var category: String?
@@ -16,7 +19,7 @@ struct PurchaseOptions: ParsableArguments {
     @Option(help: "Tax: a percentage (9%) or an amount. Added unless --tax-included.") var tax: String?
     @Flag(inversion: .prefixedNo, exclusivity: .exclusive, help: "The price already contains the tax; it is shown as \"of which tax\".")
     var taxIncluded: Bool?
-    @Option(help: "Tip: a percentage (of the pre-tax subtotal by default) or an amount.") var tip: String?
+    @Option(help: "Tip: a percentage (15%, of the pre-tax subtotal by default) or an amount (15).") var tip: String?
     @Option(
         help: "Preset of tax/service/tip rules (JP, SG, US-NY, GB, DE, …; `trip config` lists them); none clears.", completion: Completions.presets)
     var preset: String?
@@ -25,7 +28,7 @@ struct PurchaseOptions: ParsableArguments {
     @Option(help: "What the card charged, in the home currency. Wins over any rate.") var charged: String?
     @Option(help: "How it was paid: cash, card, …") var paidWith: String?
     @Option(name: [.long, .customShort("t")], help: "The trip (default: the current trip).", completion: Completions.tripNames) var trip: String?
-    @Option(help: "Group trips: who paid, NAME or NAME=AMOUNT,…,NAME=rest. Default: `trip whoami`, else the first member.")
+    @Option(help: "Group trips: who paid, NAME or NAME=AMOUNT,…,NAME=rest. Default: the member trip whoami names (required without one).")
     var paidBy: String?
     @Option(help: "Group trips: who shares it: all (default), ana,ben, ana=2,ben=1 (shares) or ana=60%,ben=40%.")
     var split: String?
@@ -34,14 +37,9 @@ struct PurchaseOptions: ParsableArguments {
 
     var splitDraft: SplitDraft { SplitDraft(paidBy: paidBy, split: split, items: items) }
 
-    func draft(amount: String?, currency: String?, noteWords: [String]) -> PurchaseDraft {
-        var fullNote = note
-        if !noteWords.isEmpty {
-            let words = noteWords.joined(separator: " ")
-            fullNote = note.map { words + " " + $0 } ?? words
-        }
+    func draft(amount: String?, currency: String?) -> PurchaseDraft {
         return PurchaseDraft(
-            amount: amount, currency: currency, note: fullNote, date: date, category: category,
+            amount: amount, currency: currency, note: note, date: date, category: category,
             paidWith: paidWith, discount: discount, service: service, tax: tax, taxIncluded: taxIncluded,
             tip: tip, preset: preset, rounding: rounding, rate: rate, charged: charged, trip: trip)
     }
