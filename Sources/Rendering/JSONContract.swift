@@ -87,7 +87,7 @@ extension TripReport {
                 provenance.map { p in
                     .object([
                         "source": .string(p.source.rawValue), "provisional": .bool(p.provisional),
-                        "label": .string(TripReport.provenanceLabel(p)),
+                        "label": .string(TripReport.provenanceLabel(p)), "via": JSONValue(p.via),
                         "count": .int(Int64(p.count)), "home_amount": money(p.home),
                     ])
                 }),
@@ -116,6 +116,17 @@ extension RateQuote {
         .object([
             "rate": .string(rate), "date": JSONValue(date?.description), "source": .string(source.rawValue),
             "provider": JSONValue(provider), "fetched_at": JSONValue(fetchedAt), "provisional": .bool(provisional),
+            "via": JSONValue(via), "legs": .array(legs.map(\.json)),
+        ])
+    }
+}
+
+extension RateLeg {
+    public var json: JSONValue {
+        .object([
+            "from": .string(from), "to": .string(to), "rate": .string(rate), "date": JSONValue(date?.description),
+            "source": .string(source.rawValue), "provider": JSONValue(provider), "fetched_at": JSONValue(fetchedAt),
+            "provisional": .bool(provisional),
         ])
     }
 }

@@ -65,7 +65,7 @@ public enum RatesFormat {
 
     public static func text(converted from: Money, to: Money, quote q: RateQuote) -> String {
         let details =
-            q.source.rawValue + (q.provider.map { " " + $0 } ?? "") + (q.date.map { ", \($0)" } ?? "")
+            (q.routeSummary ?? q.source.rawValue + (q.provider.map { " " + $0 } ?? "") + (q.date.map { ", \($0)" } ?? ""))
             + (q.provisional ? ", provisional" : "")
         return "\(from.formatted) = \(to.formatted)  at \(q.rate) (\(details))"
     }

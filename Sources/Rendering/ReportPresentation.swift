@@ -65,6 +65,10 @@ extension TripReport {
     }
 
     static func provenanceLabel(_ p: Provenance) -> String {
+        directLabel(p) + (p.via.map { " via \($0)" } ?? "")
+    }
+
+    private static func directLabel(_ p: Provenance) -> String {
         switch (p.source, p.provisional) {
         case (.identity, _): "home currency, no conversion"
         case (.provider, false): "provider rate, final"

@@ -64,8 +64,11 @@ public struct TripReport: Sendable {
         public let provisional: Bool
         public let count: Int
         public let home: Int64
+        /// The currency these purchases' cross rates went through; nil for direct rates.
+        public let via: String?
 
-        public init(source: RateSource, provisional: Bool, count: Int, home: Int64) {
+        public init(source: RateSource, provisional: Bool, count: Int, home: Int64, via: String? = nil) {
+            self.via = via
             self.source = source
             self.provisional = provisional
             self.count = count

@@ -118,9 +118,10 @@ extension Ledger {
             rounding: settings.rounding.value, lookUpRate: lookUpRate)
     }
 
-    /// The rate `RateResolver` chooses from this ledger's manual rates, cache and fallback table.
+    /// The rate `RateResolver` chooses from this ledger's manual rates, cache and fallback table,
+    /// as a purchase or transfer row keeps it.
     func lookUpRate(from: Currency, to: Currency, on date: CivilDate) throws -> RateQuote? {
-        try RateResolver(ledger: self).quote(from: from, to: to, on: date)
+        try RateResolver(ledger: self).quote(from: from, to: to, on: date)?.stored
     }
 
     /// A rate as typed (`RateQuote.checkedRate`).

@@ -63,7 +63,8 @@ extension Ledger {
             }
             let c = try Conversion.make(
                 breakdown: p.breakdown, from: p.currency, to: p.conversion.homeCurrency,
-                quote: quote, rounding: settings.rounding.value)
+                quote: quote, rounding: settings.rounding.value
+            ).stored
             // A new rate must not carry a stored purchase past the bound that add and import keep.
             try PurchaseBound.check(c, field: "home amount of #\(p.id)")
             if c.provisional {

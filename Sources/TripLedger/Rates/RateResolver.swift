@@ -1,15 +1,20 @@
 import TripCore
 import TripModel
 
-/// Chooses the rate for converting `from` into `to` on `date`, in this order:
+/// Chooses the rate for converting `from` into `to` on `date` (README, "Which rate a purchase gets"):
 /// 1. the same currency: identity, rate 1;
-/// 2. a manual rate (`trip rates set`): the latest on or before the date, else the earliest after;
-///    stored either way round (JPY→USD or USD→JPY, inverted as `Rational.derivedRateText` writes it);
-/// 3. each provider of the configured chain, from the cache that `trip rates sync` fills: the
-///    observation on the date, else the latest before it within `stale_days`. Final when it is of
-///    the date itself, or when the provider has already published a later date;
-/// 4. the fixed fallback table: provisional;
-/// 5. nothing: `nil`, and the purchase stays unconverted.
+/// 2. tier by tier (`RatePrecedence`): manual rates (`trip rates set`), then each provider of the
+///    configured chain from the cache that `trip rates sync` fills. In each tier a direct rate
+///    first, then a cross through a currency both sides have rates to, its weaker leg of this tier;
+/// 3. the fixed fallback table: provisional;
+/// 4. nothing: `nil`, and the purchase stays unconverted.
+///
+/// Every leg follows its own source's date rule. A manual rate: the latest on or before the date,
+/// else the earliest after; stored either way round (JPY→USD or USD→JPY, inverted as
+/// `Rational.derivedRateText` writes it). A provider's: the observation on the date, else the latest
+/// before it within `stale_days`; final when it is of the date itself, or when the provider has
+/// already published a later date. A provider's own cross through its base uses one observation
+/// date for both legs.
 ///
 /// `--charged` and `--rate` on a purchase are handled by the caller before this is asked.
 public struct RateResolver {
@@ -21,9 +26,38 @@ public struct RateResolver {
         if from.code == to.code {
             return RateQuote(rate: "1", date: date, source: .identity, provisional: false)
         }
-        if let q = try manual(from: from.code, to: to.code, on: date) { return q }
-        for provider in ledger.settings.rateChain.value {
-            if let q = try cached(provider: provider, from: from.code, to: to.code, on: date) { return q }
+        // Tier 0 is the manual rates, tier n the chain's n-th provider.
+        let tiers: [String?] = [nil] + ledger.settings.rateChain.value
+        var legs: [String: RateLeg?] = [:]
+        func leg(_ a: String, _ b: String, tier: Int) throws -> RateLeg? {
+            let key = "\(a)>\(b)#\(tier)"
+            if let known = legs[key] { return known }
+            let found = try tiers[tier].map { try providerLeg($0, a, b, on: date) } ?? manualLeg(a, b, on: date)
+            legs[key] = found
+            return found
+        }
+        var pivots: [String]?
+        for (tier, provider) in tiers.enumerated() {
+            if let provider {
+                if let q = try cached(provider: provider, from: from.code, to: to.code, on: date) { return q }
+            } else if let l = try leg(from.code, to.code, tier: 0) {
+                return RateQuote(direct: l)
+            }
+            let candidates = try pivots ?? pivotCandidates(from.code, to.code)
+            pivots = candidates
+            var crosses: [RateQuote] = []
+            for pivot in candidates {
+                // The best leg each side at this tier or better; at least one of them of this tier.
+                func best(_ a: String, _ b: String) throws -> (leg: RateLeg, tier: Int)? {
+                    for t in 0...tier { if let l = try leg(a, b, tier: t) { return (l, t) } }
+                    return nil
+                }
+                guard let first = try best(from.code, pivot), let second = try best(pivot, to.code),
+                    max(first.tier, second.tier) == tier, let q = RateQuote.cross(first.leg, second.leg)
+                else { continue }
+                crosses.append(q)
+            }
+            if let q = RatePrecedence.best(crosses: crosses) { return q }
         }
         if let f = ledger.settings.fallback.rate(from: from.code, to: to.code) {
             return RateQuote(rate: f.rate, date: nil, source: .fallback, provider: nil, provisional: f.provisional)
@@ -31,49 +65,78 @@ public struct RateResolver {
         return nil
     }
 
-    func manual(from: String, to: String, on date: CivilDate) throws -> RateQuote? {
-        guard let (base, text, day) = try ledger.rateStore.manualRate(from: from, to: to, on: date) else { return nil }
-        let on = CivilDate(iso: day)
-        let rate = base == from ? text : Rational.inverse(ofRate: text)
-        return RateQuote(rate: rate, date: on, source: .manual, provisional: false)
+    /// Currencies a cross may go through: those with a manual rate to either side, and the
+    /// providers' bases.
+    func pivotCandidates(_ from: String, _ to: String) throws -> [String] {
+        var codes = Set(try ledger.rateStore.manualPartners(of: from)).union(try ledger.rateStore.manualPartners(of: to))
+        for provider in ledger.settings.rateChain.value { codes.formUnion(try ledger.rateStore.bases(of: provider)) }
+        codes.subtract([from, to])
+        return codes.sorted()
+    }
+
+    func manualLeg(_ from: String, _ to: String, on date: CivilDate) throws -> RateLeg? {
+        guard let (base, text, day) = try ledger.rateStore.manualRate(from: from, to: to, on: date),
+            let exact = Rational(decimalText: text)
+        else { return nil }
+        let leg = RateLeg(
+            from: base, to: base == from ? to : from, exact: exact, rate: text, date: CivilDate(iso: day), source: .manual,
+            provisional: false)
+        return base == from ? leg : leg.inverted
+    }
+
+    /// A provider's rate between its base and another currency, either way round; nil when neither
+    /// side is one of its bases.
+    func providerLeg(_ provider: String, _ from: String, _ to: String, on date: CivilDate) throws -> RateLeg? {
+        for base in try ledger.rateStore.bases(of: provider) {
+            if base == from, let l = try observed(provider, base: base, quote: to, onOrBefore: date, for: date) { return l }
+            if base == to, let l = try observed(provider, base: base, quote: from, onOrBefore: date, for: date) {
+                return l.inverted
+            }
+        }
+        return nil
+    }
+
+    /// 1 `base` = rate `quote` as `provider` published it on or before `day`, for a conversion on
+    /// `date`: nil when older than `stale_days` before `date`.
+    func observed(_ provider: String, base: String, quote: String, onOrBefore day: CivilDate, for date: CivilDate) throws
+        -> RateLeg?
+    {
+        let staleLimit = date.adding(days: -ledger.settings.staleDays.value) ?? date
+        guard let row = try ledger.rateStore.observation(provider: provider, base: base, quote: quote, onOrBefore: day),
+            let exact = Rational(decimalText: row.rate), let observedOn = CivilDate(iso: row.date), observedOn >= staleLimit
+        else { return nil }
+        let latest = try ledger.rateStore.latestPublished(provider: provider, base: base)
+        let final = observedOn == date || (latest.flatMap { CivilDate(iso: $0) }.map { $0 > date } ?? false)
+        return RateLeg(
+            from: base, to: quote, exact: exact, rate: row.rate, date: observedOn, source: .provider, provider: provider,
+            fetchedAt: row.fetchedAt.isEmpty ? nil : row.fetchedAt, provisional: !final)
     }
 
     /// A provider's cached rate for the pair, crossed through the provider's base when neither side is it.
     func cached(provider: String, from: String, to: String, on date: CivilDate) throws -> RateQuote? {
-        let staleLimit = date.adding(days: -ledger.settings.staleDays.value) ?? date
+        if let l = try providerLeg(provider, from, to, on: date) { return RateQuote(direct: l) }
         for base in try ledger.rateStore.bases(of: provider) {
-            func leg(_ quote: String, onOrBefore day: CivilDate) throws -> (rate: Rational, text: String, date: String, fetched: String)? {
-                if quote == base { return (.one, "1", day.description, "") }
-                guard let row = try ledger.rateStore.observation(provider: provider, base: base, quote: quote, onOrBefore: day),
-                    let r = Rational(decimalText: row.rate)
+            func legs(onOrBefore day: CivilDate) throws -> (RateLeg, RateLeg)? {
+                guard let a = try observed(provider, base: base, quote: from, onOrBefore: day, for: date)?.inverted,
+                    let b = try observed(provider, base: base, quote: to, onOrBefore: day, for: date)
                 else { return nil }
-                return (r, row.0, row.1, row.2)
+                return (a, b)
             }
-            guard var a = try leg(from, onOrBefore: date), var b = try leg(to, onOrBefore: date) else { continue }
+            guard var pair = try legs(onOrBefore: date), let aDate = pair.0.date, let bDate = pair.1.date else { continue }
             // Both legs must be of one observation date; step back to the older one.
-            if a.date != b.date, from != base, to != base {
-                let older = CivilDate(iso: min(a.date, b.date))!
-                guard let a2 = try leg(from, onOrBefore: older), let b2 = try leg(to, onOrBefore: older), a2.date == b2.date else { continue }
-                a = a2; b = b2
+            if aDate != bDate {
+                guard let older = try legs(onOrBefore: min(aDate, bDate)), older.0.date == older.1.date else { continue }
+                pair = older
             }
-            let observed = from == base ? b.date : a.date
-            guard let obsDate = CivilDate(iso: observed), obsDate >= staleLimit else { continue }
-            let text: String
-            if from == base {
-                text = b.text
-            } else if to == base, let inv = try? Rational.one / a.rate {
-                text = inv.derivedRateText
-            } else if let cross = try? b.rate / a.rate {
-                text = cross.derivedRateText
-            } else {
-                continue
-            }
-            let latest = try ledger.rateStore.latestPublished(provider: provider, base: base)
-            let final = obsDate == date || (latest.flatMap { CivilDate(iso: $0) }.map { $0 > date } ?? false)
-            return RateQuote(
-                rate: text, date: obsDate, source: .provider, provider: provider,
-                fetchedAt: max(a.fetched, b.fetched), provisional: !final)
+            if let q = RateQuote.cross(pair.0, pair.1) { return q }
         }
         return nil
+    }
+}
+
+extension RateQuote {
+    /// A direct rate: one leg, as the quote of its pair.
+    init(direct l: RateLeg) {
+        self.init(rate: l.rate, date: l.date, source: l.source, provider: l.provider, fetchedAt: l.fetchedAt, provisional: l.provisional)
     }
 }

@@ -50,6 +50,8 @@ struct ReportRow {
     var payment: String?
     /// The purchase, for rows of one purchase (`--home`).
     var id: Int64 = 0
+    /// The currency a re-expressed purchase's cross rate went through (`--home`).
+    var via: String?
 }
 
 extension Ledger {
@@ -191,7 +193,7 @@ extension Ledger {
                     tip: sign * (c.homeTip ?? 0), total: sign * b.total, refunds: kind.isMoneyBack ? c.home ?? 0 : 0,
                     refundCount: kind.isMoneyBack ? 1 : 0, unconverted: converted ? 0 : 1, unconvertedTotal: converted ? 0 : sign * b.total,
                     first: p.date.description, last: p.date.description, date: p.date.description, payment: more.optionalText(.paidWith),
-                    id: p.id))
+                    id: p.id, via: quote?.via))
         }
         return rows
     }
@@ -203,7 +205,7 @@ extension TripReport {
         var totals = Totals()
         var count = 0, provisional = 0, refundCount = 0
         var first: String?, last: String?
-        var provenance: [String: (RateSource, Bool, Int, Int64)] = [:]
+        var provenance: [String: (RateSource, Bool, Int, Int64, String?)] = [:]
         var unconverted: [String: (Int, Int64)] = [:]
         for row in rows {
             count += row.count - row.refundCount
@@ -217,8 +219,8 @@ extension TripReport {
             if row.provisional { provisional += row.count }
             first = min(first ?? row.first, row.first)
             last = max(last ?? row.last, row.last)
-            let key = "\(row.source.rawValue)|\(row.provisional)"
-            provenance[key, default: (row.source, row.provisional, 0, 0)].2 += row.count
+            let key = "\(row.source.rawValue)|\(row.provisional)|\(row.via ?? "")"
+            provenance[key, default: (row.source, row.provisional, 0, 0, row.via)].2 += row.count
             provenance[key]!.3 += row.home
             if row.unconverted > 0 {
                 unconverted[row.currency, default: (0, 0)].0 += row.unconverted
@@ -231,8 +233,10 @@ extension TripReport {
             trip: trip, purchaseCount: count, totals: totals,
             byCategory: lines(rows, key: \.category),
             byCurrency: lines(rows, key: \.currency, original: true),
-            provenance: provenance.values.map { Provenance(source: $0.0, provisional: $0.1, count: $0.2, home: $0.3) }
-                .sorted { ($0.source.rawValue, $0.provisional ? 1 : 0) < ($1.source.rawValue, $1.provisional ? 1 : 0) },
+            provenance: provenance.values.map { Provenance(source: $0.0, provisional: $0.1, count: $0.2, home: $0.3, via: $0.4) }
+                .sorted {
+                    ($0.source.rawValue, $0.provisional ? 1 : 0, $0.via ?? "") < ($1.source.rawValue, $1.provisional ? 1 : 0, $1.via ?? "")
+                },
             unconverted: unconverted.map { Line(key: $0.key, count: $0.value.0, home: 0, original: $0.value.1) }
                 .sorted { $0.key < $1.key },
             provisionalCount: provisional, firstDate: first.flatMap { CivilDate(iso: $0) },

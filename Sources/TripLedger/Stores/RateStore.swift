@@ -304,6 +304,15 @@ extension RateStore {
             })
     }
 
+    /// The currencies with a manual rate to or from `code`, on any date.
+    func manualPartners(of code: String) throws -> [String] {
+        var out: [String] = []
+        try db.prepare(
+            "SELECT DISTINCT CASE WHEN base = ?1 THEN quote ELSE base END FROM manual_rates WHERE base = ?1 OR quote = ?1"
+        ).forEach([.text(code)]) { out.append($0.text(0)) }
+        return out
+    }
+
     /// The manual rates in or into a currency of trip `tripID` (its home, its purchases', its
     /// transfers'), with their versions.
     func manualRates(touchingTrip tripID: Int64) throws -> [ManualRateVersion] {
