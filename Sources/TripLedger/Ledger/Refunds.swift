@@ -9,7 +9,7 @@ extension Ledger {
     /// its `--charged` home amount, and takes the purchase's trip, category, payment method and note,
     /// so every breakdown nets it. The refunds of a purchase never add up to more than its total.
     public func addRefund(_ idText: String, amount: String?, date: String?, charged: String?) throws -> Purchase {
-        let id = try Ledger.parseID(idText)
+        let id = try purchaseID(idText)
         return try transaction {
             let p = try purchase(id: id)
             guard p.kind == .purchase else {

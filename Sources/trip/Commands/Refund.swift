@@ -15,7 +15,7 @@ extension TripCommand {
                 without AMOUNT it refunds what remains. Money back with no purchase: trip add AMOUNT … --refund.
                 """)
 
-        @Argument(help: "The purchase id.") var id: String
+        @Argument(help: "The purchase id, or its shared id (p-…).") var id: String
         @Argument(help: "How much, in the purchase's currency (default: what remains).") var amount: String?
         @Option(help: "Refund date: YYYY-MM-DD, today or yesterday. Default: today.") var date: String?
         @Option(help: "What the card credited, in the home currency. Wins over any rate.") var charged: String?
