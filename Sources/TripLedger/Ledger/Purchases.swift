@@ -54,7 +54,7 @@ extension Ledger {
             let edited = try purchase(id: id)
             try storeSplit(split, purchase: edited, previousTrip: old.tripID, before: old)
             try checkRefundLink(of: edited)
-            return edited
+            return try withSharedID(edited)
         }
     }
 

@@ -37,7 +37,7 @@ extension Ledger {
                         """)
             }
             try purchaseStore.moveToTrash(id: id, removedAt: clock.now)
-            return p
+            return try withSharedID(p)
         }
     }
 
@@ -52,7 +52,7 @@ extension Ledger {
             guard let trip = try trip(id: tripID) else { throw TripError.badText(field: "id", reason: "no removed purchase #\(id) in the trash") }
             try requireOpen(trip)
             try purchaseStore.restoreFromTrash(id: id)
-            return try purchase(id: id)
+            return try withSharedID(try purchase(id: id))
         }
     }
 }

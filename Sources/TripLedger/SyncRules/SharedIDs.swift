@@ -36,6 +36,13 @@ extension Ledger {
         try syncStore.globalID(kind: kind.noun, localID: localID).map { SharedID.code(kind, gid: $0) }
     }
 
+    /// `p` with its shared id, for `trip edit`, `rm`, `restore` and `refund` to show.
+    func withSharedID(_ p: Purchase) throws -> Purchase {
+        var p = p
+        p.sharedID = try sharedID(.purchase, localID: p.id)
+        return p
+    }
+
     /// The local id of the one row of `kind` that typed shared id `text` names; `nil` when none
     /// does. A shared id of another kind, or one that names several rows, is refused, naming them.
     private func sharedRow(_ text: String, _ kind: SharedID.Kind) throws -> Int64? {

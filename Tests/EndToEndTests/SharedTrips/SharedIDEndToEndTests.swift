@@ -85,10 +85,11 @@ struct SharedIDEndToEndTests {
         for d in [ben, carla] { try #require(d.run("use", "Ghent").exitCode == 0) }
         let edit = try ben.run("edit", dinner.uppercased(), "--note", "dinner out")
         #expect(edit.exitCode == 0, "\(edit.stderr)")
+        #expect(edit.stdout.hasPrefix("Updated #\(seen[1].local["dinner"]!) \(dinner) in Ghent"), "\(edit.stdout)")
         let refund = try carla.run("refund", beer, "2")
         #expect(refund.exitCode == 0, "\(refund.stderr)")
         let rm = try ben.run("rm", taxi)
-        #expect(rm.exitCode == 0, "\(rm.stderr)")
+        #expect(rm.exitCode == 0 && rm.stdout.contains(taxi), "\(rm.stderr)\(rm.stdout)")
         let restore = try ben.run("restore", taxi)
         #expect(restore.exitCode == 0, "\(restore.stderr)")
         let transferEdit = try carla.run("transfer", "edit", transfer, "--amount", "25")
