@@ -100,7 +100,7 @@ extension TextFormat {
             let c = t.conversion
             if let h = c.home { total += h } else { unconverted += 1 }
             rows.append([
-                t.ref, t.date.description, safe(t.from), safe(t.to), t.amount.formatted,
+                t.ref + (t.sharedID.map { " " + $0 } ?? ""), t.date.description, safe(t.from), safe(t.to), t.amount.formatted,
                 c.home.map { money($0, c.homeCurrency) } ?? "no rate", safe(t.note),
             ])
         }
@@ -221,14 +221,16 @@ extension Transfer {
 
     public var json: JSONValue {
         let c = conversion, q = conversion.quote
-        return .object([
+        var fields: [String: JSONValue] = [
             "id": .int(id), "ref": .string(ref), "trip": .string(tripName), "from": .string(from), "to": .string(to),
             "date": .string(date.description), "currency": .string(amount.currency.code), "amount": .string(amount.plainText),
             "note": .string(note), "home_currency": .string(c.homeCurrency.code),
             "home_amount": JSONValue(c.home.map { Money(minorUnits: $0, currency: c.homeCurrency).plainText }),
             "rate": JSONValue(q?.rate), "rate_date": JSONValue(q?.date?.description), "rate_source": .string(c.source.rawValue),
             "rate_provider": JSONValue(q?.provider), "provisional": .bool(c.provisional),
-        ])
+        ]
+        if onSharedTrip { fields["shared_id"] = JSONValue(sharedID) }
+        return .object(fields)
     }
 }
 

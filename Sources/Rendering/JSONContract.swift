@@ -9,7 +9,7 @@ extension Purchase {
         let b = breakdown, c = conversion, q = conversion.quote
         func money(_ v: Int64) -> JSONValue { .string(Money(minorUnits: v, currency: currency).plainText) }
         func home(_ v: Int64?) -> JSONValue { JSONValue(v.map { Money(minorUnits: $0, currency: c.homeCurrency).plainText }) }
-        return .object([
+        var fields: [String: JSONValue] = [
             "id": .int(id), "trip": .string(tripName), "date": .string(date.description), "note": .string(note),
             "category": JSONValue(category), "paid_with": JSONValue(paidWith), "currency": .string(currency.code),
             "expression": .string(expression),
@@ -26,7 +26,9 @@ extension Purchase {
             "provisional": .bool(c.provisional),
             "charged": home(chargedMinor),
             "kind": .string(kind.rawValue), "refund_of": refundOf.map { .int($0) } ?? .null,
-        ])
+        ]
+        if let sharedID { fields["shared_id"] = .string(sharedID) }
+        return .object(fields)
     }
 }
 

@@ -68,7 +68,9 @@ public final class PurchaseStream {
     }
 
     /// Appends row `s`'s purchase object, keys sorted, as `Purchase.json(split:)` serializes it.
-    public func writeJSON(_ s: some PurchaseFields, to out: inout [UInt8]) throws {
+    /// `sharedID`: on a shared trip the row's shared id (`.some(nil)` before its first sync), written
+    /// as `shared_id`; `nil` on any other trip, whose objects have no such key.
+    public func writeJSON(_ s: some PurchaseFields, sharedID: String?? = nil, to out: inout [UInt8]) throws {
         let currency = self.currency(s, .currency)
         let home = self.currency(s, .homeCurrency)
         let source = self.source(s)
@@ -163,6 +165,10 @@ public final class PurchaseStream {
         money(.service)
         append(",\"service_spec\":", to: &out)
         spec(.serviceSpec)
+        if let sharedID {
+            append(",\"shared_id\":", to: &out)
+            if let sharedID { jsonString(sharedID, to: &out) } else { append("null", to: &out) }
+        }
         append(",\"split\":", to: &out)
         if split {
             writeParts(sharers, "share", total: total, home: homeTotal, s, currency, home, to: &out)
@@ -253,7 +259,7 @@ public final class PurchaseStream {
     // MARK: text
 
     /// Appends row `s`'s line of `trip list`'s table, as `TextFormat.listRow` writes it.
-    public func writeListRow(_ s: some PurchaseFields, _ layout: ListLayout, to out: inout [UInt8]) {
+    public func writeListRow(_ s: some PurchaseFields, _ layout: ListLayout, sharedID: String? = nil, to out: inout [UInt8]) {
         let currency = self.currency(s, .currency)
         let kind = self.kind(s)
         let sign = kind.sign
@@ -262,6 +268,10 @@ public final class PurchaseStream {
         let idStart = out.count
         out.append(UInt8(ascii: "#"))
         appendInteger(id, to: &out)
+        if let sharedID {
+            out.append(0x20)
+            out.append(contentsOf: sharedID.utf8)
+        }
         pad(out.count - idStart, layout.idWidth, to: &out)
         out.append(0x20)
         out.append(0x20)

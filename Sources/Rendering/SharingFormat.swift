@@ -5,7 +5,7 @@ import TripModel
 public enum SharingFormat {
     /// `trip resolve ID --keep …`: which version was kept, and whether that changed anything.
     public static func text(resolved c: SyncConflict, kept v: ConflictVersion, wasShown: Bool) -> String {
-        let what = "Resolved conflict \(c.id): kept version \(v.number), by \(v.label)"
+        let what = "Resolved conflict \(c.id)\(c.sharedID.map { " (\($0))" } ?? ""): kept version \(v.number), by \(v.label)"
         guard !wasShown else { return what + ", which every device shows already." }
         return what + "; it is written again here and every device shows it after its next sync."
     }
@@ -106,10 +106,11 @@ public enum SharingFormat {
     public static func text(_ conflicts: [SyncConflict]) -> String {
         guard !conflicts.isEmpty else { return "No conflicts." }
         return conflicts.map { c in
-            let what = "\(c.kind) #\(c.localID)"
+            // Shared ids (the same on every device) beside the numbers of this device.
+            let what = "\(c.kind) #\(c.localID)" + (c.rowSharedID.map { " (\($0))" } ?? "")
             let shown = c.versions.first(where: \.kept).map { "shows version \($0.number)" } ?? "kept: \(c.winner)"
             let state = c.resolvedAt.map { "resolved \($0)\(c.resolvedBy.map { " by \($0)" } ?? ""); \(shown)" } ?? shown
-            var lines = ["\(c.id)  \(c.trip)  \(what): \(c.reason); \(state)"]
+            var lines = ["\(c.id)\(c.sharedID.map { " (\($0))" } ?? "")  \(c.trip)  \(what): \(c.reason); \(state)"]
             let labels = c.versions.map { "version \($0.number), by \($0.label):" }
             let width = labels.map(\.count).max() ?? 0
             for (v, label) in zip(c.versions, labels) {
@@ -138,6 +139,7 @@ public enum SharingFormat {
                         "local_id": .int(c.localID), "reason": .string(c.reason), "winner": .string(c.winner), "mine": JSONValue(c.mine),
                         "theirs": JSONValue(c.theirs), "theirs_by": .string(c.theirsBy), "created_at": .string(c.createdAt),
                         "resolved_at": JSONValue(c.resolvedAt), "resolved_by": JSONValue(c.resolvedBy),
+                        "shared_id": JSONValue(c.sharedID), "row_shared_id": JSONValue(c.rowSharedID),
                         "versions": .array(
                             c.versions.map { v in
                                 .object([

@@ -94,7 +94,7 @@ public enum TextFormat {
             case .credit: " (credit)"
             }
         var lines = [
-            "\(verb.rawValue) #\(p.id)\(what) \(verb.preposition) \(safe(p.tripName)) · \(p.date)\(p.note.isEmpty ? "" : " · " + safe(p.note))"
+            "\(verb.rawValue) #\(p.id)\(p.sharedID.map { " \($0)" } ?? "")\(what) \(verb.preposition) \(safe(p.tripName)) · \(p.date)\(p.note.isEmpty ? "" : " · " + safe(p.note))"
         ]
         var rows: [(String, String)] = [("price", money(b.price, c))]
         // The preset is named so that nothing it adds happens unseen.
@@ -131,7 +131,7 @@ public enum TextFormat {
     /// `trip rm`: which purchase went, its money formatted like every other output and its note.
     public static func removed(_ p: Purchase) -> String {
         let note = p.note.isEmpty ? "" : " · " + safe(p.note)
-        return "Removed #\(p.id) (\(money(p.breakdown.total, p.currency)) on \(p.date)\(note))."
+        return "Removed #\(p.id)\(p.sharedID.map { " \($0)" } ?? "") (\(money(p.breakdown.total, p.currency)) on \(p.date)\(note))."
     }
 
     /// `trip list` of purchases in memory: the same table `listHeader`, `listRow` and

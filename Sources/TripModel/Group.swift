@@ -29,6 +29,10 @@ public struct Transfer: Sendable, Equatable {
     public let amount: Money
     public let conversion: Conversion
     public let note: String
+    /// On a shared trip, the transfer's shared id (`t-3mf2a`, `SharedID`): `nil` before its first sync.
+    public var sharedID: String?
+    /// Whether the transfer is on a shared trip (its JSON then has `shared_id`).
+    public var onSharedTrip = false
 
     public init(id: Int64, tripName: String, from: String, to: String, date: CivilDate, amount: Money, conversion: Conversion, note: String) {
         self.id = id

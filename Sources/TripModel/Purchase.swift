@@ -27,6 +27,9 @@ public struct Purchase: Sendable, Equatable {
     public let kind: PurchaseKind
     /// The purchase a refund refunds.
     public let refundOf: Int64?
+    /// On a shared trip, the shared id (`p-7kq4x`, `SharedID`) that `trip edit`, `rm`, `restore`
+    /// and `refund` show; `nil` elsewhere, before the purchase's first sync, and where not read.
+    public var sharedID: String?
 
     public init(
         id: Int64, tripID: Int64, tripName: String, date: CivilDate, note: String, category: String?, paidWith: String?, currency: Currency,

@@ -35,6 +35,17 @@ public struct SyncConflict: Sendable, Equatable {
     /// versions' clocks and devices): a resolution travels under it. Empty for a conflict listed
     /// before conflicts travelled.
     public var gid: String = ""
+    /// The conflict's shared id (`c-9xk2m`, `SharedID`), made of `gid`: the same on every device;
+    /// `nil` for a conflict that does not travel.
+    public var sharedID: String? { gid.isEmpty ? nil : SharedID.code(.conflict, gid: gid) }
+    /// The shared id of the purchase or transfer in conflict, read from `gid` (`conflict:ROW:…`,
+    /// where such a row's global id is a UUID); `nil` for another kind of row.
+    public var rowSharedID: String? {
+        guard let kind = SharedID.Kind.allCases.first(where: { $0.noun == self.kind && $0 != .conflict }), gid.hasPrefix("conflict:"),
+            let row = gid.dropFirst("conflict:".count).split(separator: ":").first
+        else { return nil }
+        return SharedID.code(kind, gid: String(row))
+    }
     /// The two versions, the older first (by clock, then device): numbered 1 and 2 alike on
     /// every device, labelled by who wrote them.
     public var versions: [ConflictVersion] = []

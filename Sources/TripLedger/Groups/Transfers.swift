@@ -33,6 +33,11 @@ extension Ledger {
         let names = Dictionary(try members(of: trip).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         var out: [Transfer] = []
         try transferStore.forEachTransfer(trip: trip.id) { out.append(transfer($0, trip: trip, names: names)) }
+        guard try syncStore.isShared(trip: trip.id) else { return out }
+        for i in out.indices {
+            out[i].onSharedTrip = true
+            out[i].sharedID = try sharedID(.transfer, localID: out[i].id)
+        }
         return out
     }
 
@@ -97,14 +102,14 @@ extension Ledger {
 
     /// `trip rm ID`: a purchase to the trash, or, for a `T…` id, a transfer removed.
     public func remove(_ idText: String) throws -> Removal {
-        if Transfer.id(fromRef: idText) != nil { return .transfer(try removeTransfer(idText)) }
+        if try transferID(idText) != nil { return .transfer(try removeTransfer(idText)) }
         return .purchase(try removePurchase(idText))
     }
 
     /// Transfer `ref` (`T3`) and its trip, or an error naming the id as typed.
     private func storedTransfer(_ ref: String) throws -> (StoredTransfer, Trip) {
         let notFound = TripError.badTextValue(field: "id", value: ref, reason: "is not a transfer here; `trip transfers` lists them (T1, T2, …)")
-        guard let id = Transfer.id(fromRef: ref) else {
+        guard let id = try transferID(ref) else {
             throw TripError.badTextValue(field: "id", value: ref, reason: "is not a transfer id; transfers are T1, T2, … (`trip transfers`)")
         }
         var found: StoredTransfer?

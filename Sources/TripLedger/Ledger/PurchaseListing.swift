@@ -22,6 +22,8 @@ extension Ledger {
         let q = try PurchaseQuery(filter, trip: try resolveTrip(filter.trip), clock: clock)
         let splits = SplitPositions { [self] in try members(ofTripID: $0) }
         let stream = PurchaseStream(members: splits.members(trip:))
+        // A shared trip's rows carry their shared ids: one lookup by primary key a row.
+        let shared = try syncStore.isShared(trip: q.trip.id)
         if json {
             // A trip without members has no split to read: no lookup per row.
             let hasMembers = try !splits.members(trip: q.trip.id).isEmpty
@@ -32,14 +34,16 @@ extension Ledger {
             try purchaseStore.forEachStreamed(q, withSplits: hasMembers, splits: splits) { row in
                 try out.append { buffer in
                     buffer.append(contentsOf: document.separator(first: first).utf8)
-                    try stream.writeJSON(row, to: &buffer)
+                    try stream.writeJSON(row, sharedID: shared ? .some(try sharedID(.purchase, localID: row.int(.id))) : nil, to: &buffer)
                 }
                 first = false
             }
             try out.write(document.closing)
             return
         }
-        let (trip, layout) = try listLayout(filter)
+        var (trip, layout) = try listLayout(filter)
+        // `#3 p-7kq4x`: a row before its first sync has its number alone.
+        if shared { layout.idWidth += 1 + 2 + SharedID.shownLength }
         guard let header = TextFormat.listHeader(trip, layout) else {
             try out.write(TextFormat.listEmpty(trip) + "\n")
             return
@@ -47,7 +51,8 @@ extension Ledger {
         try out.write(header)
         // The text table shows no split: never joined.
         try purchaseStore.forEachStreamed(q, withSplits: false, splits: splits) { row in
-            try out.append { stream.writeListRow(row, layout, to: &$0) }
+            let code = shared ? try sharedID(.purchase, localID: row.int(.id)) : nil
+            try out.append { stream.writeListRow(row, layout, sharedID: code, to: &$0) }
         }
         if let footer = TextFormat.listFooter(layout) { try out.write(footer) }
     }

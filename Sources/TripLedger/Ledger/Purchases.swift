@@ -27,7 +27,7 @@ extension Ledger {
     /// `trip edit ID`: the draft's non-nil fields replace the stored ones; percentages are
     /// recomputed against the new price and the conversion is chosen again.
     public func editPurchase(_ idText: String, _ draft: PurchaseDraft, split: SplitDraft = SplitDraft()) throws -> Purchase {
-        let id = try Ledger.parseID(idText)
+        let id = try purchaseID(idText)
         return try transaction {
             let old = try purchase(id: id)
             try requireOpen(try self.trip(id: old.tripID)!)
@@ -55,7 +55,7 @@ extension Ledger {
             let edited = try purchase(id: id)
             try storeSplit(split, purchase: edited, previousTrip: old.tripID, before: old)
             try checkRefundLink(of: edited)
-            return edited
+            return try withSharedID(edited)
         }
     }
 

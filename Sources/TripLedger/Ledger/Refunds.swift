@@ -14,7 +14,7 @@ extension Ledger {
     public func addRefund(
         _ idText: String, amount: String?, currency: String? = nil, date: String?, charged: String?
     ) throws -> Purchase {
-        let id = try Ledger.parseID(idText)
+        let id = try purchaseID(idText)
         return try transaction {
             let p = try purchase(id: id)
             guard p.kind == .purchase else {

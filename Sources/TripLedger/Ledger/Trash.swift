@@ -22,7 +22,7 @@ extension Ledger {
     /// and returns it. `trip restore ID` undoes it. A purchase with refunds is refused, naming them:
     /// remove the refunds first.
     public func removePurchase(_ idText: String) throws -> Purchase {
-        let id = try Ledger.parseID(idText)
+        let id = try purchaseID(idText)
         return try transaction {
             let p = try purchase(id: id)
             try requireOpen(try trip(id: p.tripID)!)
@@ -37,14 +37,14 @@ extension Ledger {
                         """)
             }
             try purchaseStore.moveToTrash(id: id, removedAt: clock.now)
-            return p
+            return try withSharedID(p)
         }
     }
 
     /// `trip restore ID`: brings a removed purchase back from the trash with its id and every stored
     /// value as it was (its rate included). Its trip must still be open.
     public func restorePurchase(_ idText: String) throws -> Purchase {
-        let id = try Ledger.parseID(idText)
+        let id = try purchaseID(idText)
         return try transaction {
             guard let tripID = try purchaseStore.trashedTrip(of: id) else {
                 throw TripError.badText(field: "id", reason: "no removed purchase #\(id) in the trash")
@@ -52,7 +52,7 @@ extension Ledger {
             guard let trip = try trip(id: tripID) else { throw TripError.badText(field: "id", reason: "no removed purchase #\(id) in the trash") }
             try requireOpen(trip)
             try purchaseStore.restoreFromTrash(id: id)
-            return try purchase(id: id)
+            return try withSharedID(try purchase(id: id))
         }
     }
 }

@@ -36,7 +36,7 @@ extension Ledger {
     /// closed, and the resolution travels, closing it on every device that lists it. `wasShown`:
     /// the kept version is the one the ledger already showed, so nothing here changed.
     public func resolveConflict(_ idText: String, keep: String) throws -> (conflict: SyncConflict, kept: ConflictVersion, wasShown: Bool) {
-        let id = try Ledger.parseID(idText)
+        let id = try conflictID(idText)
         MemberIDMemo.shared.clear()
         return try transaction {
             guard let c = try conflicts().first(where: { $0.id == id }) else {

@@ -10,7 +10,7 @@ extension TripCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change a purchase. Omitted options keep their value; an empty value (\"\") clears one.")
 
-        @Argument(help: "The purchase id (from `trip list`).") var id: String
+        @Argument(help: "The purchase id (from `trip list`), or its shared id (p-…).") var id: String
         @Option(help: "A new price or expression.") var amount: String?
         @Option(help: "A new currency.", completion: Completions.currencies) var currency: String?
         @OptionGroup var purchase: PurchaseOptions

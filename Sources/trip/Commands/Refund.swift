@@ -15,7 +15,7 @@ extension TripCommand {
                 without AMOUNT it refunds what remains. Money back with no purchase: trip add AMOUNT … --refund.
                 """)
 
-        @Argument(help: "The purchase id.") var id: String
+        @Argument(help: "The purchase id, or its shared id (p-…).") var id: String
         @Argument(help: "How much, in the purchase's currency (default: what remains).") var amount: String?
         @Argument(help: "The purchase's currency, as a check: a code or a name (yen, euros).", completion: Completions.currencies)
         var currency: String?

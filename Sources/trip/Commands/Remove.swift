@@ -11,7 +11,7 @@ extension TripCommand {
             commandName: "rm",
             abstract: "Move a purchase to the trash (`trip restore ID` brings it back); a T… id removes that transfer.")
 
-        @Argument(help: "The purchase id, or a transfer's (T1, T2, …).") var id: String
+        @Argument(help: "The purchase id, or a transfer's (T1, T2, …), or a shared id (p-…, t-…).") var id: String
         @OptionGroup var global: GlobalOptions
 
         func run() throws {

@@ -14,7 +14,7 @@ extension TripCommand {
                 everywhere at the next sync; the resolution travels too, so every device lists the conflict as resolved.
                 """)
 
-        @Argument(help: "The conflict's id (`trip conflicts`).") var id: String
+        @Argument(help: "The conflict's id or shared id (c-…), from `trip conflicts`.") var id: String
         @Option(help: "Which version to keep: 1 or 2, mine, theirs, or the role that wrote it.") var keep: String
         @OptionGroup var global: GlobalOptions
 

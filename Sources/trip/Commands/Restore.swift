@@ -9,7 +9,7 @@ extension TripCommand {
     struct Restore: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Bring back a purchase `trip rm` moved to the trash, with its id.")
 
-        @Argument(help: "The removed purchase's id.") var id: String
+        @Argument(help: "The removed purchase's id, or its shared id (p-…).") var id: String
         @OptionGroup var global: GlobalOptions
 
         func run() throws {

@@ -9,7 +9,7 @@ extension TripCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit", abstract: "Change a transfer; a new amount, currency or date converts it again.")
 
-        @Argument(help: "The transfer's id: T1, T2, …") var id: String
+        @Argument(help: "The transfer's id (T1, T2, …) or shared id (t-…).") var id: String
         @Option(help: "The member who pays.") var from: String?
         @Option(help: "The member who is paid.") var to: String?
         @Option(help: "The amount.") var amount: String?

@@ -9,7 +9,7 @@ extension TripCommand {
         static let configuration = CommandConfiguration(
             commandName: "rm", abstract: "Remove a transfer (`trip transfers` lists their T… ids).")
 
-        @Argument(help: "The transfer's id: T1, T2, …") var id: String
+        @Argument(help: "The transfer's id (T1, T2, …) or shared id (t-…).") var id: String
         @OptionGroup var global: GlobalOptions
 
         func run() throws {

@@ -350,6 +350,21 @@ extension SyncStore {
         try globalID(kind: kind, localID: localID) != nil
     }
 
+    /// Every row of `kind` with a global id (those in the trash too), for a typed shared id to be
+    /// matched against: a shared id is a hash of the global id, which SQLite cannot look up.
+    func identities(kind: String) throws -> [(localID: Int64, gid: String)] {
+        var out: [(localID: Int64, gid: String)] = []
+        try db.prepare("SELECT local_id, gid FROM sync_rows WHERE kind = ?").forEach([.text(kind)]) { out.append(($0.int(0), $0.text(1))) }
+        return out
+    }
+
+    /// Every conflict that travels (those resolved too), for a typed shared id to be matched against.
+    func conflictIdentities() throws -> [(localID: Int64, gid: String)] {
+        var out: [(localID: Int64, gid: String)] = []
+        try db.prepare("SELECT id, conflict_gid FROM sync_conflicts WHERE conflict_gid != ''").forEach([]) { out.append(($0.int(0), $0.text(1))) }
+        return out
+    }
+
     /// Gives the row a global id, with no version yet.
     func insertIdentity(kind: String, localID: Int64, gid: String, trip: Int64) throws {
         try db.run(
