@@ -82,6 +82,7 @@ struct ConvergenceTests {
         let late = labels.firstIndex(of: "dave")!
         let joinStep = Int.random(in: 2...steps / 3, using: &random), revokeStep = Int.random(in: steps / 2...steps * 3 / 4, using: &random)
         var daveTokens: Set<String> = []
+        devices[late].joined = false
         func setUp(_ d: Device, _ args: [String]) throws {
             let r = try d.trip.run(args)
             try #require(r.exitCode == 0, "seed \(seed), setup on \(d.label): trip \(args.joined(separator: " ")): \(r.stderr)")
