@@ -20,11 +20,21 @@ public enum SharingFormat {
         let authors = r.pulledBy.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         parts.append("pulled \(r.pulled)" + (authors.isEmpty ? "" : " (\(authors.joined(separator: ", ")))"))
         if r.conflicts > 0 { parts.append("\(r.conflicts) conflict\(r.conflicts == 1 ? "" : "s")") }
+        if r.setAside > 0 { parts.append("\(r.setAside) set aside (`trip conflicts`)") }
         let sign = r.change > 0 ? "+" : r.change < 0 ? "-" : "±"
         let change = Money(minorUnits: abs(r.change), currency: r.home).plainText
         let before = r.joinedBefore ? "already joined here, brought up to date: " : ""
         var line = "\(r.trip): \(before)\(parts.joined(separator: ", ")); total \(sign)\(Money.group(change)) \(r.home.code)"
         if !r.grantedTo.isEmpty { line += "; shared with \(r.grantedTo.joined(separator: ", "))" }
+        if r.held > 0 {
+            let by = r.closedBy.isEmpty ? "another device" : r.closedBy
+            line +=
+                "\n\(r.held) change\(r.held == 1 ? "" : "s") wait\(r.held == 1 ? "s" : "") here: made while \(by) had closed the trip;"
+                + " sent by the first sync after it is reopened."
+        }
+        for h in r.heldElsewhere {
+            line += "\n\(h.role)'s device holds \(h.count) change\(h.count == 1 ? "" : "s") made while the trip was closed."
+        }
         switch r.joinedAs {
         case .named(let name)?: line += "\nYou are \(name) on this device (`trip whoami` changes it)."
         case .unknown(let role)?:
@@ -42,6 +52,8 @@ public enum SharingFormat {
             "total": .string(Money(minorUnits: r.total, currency: r.home).plainText),
             "total_change": .string(Money(minorUnits: r.change, currency: r.home).plainText),
             "shared_with": .array(r.grantedTo.map { .string($0) }), "joined_before": .bool(r.joinedBefore),
+            "set_aside": .int(Int64(r.setAside)), "held": .int(Int64(r.held)),
+            "held_elsewhere": .array(r.heldElsewhere.map { .object(["by": .string($0.role), "count": .int(Int64($0.count))]) }),
         ])
     }
 
@@ -128,6 +140,30 @@ public enum SharingFormat {
             }
             return lines.joined(separator: "\n")
         }.joined(separator: "\n")
+    }
+
+    /// `trip conflicts`, then the pulled changes set aside because they could not be applied here.
+    public static func text(_ conflicts: [SyncConflict], setAside: [SetAsideChange]) -> String {
+        guard !setAside.isEmpty else { return text(conflicts) }
+        let lines = setAside.map { s in
+            "  \(s.trip)  \(s.kind) \(s.gid) (\(s.op), server seq \(s.seq), by \(s.author.isEmpty ? "another device" : s.author)): \(s.reason)"
+        }
+        let head =
+            "Set aside: \(setAside.count) pulled change\(setAside.count == 1 ? "" : "s") that could not be applied here; the sync went on past them."
+        let parts = (conflicts.isEmpty ? [] : [text(conflicts)]) + [head] + lines
+        return parts.joined(separator: "\n")
+    }
+
+    public static func json(_ conflicts: [SyncConflict], setAside: [SetAsideChange]) -> JSONValue {
+        guard case .object(var object) = json(conflicts) else { return json(conflicts) }
+        object["set_aside"] = .array(
+            setAside.map { s in
+                .object([
+                    "trip": .string(s.trip), "seq": .int(s.seq), "kind": .string(s.kind), "gid": .string(s.gid), "op": .string(s.op),
+                    "by": .string(s.author), "reason": .string(s.reason), "set_aside_at": .string(s.setAsideAt),
+                ])
+            })
+        return .object(object)
     }
 
     public static func json(_ conflicts: [SyncConflict]) -> JSONValue {

@@ -157,6 +157,15 @@ public struct SyncResult: Sendable {
     /// (`.named`), or none is (`.unknown`: `trip add` needs `trip whoami` or --paid-by).
     public var joinedAs: JoinedMember?
 
+    /// Pulled changes that could not be applied here and were set aside (`SetAsideChange`).
+    public var setAside = 0
+    /// Changes of this device made while the trip was closed on another device, waiting here
+    /// until it is reopened (they are sent by the first sync after), and who closed it.
+    public var held = 0
+    public var closedBy = ""
+    /// Other devices' held changes, as each last said (`held`): the role and how many, by role.
+    public var heldElsewhere: [(role: String, count: Int)] = []
+
     public enum JoinedMember: Sendable, Equatable {
         case named(String)
         case unknown(role: String)
@@ -177,6 +186,34 @@ public struct SyncResult: Sendable {
         self.total = total
         self.change = change
         self.grantedTo = grantedTo
+    }
+}
+
+/// A pulled change that could not be applied on this ledger: rolled back alone, and the pull went
+/// on past it (its number in the log is behind the trip's pull cursor), so no later sync stops at
+/// it again. `trip conflicts` lists it with why.
+public struct SetAsideChange: Sendable, Equatable {
+    public let trip: String
+    /// Its number in the trip's log on the server.
+    public let seq: Int64
+    public let kind: String
+    public let gid: String
+    public let op: String
+    /// The role that pushed it.
+    public let author: String
+    /// Why it could not be applied.
+    public let reason: String
+    public let setAsideAt: String
+
+    public init(trip: String, seq: Int64, kind: String, gid: String, op: String, author: String, reason: String, setAsideAt: String) {
+        self.trip = trip
+        self.seq = seq
+        self.kind = kind
+        self.gid = gid
+        self.op = op
+        self.author = author
+        self.reason = reason
+        self.setAsideAt = setAsideAt
     }
 }
 

@@ -139,6 +139,32 @@ struct ChangeLog {
         }
     }
 
+    /// The kind of a device's note of how many of its changes wait because the trip was closed
+    /// elsewhere (`pushHeldStatus`). Not a row: a device that does not know it skips it.
+    static let heldKind = "held"
+
+    /// Tells the other devices that `count` changes of `device` wait for the trip to be reopened
+    /// (0: none any more). Appended like any change; each device's latest one counts.
+    func pushHeldStatus(_ count: Int, device: String, hlc: Int64) throws(SharingError) {
+        let status = SyncChange(
+            changeID: GlobalID.make(), kind: ChangeLog.heldKind, gid: "held:\(tripGID):\(device)", op: "put", hlc: hlc, baseHLC: 0,
+            device: device, payload: "{\"count\":\(count)}", seq: 0, author: "")
+        _ = try push([status], device: device, pulled: -1)
+    }
+
+    /// The other devices whose latest note says changes of theirs wait for a reopen: the role that
+    /// pushed it and how many, by role.
+    func heldElsewhere(than device: String) throws(SharingError) -> [(role: String, count: Int)] {
+        let rows = try connection.query(
+            """
+            SELECT author, count FROM (
+              SELECT DISTINCT ON (device) device, author, (payload::jsonb ->> 'count')::int AS count FROM trip_ledger.changes
+              WHERE trip_gid = $1 AND kind = $2 ORDER BY device, seq DESC) latest
+            WHERE device <> $3 AND count > 0 ORDER BY author, device
+            """, [tripGID, ChangeLog.heldKind, device])
+        return rows.rows.map { (role: $0[0] ?? "", count: Int($0[1] ?? "") ?? 0) }
+    }
+
     /// The changes after `seq`, in order, at most one batch; empty when there are none.
     func pull(after seq: Int64) throws(SharingError) -> [SyncChange] {
         changes(

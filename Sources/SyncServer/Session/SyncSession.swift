@@ -230,11 +230,8 @@ public struct SyncSession {
         if try !ledger.knowsOwnAuthor() { try ledger.noteOwnAuthor(try role(connection)) }
 
         // 1. Push.
-        let outgoing = try ledger.prepareOutgoing(state)
-        let push = try log.push(outgoing, device: device, pulled: state.pulledSeq)
-        let held = Set(push.held.map(\.changeID))
-        let sent = outgoing.filter { !held.contains($0.changeID) }
-        if !sent.isEmpty { try ledger.markSent(&state, sent, pulledThrough: push.ownThrough) }
+        let heldBefore = try ledger.heldCount(state)
+        var (push, sent) = try self.push(&state, log, device: device)
 
         // 2. Pull, a batch per transaction. Changes of others waiting before this push; a pull
         // cut short says how far it got.
@@ -252,10 +249,7 @@ public struct SyncSession {
             guard let last = batch.last else { break }
             let applied = try ledger.applyIncoming(&state, batch, upTo: last.seq)
             pulledChanges += batch.count
-            summary.applied += applied.applied
-            summary.conflicts += applied.conflicts
-            summary.rates += applied.rates
-            for (who, n) in applied.byAuthor { summary.byAuthor[who, default: 0] += n }
+            summary.add(applied)
             if batch.count < ChangeLog.batchSize { break }
         }
         if summary.applied == 0 && summary.rates == 0 { try ledger.markSynced(&state) }
@@ -266,15 +260,44 @@ public struct SyncSession {
             try ledger.holdClosedElsewhere(state, push.held, serverVersions: push.serverVersions, closedBy: push.closedBy ?? "")
             summary.conflicts += push.held.count
         }
+        // 3b. Release: the trip is open again (as pulled), so what waited for the close goes now.
+        if try ledger.releaseHeld(state) > 0 {
+            let again = try self.push(&state, log, device: device)
+            push.added += again.push.added
+            sent += again.sent
+            if !again.push.held.isEmpty {
+                // Closed again in between: they wait again.
+                try ledger.holdClosedElsewhere(state, again.push.held, serverVersions: again.push.serverVersions, closedBy: again.push.closedBy ?? "")
+            }
+        }
+        // 3c. The others are told how many changes wait here, when that changed.
+        let held = try ledger.heldCount(state)
+        if held != heldBefore || !push.held.isEmpty { try log.pushHeldStatus(held, device: device, hlc: try ledger.nextClock()) }
         // 4. Waiting removals: only a sync that sent, pulled or held something can have freed one.
         if summary.applied > 0 || !push.held.isEmpty || !sent.isEmpty {
             try ledger.applyWaitingRemovals(state)
         }
         let total = try ledger.netTotal(state)
-        return SyncResult(
+        var result = SyncResult(
             trip: state.trip.name, home: state.trip.homeCurrency, pushed: push.added,
             sent: sent.filter { !SyncChange.rateKinds.contains($0.kind) }.reduce(0) { $0 + $1.rows },
             pulled: summary.applied, pulledBy: summary.byAuthor, rates: summary.rates, conflicts: summary.conflicts,
             total: total, change: total - before)
+        result.setAside = summary.setAside
+        result.held = held
+        result.closedBy = try held > 0 ? ledger.heldFor(state) : ""
+        result.heldElsewhere = try log.heldElsewhere(than: device)
+        return result
+    }
+
+    /// Pushes what this device changed and marks as sent what the server took; what it held
+    /// because another device closed the trip comes back in `push.held`.
+    private func push(_ state: inout SharedTrip, _ log: ChangeLog, device: String) throws -> (push: PushResult, sent: [SyncChange]) {
+        let outgoing = try ledger.prepareOutgoing(state)
+        let push = try log.push(outgoing, device: device, pulled: state.pulledSeq)
+        let held = Set(push.held.map(\.changeID))
+        let sent = outgoing.filter { !held.contains($0.changeID) }
+        if !sent.isEmpty { try ledger.markSent(&state, sent, pulledThrough: push.ownThrough) }
+        return (push, sent)
     }
 }

@@ -105,8 +105,9 @@ extension Ledger {
     }
 
     /// `trip resolve ID --keep mine` of a change that waited because another device closed the
-    /// trip: the change is written here again, as a local change marked to be sent all the same.
-    private func sendPastClose(_ c: SyncConflict) throws {
+    /// trip: the change is written here again, as a local change marked to be sent all the same
+    /// (`markingPastClose`; not when the trip is open again: `releaseHeld`).
+    func sendPastClose(_ c: SyncConflict, markingPastClose: Bool = true) throws {
         guard let table = RowCodec.Table(kind: c.kind), let shared = try sharedTrips().first(where: { $0.trip.name == c.trip }) else { return }
         if let mine = c.mine {
             try writeRow(table, id: c.localID, payload: mine, shared: shared, fromTrash: table == .purchases)
@@ -117,7 +118,7 @@ extension Ledger {
             }
             try syncStore.delete(table, id: c.localID)
         }
-        try syncStore.markPastClose(trip: shared.trip.id, kind: c.kind, localID: c.localID)
+        if markingPastClose { try syncStore.markPastClose(trip: shared.trip.id, kind: c.kind, localID: c.localID) }
     }
 
     /// Finds the conflict, if any, that change `c` of a row makes with the version the log made the

@@ -20,17 +20,23 @@ extension Ledger {
                 try syncStore.advanceClock(past: changes.map(\.hlc).max() ?? 0)
                 try syncStore.noteAuthors(changes)
                 for c in changes {
+                    // Each change in a savepoint of its own: one that cannot be applied is rolled
+                    // back alone and set aside, and the pull goes on past it.
+                    var counted = PullSummary()
                     do {
-                        // This device's own changes are here already; they take their place in
-                        // the log's order all the same (`noteLogOrder`).
-                        if c.device != me || SyncChange.rateKinds.contains(c.kind) { try apply(c, shared: current, into: &summary) }
-                        if try noteLogOrder(c, shared: current) { summary.conflicts += 1 }
-                    } catch let error as SQLiteError where error.code & 0xFF == 19 {
-                        // A constraint the rules below are meant to keep: if one still fails, say
-                        // which change; the transaction leaves the ledger as before this batch.
-                        throw SyncApplyError(trip: current.trip.name, change: c, reason: error.description)
-                    } catch let error as TripError {
-                        throw SyncApplyError(trip: current.trip.name, change: c, reason: error.description)
+                        try syncStore.transaction {
+                            // This device's own changes are here already; they take their place in
+                            // the log's order all the same (`noteLogOrder`).
+                            if c.device != me || SyncChange.rateKinds.contains(c.kind) { try apply(c, shared: current, into: &counted) }
+                            if try noteLogOrder(c, shared: current) { counted.conflicts += 1 }
+                        }
+                        summary.add(counted)
+                    } catch let error as SQLiteError where error.isDiskFull || error.isBusy {
+                        throw error  // this ledger, not the change: the batch is tried again
+                    } catch {
+                        MemberIDMemo.shared.clear()
+                        try setAside(c, shared: current, because: error)
+                        summary.setAside += 1
                     }
                 }
                 try settleMemberNames(current)
@@ -47,6 +53,19 @@ extension Ledger {
         shared.lastSync = now
         if let trip { shared.trip = trip }
         return summary
+    }
+
+    /// The rule for a pulled change that cannot be applied here (a rule below that does not hold
+    /// for it, or a row that is not one): it is recorded, with why, and left out (m0019). The
+    /// pull's cursor moves past it with the rest of its batch, so no later sync stops at it.
+    private func setAside(_ c: SyncChange, shared: SharedTrip, because error: any Error) throws {
+        let reason =
+            switch error {
+            case let e as SQLiteError: e.description
+            case let e as TripError: e.description
+            default: "\(error)"
+            }
+        try syncStore.insertSetAside(trip: shared.trip.id, c, error: reason, at: clock.now)
     }
 
     /// Applies one pulled change and counts it in `summary`.
@@ -434,10 +453,17 @@ extension Ledger {
         let owned = GlobalID.member(trip: shared.gid, name: name)
         let mine = try syncStore.globalID(kind: "member", localID: id) ?? owned
         let theirs = try syncStore.globalID(kind: "member", localID: other) ?? owned
+        // The name given way is never the one contested, in any case: a member added as Dave
+        // after the first Dave was renamed has a global id made of "dave" too.
         func fallback(_ gid: String, for member: Int64) throws -> String {
             let base = GlobalID.memberName(gid, trip: shared.gid) ?? "member"
+            func taken(_ candidate: String) throws -> Bool {
+                guard candidate.lowercased() != name.lowercased() else { return true }
+                guard let holder = try memberStore.id(trip: shared.trip.id, named: candidate) else { return false }
+                return holder != member
+            }
             var candidate = base, n = 1
-            while let holder = try memberStore.id(trip: shared.trip.id, named: candidate), holder != member {
+            while try taken(candidate) {
                 n += 1
                 candidate = "\(base)-\(n)"
             }
@@ -462,7 +488,15 @@ extension Ledger {
         case .purchases:
             if try purchaseStore.trashedTrip(of: id) != nil { try purchaseStore.restoreFromTrash(id: id) }
         case .members:
-            if let row = try syncStore.removedRow(.members, id: id) { try writeRow(.members, id: id, payload: row, shared: shared) }
+            // One never kept at a removal (a member added here while the trip was closed
+            // elsewhere, and dropped at `trip resolve`) comes back as the others have them: under
+            // the name their global id is made of, as a device that never saw them adds them.
+            let row =
+                try syncStore.removedRow(.members, id: id)
+                ?? syncStore.globalID(kind: "member", localID: id).flatMap { GlobalID.memberName($0, trip: shared.gid) }.map {
+                    try syncStore.memberPayload(name: $0, joinedAt: clock.now)
+                }
+            if let row { try writeRow(.members, id: id, payload: row, shared: shared) }
         case .trips, .transfers:
             break
         }

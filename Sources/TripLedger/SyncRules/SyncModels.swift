@@ -21,7 +21,18 @@ public struct PullSummary: Sendable, Equatable {
     public var byAuthor: [String: Int] = [:]
     public var conflicts = 0
     public var rates = 0
+    /// Changes that could not be applied here, set aside (`SetAsideChange`).
+    public var setAside = 0
     public init() {}
+
+    /// Adds what another batch (or change) of the same pull applied.
+    public mutating func add(_ other: PullSummary) {
+        applied += other.applied
+        conflicts += other.conflicts
+        rates += other.rates
+        setAside += other.setAside
+        for (who, n) in other.byAuthor { byAuthor[who, default: 0] += n }
+    }
 }
 
 extension SyncConflict {

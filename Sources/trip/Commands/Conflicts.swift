@@ -19,8 +19,9 @@ extension TripCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let list = try global.openLedger().conflicts(includeResolved: all)
-            emit(global.format, json: SharingFormat.json(list), text: SharingFormat.text(list))
+            let ledger = try global.openLedger()
+            let list = try ledger.conflicts(includeResolved: all), aside = try ledger.setAsideChanges()
+            emit(global.format, json: SharingFormat.json(list, setAside: aside), text: SharingFormat.text(list, setAside: aside))
         }
     }
 }

@@ -691,6 +691,51 @@ extension SyncStore {
     func closeConflict(_ id: Int64, winner: String, at now: String) throws {
         try db.run("UPDATE sync_conflicts SET resolved_at = ?, winner = ? WHERE id = ?", [.text(now), .text(winner), .integer(id)])
     }
+
+    /// The open conflicts of trip `id` listed for `reason` (the changes held because another
+    /// device closed the trip: `SyncConflict.closedElsewhere`), by id.
+    func openConflictIDs(trip id: Int64, reason: String) throws -> [Int64] {
+        var ids: [Int64] = []
+        try db.prepare("SELECT id FROM sync_conflicts WHERE trip_id = ? AND reason = ? AND resolved_at IS NULL ORDER BY id").forEach(
+            [.integer(id), .text(reason)]
+        ) { ids.append($0.int(0)) }
+        return ids
+    }
+}
+
+// MARK: sync_set_aside
+
+extension SyncStore {
+    /// Records pulled change `c` of trip `id` as set aside (m0019): it could not be applied here.
+    /// Once per change (its number in the log).
+    func insertSetAside(trip id: Int64, _ c: SyncChange, error: String, at now: String) throws {
+        try db.run(
+            """
+            INSERT INTO sync_set_aside (trip_id, seq, kind, gid, op, author, device, error, set_aside_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (trip_id, seq) DO NOTHING
+            """,
+            [
+                .integer(id), .integer(c.seq), .text(c.kind), .text(c.gid), .text(c.op), .text(c.author), .text(c.device), .text(error),
+                .text(now),
+            ])
+    }
+
+    /// Every change set aside, of every shared trip, in the trips' and the logs' order.
+    func setAsideChanges() throws -> [SetAsideChange] {
+        var out: [SetAsideChange] = []
+        try db.prepare(
+            """
+            SELECT t.name, s.seq, s.kind, s.gid, s.op, s.author, s.error, s.set_aside_at
+            FROM sync_set_aside s JOIN trips t ON t.id = s.trip_id ORDER BY t.name, s.seq
+            """
+        ).forEach([]) { s in
+            out.append(
+                SetAsideChange(
+                    trip: s.text(0), seq: s.int(1), kind: s.text(2), gid: s.text(3), op: s.text(4), author: s.text(5), reason: s.text(6),
+                    setAsideAt: s.text(7)))
+        }
+        return out
+    }
 }
 
 // MARK: travelling rows
