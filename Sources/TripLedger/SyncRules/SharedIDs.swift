@@ -7,7 +7,11 @@ extension Ledger {
     /// The local id of the purchase `text` names: `3`, `#3` or its shared id.
     func purchaseID(_ text: String) throws -> Int64 {
         guard SharedID.parse(text) != nil else { return try Ledger.parseID(text) }
-        guard let id = try sharedRow(text, .purchase) else { throw TripError.purchaseNotFound(text) }
+        guard let id = try sharedRow(text, .purchase) else {
+            // Likely a purchase another device logged that has not reached this one yet.
+            throw TripError.badTextValue(
+                field: "id", value: text, reason: "names no purchase on this device; `trip sync` brings what the others logged")
+        }
         return id
     }
 

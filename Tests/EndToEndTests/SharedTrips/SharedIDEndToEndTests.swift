@@ -98,7 +98,7 @@ struct SharedIDEndToEndTests {
         let wrong = try ana.run("edit", transfer, "--note", "x")
         #expect(wrong.exitCode == 65 && wrong.stderr.contains("transfer's shared id"), "\(wrong.stderr)")
         let unknown = try ana.run("edit", "p-zzzzz", "--note", "x")
-        #expect(unknown.exitCode != 0, "\(unknown.stdout)")
+        #expect(unknown.exitCode == 65 && unknown.stderr.contains("trip sync"), "\(unknown.stderr)")
         try ReferenceClashTests.syncAll([ana, ben, carla])
         for d in [ana, ben, carla] {
             let s = try Self.purchases(d).shared
