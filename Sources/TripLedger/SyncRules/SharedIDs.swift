@@ -47,6 +47,16 @@ extension Ledger {
         return p
     }
 
+    /// `t` with its shared id when trip `tripID` is shared, for `trip transfers`, `transfer edit`
+    /// and `rm` to show.
+    func withSharedID(_ t: Transfer, tripID: Int64) throws -> Transfer {
+        guard try syncStore.isShared(trip: tripID) else { return t }
+        var t = t
+        t.onSharedTrip = true
+        t.sharedID = try sharedID(.transfer, localID: t.id)
+        return t
+    }
+
     /// The local id of the one row of `kind` that typed shared id `text` names; `nil` when none
     /// does. A shared id of another kind, or one that names several rows, is refused, naming them.
     private func sharedRow(_ text: String, _ kind: SharedID.Kind) throws -> Int64? {

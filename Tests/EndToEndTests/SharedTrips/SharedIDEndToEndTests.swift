@@ -93,7 +93,7 @@ struct SharedIDEndToEndTests {
         let restore = try ben.run("restore", taxi)
         #expect(restore.exitCode == 0, "\(restore.stderr)")
         let transferEdit = try carla.run("transfer", "edit", transfer, "--amount", "25")
-        #expect(transferEdit.exitCode == 0, "\(transferEdit.stderr)")
+        #expect(transferEdit.exitCode == 0 && transferEdit.stdout.contains("transfer T1 \(transfer) in Ghent"), "\(transferEdit.stderr)")
         // A shared id of another kind is refused, saying what it names.
         let wrong = try ana.run("edit", transfer, "--note", "x")
         #expect(wrong.exitCode == 65 && wrong.stderr.contains("transfer's shared id"), "\(wrong.stderr)")
