@@ -23,7 +23,8 @@ extension Ledger {
         let day = try date.map { d throws(TripError) in try clock.date(d, field: "date") } ?? clock.today
         let text = try Ledger.checkText(note ?? "", field: "note")
         return try transaction {
-            try insertTransfer(trip: trip, from: payer, to: payee, amount: minor, currency: cur, date: day, note: text)
+            let t = try insertTransfer(trip: trip, from: payer, to: payee, amount: minor, currency: cur, date: day, note: text)
+            return try withSharedID(t, tripID: trip.id)
         }
     }
 
