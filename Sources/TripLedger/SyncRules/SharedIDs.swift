@@ -40,7 +40,7 @@ extension Ledger {
         try syncStore.globalID(kind: kind.noun, localID: localID).map { SharedID.code(kind, gid: $0) }
     }
 
-    /// `p` with its shared id, for `trip edit`, `rm`, `restore` and `refund` to show.
+    /// `p` with its shared id, for `trip edit`, `rm` and `restore` to show.
     func withSharedID(_ p: Purchase) throws -> Purchase {
         var p = p
         p.sharedID = try sharedID(.purchase, localID: p.id)
