@@ -78,7 +78,8 @@ extension TextFormat {
 
     /// `trip transfer` (`verb`: Recorded, Changed, Removed).
     public static func transfer(_ t: Transfer, verb: String = "Recorded") -> String {
-        var line = "\(verb) transfer \(t.ref) in \(safe(t.tripName)) · \(t.date): \(safe(t.from)) paid \(safe(t.to)) \(t.amount.formatted)"
+        var line =
+            "\(verb) transfer \(t.ref)\(t.sharedID.map { " \($0)" } ?? "") in \(safe(t.tripName)) · \(t.date): \(safe(t.from)) paid \(safe(t.to)) \(t.amount.formatted)"
         let c = t.conversion
         if let h = c.home, c.source != .identity {
             line += " = \(money(h, c.homeCurrency)) \(provenance(c))"

@@ -27,8 +27,8 @@ public struct Purchase: Sendable, Equatable {
     public let kind: PurchaseKind
     /// The purchase a refund refunds.
     public let refundOf: Int64?
-    /// On a shared trip, the shared id (`p-7kq4x`, `SharedID`) that `trip edit`, `rm`, `restore`
-    /// and `refund` show; `nil` elsewhere, before the purchase's first sync, and where not read.
+    /// On a shared trip, the shared id (`p-7kq4x`, `SharedID`) that `trip edit`, `rm` and
+    /// `restore` show; `nil` elsewhere, before the purchase's first sync, and where not read.
     public var sharedID: String?
 
     public init(

@@ -58,7 +58,10 @@ struct SharedIDLookupTests {
     @Test func aSharedIDOfAnotherKindOrOfNoRowIsRefused() throws {
         let t = try sharedTripWithThreePurchases()
         #expect(throws: TripError.self) { try t.ledger.editPurchase("t-12345", PurchaseDraft(note: "x")) }
-        #expect(throws: TripError.purchaseNotFound("p-zzzzz")) { try t.ledger.editPurchase("p-zzzzz", PurchaseDraft(note: "x")) }
+        #expect(
+            throws: TripError.badTextValue(
+                field: "id", value: "p-zzzzz", reason: "names no purchase on this device; `trip sync` brings what the others logged")
+        ) { try t.ledger.editPurchase("p-zzzzz", PurchaseDraft(note: "x")) }
         #expect(throws: TripError.self) { try t.ledger.resolveConflict("c-12345", keep: "1") }
     }
 }

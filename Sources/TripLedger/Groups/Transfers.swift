@@ -23,7 +23,8 @@ extension Ledger {
         let day = try date.map { d throws(TripError) in try clock.date(d, field: "date") } ?? clock.today
         let text = try Ledger.checkText(note ?? "", field: "note")
         return try transaction {
-            try insertTransfer(trip: trip, from: payer, to: payee, amount: minor, currency: cur, date: day, note: text)
+            let t = try insertTransfer(trip: trip, from: payer, to: payee, amount: minor, currency: cur, date: day, note: text)
+            return try withSharedID(t, tripID: trip.id)
         }
     }
 
@@ -34,11 +35,7 @@ extension Ledger {
         var out: [Transfer] = []
         try transferStore.forEachTransfer(trip: trip.id) { out.append(transfer($0, trip: trip, names: names)) }
         guard try syncStore.isShared(trip: trip.id) else { return out }
-        for i in out.indices {
-            out[i].onSharedTrip = true
-            out[i].sharedID = try sharedID(.transfer, localID: out[i].id)
-        }
-        return out
+        return try out.map { try withSharedID($0, tripID: trip.id) }
     }
 
     /// `trip transfer rm T3` (and `trip rm T3`): removes the transfer. On a shared trip the
@@ -49,7 +46,7 @@ extension Ledger {
             try requireOpen(trip)
             let removed = transfer(t, trip: trip, names: try memberNames(trip))
             try transferStore.delete(id: t.id)
-            return removed
+            return try withSharedID(removed, tripID: trip.id)
         }
     }
 
@@ -94,9 +91,10 @@ extension Ledger {
                 : try convert(
                     Breakdown.unadjusted(minor), currency: cur, home: trip.homeCurrency, date: day, purchaseRate: nil, charged: nil)
             try transferStore.update(id: t.id, from: payer.id, to: payee.id, date: day, amount: amount, conversion: conversion, note: note)
-            return Transfer(
+            let edited = Transfer(
                 id: t.id, tripName: trip.name, from: payer.name, to: payee.name, date: day, amount: amount,
                 conversion: conversion, note: note)
+            return try withSharedID(edited, tripID: trip.id)
         }
     }
 

@@ -7,7 +7,11 @@ extension Ledger {
     /// The local id of the purchase `text` names: `3`, `#3` or its shared id.
     func purchaseID(_ text: String) throws -> Int64 {
         guard SharedID.parse(text) != nil else { return try Ledger.parseID(text) }
-        guard let id = try sharedRow(text, .purchase) else { throw TripError.purchaseNotFound(text) }
+        guard let id = try sharedRow(text, .purchase) else {
+            // Likely a purchase another device logged that has not reached this one yet.
+            throw TripError.badTextValue(
+                field: "id", value: text, reason: "names no purchase on this device; `trip sync` brings what the others logged")
+        }
         return id
     }
 
@@ -36,11 +40,21 @@ extension Ledger {
         try syncStore.globalID(kind: kind.noun, localID: localID).map { SharedID.code(kind, gid: $0) }
     }
 
-    /// `p` with its shared id, for `trip edit`, `rm`, `restore` and `refund` to show.
+    /// `p` with its shared id, for `trip edit`, `rm` and `restore` to show.
     func withSharedID(_ p: Purchase) throws -> Purchase {
         var p = p
         p.sharedID = try sharedID(.purchase, localID: p.id)
         return p
+    }
+
+    /// `t` with its shared id when trip `tripID` is shared, for `trip transfers`, `transfer edit`
+    /// and `rm` to show.
+    func withSharedID(_ t: Transfer, tripID: Int64) throws -> Transfer {
+        guard try syncStore.isShared(trip: tripID) else { return t }
+        var t = t
+        t.onSharedTrip = true
+        t.sharedID = try sharedID(.transfer, localID: t.id)
+        return t
     }
 
     /// The local id of the one row of `kind` that typed shared id `text` names; `nil` when none
