@@ -20,6 +20,7 @@ public enum Embedded {
         ("m0016_conflicts_travel", PackageResources.m0016_conflicts_travel_sql),
         ("m0017_split_rest", PackageResources.m0017_split_rest_sql),
         ("m0018_log_versions", PackageResources.m0018_log_versions_sql),
+        ("m0019_server_identity_and_partial_joins", PackageResources.m0019_server_identity_and_partial_joins_sql),
     ]
 
     /// `config/settings.toml`: the default settings.
