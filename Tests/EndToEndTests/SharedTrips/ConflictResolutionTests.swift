@@ -82,6 +82,30 @@ struct ConflictResolutionTests {
         }
     }
 
+    /// A member's removal that a purchase here still names cannot be kept: not offered, and
+    /// refused, where before `--keep` answered that it was written again and changed nothing.
+    @Test func aMembersRemovalThatRowsStillNameIsNotOffered() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben")
+        try #require(ana.run("new", "Ghent", "--currency", "EUR", "--home", "EUR").exitCode == 0)
+        try #require(ana.run("member", "add", "Ana", "Ben", "Dave").exitCode == 0)
+        try #require(ana.run("share", "--with", "ben").exitCode == 0)
+        try #require(ben.run("join", "Ghent").exitCode == 0)
+        #expect(try ana.run("member", "rm", "Dave").exitCode == 0)
+        #expect(try ben.run("add", "30", "dinner", "--paid-by", "Ben", "--split", "Ana,Ben,Dave").exitCode == 0)
+        try ReferenceClashTests.syncAll([ana, ben])
+        let c = try #require(ConflictsTravelTests.conflicts(ben).first)
+        let id = try #require(c["id"] as? Int)
+        let versions = try #require(c["versions"] as? [[String: Any]])
+        let removal = try #require(versions.first { $0["removed"] as? Bool == true }?["number"] as? Int)
+        let settle = c["settle"] as? [[String: Any]] ?? []
+        #expect(settle.map { $0["keep"] as? Int } == [3 - removal], "only the version shown: \(settle)")
+        let r = try ben.run("resolve", "\(id)", "--keep", "\(removal)")
+        #expect(r.exitCode == 65, "exit \(r.exitCode): \(r.stdout) \(r.stderr)")
+        #expect(r.stderr.contains("cannot be kept"), "\(r.stderr)")
+        #expect(try ben.run("members").stdout.contains("Dave"))
+    }
+
     /// A change held because the trip was closed elsewhere: the other devices have no such row,
     /// which nobody wrote; the role that closed the trip is not its author.
     @Test func aHeldAddsOtherVersionIsNobodysAndOnlyRealChoicesAreOffered() throws {
