@@ -69,8 +69,17 @@ struct ServerIdentityTests {
         // Now the old server is the other one.
         let back = try ana.run("sync")
         #expect(back.exitCode == 77, "\(back.stdout) \(back.stderr)")
-        // Ben's device still syncs with the server it joined from.
+        // Ben's device still syncs with the server it joined from, and is refused by the new one
+        // until it moves too: the new server has the trip's log, which it reads from the start.
         #expect(try ben.run("sync").exitCode == 0)
+        #expect(try ben.run("add", "5", "beer").exitCode == 0)
+        let benThere = Self.pointed(ben, world, at: other, role: "ben")
+        #expect(try benThere.run("sync").exitCode == 77)
+        let benMoves = try benThere.run("remote", "move")
+        #expect(benMoves.exitCode == 0, "\(benMoves.stderr)")
+        #expect(try typo.run("sync").exitCode == 0)
+        #expect(try notes(typo) == ["beer", "coffee", "dinner", "waffles"])
+        #expect(try snapshot(benThere) == snapshot(typo))
     }
 
     /// A trip shared before servers had identities remembers none: a sync to a server that lacks
