@@ -37,7 +37,7 @@ public enum SharingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// the user named it then): another identity, or none while the trip's log should be there.
     /// Refused before anything is sent, so that a typo in the port or database name never creates
     /// the trip on another server; `trip remote move` moves it on purpose.
-    case otherServer(trip: String, sharedOn: String, server: String)
+    case otherServer(trip: String, sharedOn: String?, server: String)
     /// The connection failed during a pull, after `pushed` changes went out and `pulled` of `of`
     /// came in and were applied (each batch is committed).
     case interrupted(server: String, trip: String, pushed: Int, pulled: Int, of: Int, reason: String)
@@ -94,8 +94,12 @@ public enum SharingError: Error, Equatable, Sendable, CustomStringConvertible {
             return "remote: \(server): this role no longer has access to \(quoted(trip)) (its owner took it back); "
                 + "this device keeps its copy; nothing was changed"
         case let .otherServer(trip, sharedOn, server):
-            return "remote: \(quoted(trip)) was shared on \(sharedOn), not on \(server) (another server); check [sync] remote or "
-                + "TRIP_REMOTE, or move the trip there with `trip remote move \(quoted(trip))`; nothing was changed"
+            // A trip shared before servers had identities knows only that it synced elsewhere.
+            let place =
+                sharedOn.map { "was shared on \($0), not on \(server) (another server)" }
+                ?? "synced with another server before: \(server) has no log of it"
+            return "remote: \(quoted(trip)) \(place); check [sync] remote or TRIP_REMOTE, or move the trip there with "
+                + "`trip remote move \(quoted(trip))`; nothing was changed"
         case let .tripsNotSynced(trips, total, _):
             return "sync: \(trips.count) of \(total) trips not synced (\(trips.map { quoted($0) }.joined(separator: ", "))); the others were"
         case let .interrupted(server, trip, pushed, pulled, of, reason):

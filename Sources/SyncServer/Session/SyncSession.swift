@@ -45,7 +45,7 @@ public struct SyncSession {
     /// tells another server. One transaction: a refused trip leaves no row behind.
     private func place(_ shared: SharedTrip, on here: ServerIdentity?, _ connection: PostgresConnection) throws(SharingError) {
         let refused = SharingError.otherServer(
-            trip: shared.trip.name, sharedOn: shared.server?.name ?? "another server", server: server.display)
+            trip: shared.trip.name, sharedOn: shared.server?.name, server: server.display)
         if let remembered = shared.server, remembered.id != here?.id { throw refused }
         try connection.query("BEGIN")
         do throws(SharingError) {

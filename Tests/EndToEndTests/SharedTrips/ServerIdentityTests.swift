@@ -91,6 +91,7 @@ struct ServerIdentityTests {
         let other = try Self.otherServer(world)
         let typo = try Self.pointed(ana, world, at: other).run("sync")
         #expect(typo.exitCode == 77, "\(typo.stdout) \(typo.stderr)")
+        #expect(typo.stderr.contains("/\(other) has no log of it"), "\(typo.stderr)")
         #expect(try Self.trips(world, other) == 0)
         #expect(try ana.run("sync").exitCode == 0)
         #expect(try LedgerInspection.count(ana.ledgerPath, "SELECT count(*) FROM shared_trips WHERE server_id IS NOT NULL") == 1)
