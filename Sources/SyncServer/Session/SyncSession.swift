@@ -60,6 +60,16 @@ public struct SyncSession {
         }
     }
 
+    /// Whether the server has a row for `shared` at all, which row-level security hides from a
+    /// role that may not see it: an insert that would create it, rolled back.
+    private func rowExists(_ shared: SharedTrip, _ connection: PostgresConnection) throws(SharingError) -> Bool {
+        try connection.query("BEGIN")
+        defer { _ = try? connection.query("ROLLBACK") }
+        let created = try connection.query(
+            "INSERT INTO trip_ledger.trips (gid, name) VALUES ($1, $2) ON CONFLICT (gid) DO NOTHING RETURNING gid", [shared.gid, shared.trip.name])
+        return created.rows.isEmpty
+    }
+
     // MARK: remote
 
     /// `trip remote init`: needs no ledger, only the configured server.
@@ -105,6 +115,8 @@ public struct SyncSession {
     public func status() throws -> ServerStatus {
         var status = ServerStatus(server: server.display, known: ServerSchema.version)
         var logs: [String: Int64?] = [:]
+        // Trips this role cannot see: whether the server has them at all.
+        var present: [String: Bool] = [:]
         var here: ServerIdentity?
         do {
             let connection = try server.connect()
@@ -114,7 +126,9 @@ public struct SyncSession {
             if status.schema == ServerSchema.version {
                 here = try identity(connection)
                 for shared in try ledger.sharedTrips() {
-                    logs[shared.gid] = try ChangeLog(connection: connection, tripGID: shared.gid).lastSeq()
+                    let last = try ChangeLog(connection: connection, tripGID: shared.gid).lastSeq()
+                    logs[shared.gid] = last
+                    if last == nil { present[shared.gid] = try rowExists(shared, connection) }
                 }
             }
         } catch {
@@ -129,8 +143,10 @@ public struct SyncSession {
             // Another server's trip, or one this role can no longer see: nothing will be sent.
             if let remembered = s.server, remembered.id != here?.id {
                 trip.sharedOn = remembered.name
-            } else if logs[s.gid] ?? nil == nil {
-                if s.server == nil && s.pulledSeq > 0 { trip.sharedOn = "another server" } else { trip.revoked = true }
+            } else if let present = present[s.gid] {
+                // On the server but hidden: revoked. Not there, though it synced: it lives elsewhere
+                // (a trip shared before identities); a first share cut short is simply not sent yet.
+                if present { trip.revoked = true } else if s.pulledSeq > 0 { trip.sharedOn = "another server" }
             }
             trip.joinedPartly = s.joinedPartly
             return trip

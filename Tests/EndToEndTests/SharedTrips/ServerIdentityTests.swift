@@ -118,6 +118,10 @@ struct ServerIdentityTests {
         let json = try ben.run("remote", "status", "--format", "json")
         let trip = (json.json["trips"] as? [[String: Any]])?.first
         #expect(trip?["revoked"] as? Bool == true, "\(json.stdout)")
+        // A trip shared before identities is told apart the same way: its row is on the server.
+        try LedgerInspection.execute(ben.ledgerPath, "UPDATE shared_trips SET server_id = NULL, server_name = NULL")
+        let legacy = try ben.run("remote", "status")
+        #expect(legacy.stdout.contains("revoked") && !legacy.stdout.contains("another server"), "\(legacy.stdout)")
     }
 
     /// A join killed part way: before, the partial trip showed with no word that it was partial,
