@@ -4,10 +4,16 @@ import TripModel
 /// Text and JSON of the sharing commands (README, "JSON contract": sync, remote status, conflicts).
 public enum SharingFormat {
     /// `trip resolve ID --keep …`: which version was kept, and whether that changed anything.
-    public static func text(resolved c: SyncConflict, kept v: ConflictVersion, wasShown: Bool) -> String {
-        let what = "Resolved conflict \(c.id)\(c.sharedID.map { " (\($0))" } ?? ""): kept version \(v.number), by \(v.label)"
-        guard !wasShown else { return what + ", which every device shows already." }
-        return what + "; it is written again here and every device shows it after its next sync."
+    public static func text(resolved c: SyncConflict, kept v: ConflictVersion, outcome: SyncConflict.Outcome) -> String {
+        let what = "Resolved conflict \(c.id)\(c.sharedID.map { " (\($0))" } ?? ""): kept version \(v.number), \(v.isNobodys ? "as on the other devices" : "by \(v.label)")"
+        switch outcome {
+        case .shownAlready: return what + ", which every device shows already."
+        case .writtenAgain: return what + "; it is written again here and every device shows it after its next sync."
+        case .sentPastClose: return what + "; this device's change is sent at the next sync, though the trip is closed."
+        case .removed(let ids):
+            let list = ids.map { "#\($0)" }.joined(separator: ", ")
+            return what + "; removed \(list) here, and every device removes them after its next sync."
+        }
     }
 
     /// `trip unshare --with ROLE…`.
@@ -23,7 +29,9 @@ public enum SharingFormat {
         if r.setAside > 0 { parts.append("\(r.setAside) set aside (`trip conflicts`)") }
         let sign = r.change > 0 ? "+" : r.change < 0 ? "-" : "±"
         let change = Money(minorUnits: abs(r.change), currency: r.home).plainText
-        let before = r.joinedBefore ? "already joined here, brought up to date: " : ""
+        let before =
+            r.joinedBefore
+            ? "already joined here, brought up to date: " : r.movedFrom.map { "moved here from \($0): " } ?? ""
         var line = "\(r.trip): \(before)\(parts.joined(separator: ", ")); total \(sign)\(Money.group(change)) \(r.home.code)"
         if !r.grantedTo.isEmpty { line += "; shared with \(r.grantedTo.joined(separator: ", "))" }
         if r.held > 0 {
@@ -54,6 +62,7 @@ public enum SharingFormat {
             "shared_with": .array(r.grantedTo.map { .string($0) }), "joined_before": .bool(r.joinedBefore),
             "set_aside": .int(Int64(r.setAside)), "held": .int(Int64(r.held)),
             "held_elsewhere": .array(r.heldElsewhere.map { .object(["by": .string($0.role), "count": .int(Int64($0.count))]) }),
+            "moved_from": JSONValue(r.movedFrom),
         ])
     }
 
@@ -91,8 +100,17 @@ public enum SharingFormat {
         }
         if s.trips.isEmpty { lines.append("No shared trips on this ledger.") }
         for t in s.trips {
-            let behind = t.onServer.map { $0 > t.pulled ? ", \($0 - t.pulled) to pull" : ", up to date" } ?? ""
-            lines.append("  \(t.name) (owner \(t.owner)): \(t.unsent) unsent\(behind); last sync \(t.lastSync ?? "never")")
+            let state: String
+            if let other = t.sharedOn {
+                state = "shared on \(other), not on this server: nothing will be sent (`trip remote move \(quoted(t.name))` moves it here)"
+            } else if t.revoked {
+                state = "revoked: this role no longer has access to it on this server; nothing will be sent"
+            } else {
+                state = t.onServer.map { $0 > t.pulled ? "\($0 - t.pulled) to pull" : "up to date" } ?? ""
+            }
+            let partly = t.joinedPartly ? "; only partly joined (`trip join \(quoted(t.name))` brings the rest)" : ""
+            let parts = ["\(t.unsent) unsent", state].filter { !$0.isEmpty }.joined(separator: ", ")
+            lines.append("  \(t.name) (owner \(t.owner)): \(parts)\(partly); last sync \(t.lastSync ?? "never")")
         }
         return lines.joined(separator: "\n")
     }
@@ -107,7 +125,8 @@ public enum SharingFormat {
                     .object([
                         "trip": .string(t.name), "owner": .string(t.owner), "unsent": .int(Int64(t.unsent)),
                         "last_sync": JSONValue(t.lastSync), "pulled_seq": .int(t.pulled),
-                        "server_seq": t.onServer.map { .int($0) } ?? .null,
+                        "server_seq": t.onServer.map { .int($0) } ?? .null, "revoked": .bool(t.revoked),
+                        "shared_on": JSONValue(t.sharedOn), "joined_partly": .bool(t.joinedPartly),
                     ])
                 }),
         ])
@@ -123,11 +142,11 @@ public enum SharingFormat {
             let shown = c.versions.first(where: \.kept).map { "shows version \($0.number)" } ?? "kept: \(c.winner)"
             let state = c.resolvedAt.map { "resolved \($0)\(c.resolvedBy.map { " by \($0)" } ?? ""); \(shown)" } ?? shown
             var lines = ["\(c.id)\(c.sharedID.map { " (\($0))" } ?? "")  \(c.trip)  \(what): \(c.reason); \(state)"]
-            let labels = c.versions.map { "version \($0.number), by \($0.label):" }
+            let labels = c.versions.map { "version \($0.number), \($0.byLine):" }
             let width = labels.map(\.count).max() ?? 0
             for (v, label) in zip(c.versions, labels) {
                 // A version with no clock is a row the server never had (a change that waits).
-                let removed = v.hlc == 0 ? "(not on the other devices)" : "(removed)"
+                let removed = v.isNobodys ? "(not there)" : "(removed)"
                 lines.append("    \(label)\(String(repeating: " ", count: width - label.count)) \(v.summary ?? removed)")
             }
             // What differs, in the versions' order; `--format json` has both versions whole.
@@ -138,6 +157,8 @@ public enum SharingFormat {
                 let pad = String(repeating: " ", count: fieldWidth - d.field.count)
                 lines.append("    \(d.field)\(pad)  1: \(one)  2: \(two)")
             }
+            // Last, what settles it: each version that may be kept.
+            for choice in c.choices { lines.append("    settle: `\(choice.command)` \(choice.effect)") }
             return lines.joined(separator: "\n")
         }.joined(separator: "\n")
     }
@@ -176,6 +197,8 @@ public enum SharingFormat {
                         "theirs": JSONValue(c.theirs), "theirs_by": .string(c.theirsBy), "created_at": .string(c.createdAt),
                         "resolved_at": JSONValue(c.resolvedAt), "resolved_by": JSONValue(c.resolvedBy),
                         "shared_id": JSONValue(c.sharedID), "row_shared_id": JSONValue(c.rowSharedID),
+                        "settle": .array(
+                            c.choices.map { .object(["keep": .int(Int64($0.number)), "command": .string($0.command), "effect": .string($0.effect)]) }),
                         "versions": .array(
                             c.versions.map { v in
                                 .object([

@@ -12,6 +12,10 @@ public struct SyncConflict: Sendable, Equatable {
     public static let removedWhileEdited = "removed on one device, edited on another; the edit is in the trash"
     /// The reason of two edits of one row made without seeing each other: the later one wins.
     public static let editedTwice = "edited on two devices"
+    /// The reason of a purchase removed on one device and refunded on another that had not seen
+    /// the removal: a row that someone's money still names is never removed, so the purchase stays
+    /// while the refund does. Version 1 or 2 is the removal, the other the refund.
+    public static let removedWhileRefunded = "removed on one device, refunded on another; it stays while the refund names it"
     public let id: Int64
     public let trip: String
     public let kind: String
@@ -51,6 +55,36 @@ public struct SyncConflict: Sendable, Equatable {
     public var versions: [ConflictVersion] = []
     /// Who resolved it (`nil`: open): this device, or the role of the device that did.
     public var resolvedBy: String?
+    /// The commands that settle it, one per version that may be kept (`trip conflicts` ends each
+    /// conflict with them); empty once resolved.
+    public var choices: [Choice] = []
+
+    /// A way to settle a conflict: `trip resolve ID --keep NUMBER` and what else it does.
+    public struct Choice: Sendable, Equatable {
+        public let number: Int
+        public let command: String
+        /// What keeping it means, for a reader (`keeps what every device shows`).
+        public let effect: String
+
+        public init(number: Int, command: String, effect: String) {
+            self.number = number
+            self.command = command
+            self.effect = effect
+        }
+    }
+
+    /// What `trip resolve` did here, said as it is.
+    public enum Outcome: Sendable, Equatable {
+        /// The kept version is the one every device shows: nothing changed but the resolution, which travels.
+        case shownAlready
+        /// The kept version was written again here: it wins everywhere at the next sync.
+        case writtenAgain
+        /// A change that waited because the trip was closed elsewhere is sent at the next sync all the same.
+        case sentPastClose
+        /// A removal kept: these purchases (the row and what named it) were removed here, and are
+        /// removed everywhere at the next sync.
+        case removed([Int64])
+    }
 
     public struct Difference: Sendable, Equatable {
         public let field: String
@@ -124,8 +158,18 @@ public struct ConflictVersion: Sendable, Equatable {
         self.summary = summary
     }
 
-    /// "ana on device 3f2a9c1e", "this device (ana)", "this device".
+    /// No device wrote it: the row as the other devices have it, which is none (a change that
+    /// waits because the trip was closed elsewhere, of a row the server never had).
+    public var isNobodys: Bool { hlc == 0 && device.isEmpty }
+
+    /// Who wrote it, after "version N": "by ana on device 3f2a9c1e", "on the other devices".
+    public var byLine: String { isNobodys ? "on the other devices" : "by \(label)" }
+
+    /// "ana on device 3f2a9c1e", "this device (ana)", "this device"; "the other devices" for a
+    /// row that no device wrote on the server (a change that waits because the trip was closed
+    /// elsewhere, of a row the others never had).
     public var label: String {
+        if isNobodys { return "the other devices" }
         let short = String(device.prefix(8))
         if thisDevice { return author.isEmpty ? "this device" : "this device (\(author))" }
         guard !short.isEmpty else { return author.isEmpty ? "another device" : author }
@@ -156,6 +200,8 @@ public struct SyncResult: Sendable {
     /// `trip join` of a trip with members: this device's member, the one named like its role
     /// (`.named`), or none is (`.unknown`: `trip add` needs `trip whoami` or --paid-by).
     public var joinedAs: JoinedMember?
+    /// `trip remote move`: the server the trip lived on before (as the user named it then).
+    public var movedFrom: String?
 
     /// Pulled changes that could not be applied here and were set aside (`SetAsideChange`).
     public var setAside = 0
@@ -261,6 +307,13 @@ public struct ServerStatus {
         public let pulled: Int64
         /// The server's last sequence number (nil: not reachable).
         public let onServer: Int64?
+        /// This role can no longer see the trip on this server (its grant was taken back): nothing
+        /// will be sent.
+        public var revoked = false
+        /// The trip lives on another server (as the user named it then): `trip remote move` moves it here.
+        public var sharedOn: String?
+        /// A join of it was cut short and no sync has completed since.
+        public var joinedPartly = false
 
         public init(name: String, owner: String, unsent: Int, lastSync: String?, pulled: Int64, onServer: Int64?) {
             self.name = name

@@ -33,6 +33,11 @@ public enum SharingError: Error, Equatable, Sendable, CustomStringConvertible {
     case notGranted(trip: String, role: String)
     /// The trip is no longer visible to this role: its grant was taken back.
     case revoked(trip: String, server: String)
+    /// The configured server is not the one the trip was shared on or joined from (`sharedOn`, as
+    /// the user named it then): another identity, or none while the trip's log should be there.
+    /// Refused before anything is sent, so that a typo in the port or database name never creates
+    /// the trip on another server; `trip remote move` moves it on purpose.
+    case otherServer(trip: String, sharedOn: String?, server: String)
     /// The connection failed during a pull, after `pushed` changes went out and `pulled` of `of`
     /// came in and were applied (each batch is committed).
     case interrupted(server: String, trip: String, pushed: Int, pulled: Int, of: Int, reason: String)
@@ -44,7 +49,7 @@ public enum SharingError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .noRemote, .badRemote, .weakTLS: 64
         case .tripNotShared, .noSharedTrip, .ambiguousSharedTrip, .notGranted: 65
-        case .authentication, .permission, .notOwner, .revoked: 77
+        case .authentication, .permission, .notOwner, .revoked, .otherServer: 77
         case .interrupted: 69
         case let .tripsNotSynced(_, _, code): code
         case let .server(state, _, _): state.hasPrefix("28") || state == "42501" ? 77 : 69
@@ -88,6 +93,13 @@ public enum SharingError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .revoked(trip, server):
             return "remote: \(server): this role no longer has access to \(quoted(trip)) (its owner took it back); "
                 + "this device keeps its copy; nothing was changed"
+        case let .otherServer(trip, sharedOn, server):
+            // A trip shared before servers had identities knows only that it synced elsewhere.
+            let place =
+                sharedOn.map { "was shared on \($0), not on \(server) (another server)" }
+                ?? "synced with another server before: \(server) has no log of it"
+            return "remote: \(quoted(trip)) \(place); check [sync] remote or TRIP_REMOTE, or move the trip there with "
+                + "`trip remote move \(quoted(trip))`; nothing was changed"
         case let .tripsNotSynced(trips, total, _):
             return "sync: \(trips.count) of \(total) trips not synced (\(trips.map { quoted($0) }.joined(separator: ", "))); the others were"
         case let .interrupted(server, trip, pushed, pulled, of, reason):

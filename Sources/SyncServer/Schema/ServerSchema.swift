@@ -230,6 +230,14 @@ enum ServerSchema {
     }
 
     /// Fails unless the server has exactly this version.
+    /// The identity `trip remote init` gave this server (`install`), or `nil` for a server set
+    /// up before identities, until its next `trip remote init`. A shared trip remembers it, so
+    /// that a sync to another server, reached by a typo in the port or the database name, is
+    /// refused (`SharingError.otherServer`).
+    static func identity(_ connection: PostgresConnection) throws(SharingError) -> String? {
+        try connection.query("SELECT value FROM trip_ledger.meta WHERE key = 'server_id'").rows.first.flatMap { $0[0] }
+    }
+
     static func check(_ connection: PostgresConnection) throws(SharingError) {
         let found = try installed(connection)
         if found < version { throw .schemaTooOld(server: connection.displayName, found: found, needed: version) }
@@ -255,6 +263,11 @@ enum ServerSchema {
                 INSERT INTO trip_ledger.meta (key, value) VALUES ('schema_version', $1)
                 ON CONFLICT (key) DO UPDATE SET value = excluded.value
                 """, [String(version)])
+            // The server's identity, made once: a server set up before identities gets one at its
+            // next `trip remote init`, and keeps it through every later one (and through a dump
+            // and restore, which is the same server moved).
+            try connection.query(
+                "INSERT INTO trip_ledger.meta (key, value) VALUES ('server_id', gen_random_uuid()::text) ON CONFLICT (key) DO NOTHING")
             try connection.query("COMMIT")
             return (found, version)
         } catch {

@@ -33,6 +33,43 @@ public struct SyncSession {
         try connection.query("SELECT current_user AS role").value(0, "role") ?? ""
     }
 
+    /// The identity of the server `connection` reached (`ServerSchema.identity`), named as configured.
+    private func identity(_ connection: PostgresConnection) throws(SharingError) -> ServerIdentity? {
+        try ServerSchema.identity(connection).map { ServerIdentity(id: $0, name: server.display) }
+    }
+
+    /// Makes sure `shared` lives on this server before anything is sent, and creates its row there
+    /// when a first share was cut short before its push. Refused (`otherServer`): a trip that
+    /// remembers another server's identity, and a trip that synced before (its log should be
+    /// here) whose row this server does not have, which is how a trip shared before identities
+    /// tells another server. One transaction: a refused trip leaves no row behind.
+    private func place(_ shared: SharedTrip, on here: ServerIdentity?, _ connection: PostgresConnection) throws(SharingError) {
+        let refused = SharingError.otherServer(
+            trip: shared.trip.name, sharedOn: shared.server?.name, server: server.display)
+        if let remembered = shared.server, remembered.id != here?.id { throw refused }
+        try connection.query("BEGIN")
+        do throws(SharingError) {
+            let created = try connection.query(
+                "INSERT INTO trip_ledger.trips (gid, name) VALUES ($1, $2) ON CONFLICT (gid) DO NOTHING RETURNING gid",
+                [shared.gid, shared.trip.name])
+            if !created.rows.isEmpty && shared.pulledSeq > 0 { throw refused }
+            try connection.query("COMMIT")
+        } catch {
+            _ = try? connection.query("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Whether the server has a row for `shared` at all, which row-level security hides from a
+    /// role that may not see it: an insert that would create it, rolled back.
+    private func rowExists(_ shared: SharedTrip, _ connection: PostgresConnection) throws(SharingError) -> Bool {
+        try connection.query("BEGIN")
+        defer { _ = try? connection.query("ROLLBACK") }
+        let created = try connection.query(
+            "INSERT INTO trip_ledger.trips (gid, name) VALUES ($1, $2) ON CONFLICT (gid) DO NOTHING RETURNING gid", [shared.gid, shared.trip.name])
+        return created.rows.isEmpty
+    }
+
     // MARK: remote
 
     /// `trip remote init`: needs no ledger, only the configured server.
@@ -77,26 +114,60 @@ public struct SyncSession {
     /// `trip remote status`: what this ledger knows, and what the server says (or why it cannot).
     public func status() throws -> ServerStatus {
         var status = ServerStatus(server: server.display, known: ServerSchema.version)
-        var logs: [String: Int64] = [:]
+        var logs: [String: Int64?] = [:]
+        // Trips this role cannot see: whether the server has them at all.
+        var present: [String: Bool] = [:]
+        var here: ServerIdentity?
         do {
             let connection = try server.connect()
             status.reachable = true
             status.role = try role(connection)
             status.schema = try ServerSchema.installed(connection)
             if status.schema == ServerSchema.version {
+                here = try identity(connection)
                 for shared in try ledger.sharedTrips() {
-                    logs[shared.gid] = try ChangeLog(connection: connection, tripGID: shared.gid).lastSeq() ?? 0
+                    let last = try ChangeLog(connection: connection, tripGID: shared.gid).lastSeq()
+                    logs[shared.gid] = last
+                    if last == nil { present[shared.gid] = try rowExists(shared, connection) }
                 }
             }
         } catch {
             status.problem = error
         }
+        let reached = status.reachable && status.problem == nil && status.schema == ServerSchema.version
         status.trips = try ledger.sharedTrips().map { s in
-            ServerStatus.Trip(
+            var trip = ServerStatus.Trip(
                 name: s.trip.name, owner: s.owner, unsent: try ledger.unsentCount(s), lastSync: s.lastSync,
-                pulled: s.pulledSeq, onServer: logs[s.gid])
+                pulled: s.pulledSeq, onServer: logs[s.gid] ?? nil)
+            guard reached else { return trip }
+            // Another server's trip, or one this role can no longer see: nothing will be sent.
+            if let remembered = s.server, remembered.id != here?.id {
+                trip.sharedOn = remembered.name
+            } else if let present = present[s.gid] {
+                // On the server but hidden: revoked. Not there, though it synced: it lives elsewhere
+                // (a trip shared before identities); a first share cut short is simply not sent yet.
+                if present { trip.revoked = true } else if s.pulledSeq > 0 { trip.sharedOn = "another server" }
+            }
+            trip.joinedPartly = s.joinedPartly
+            return trip
         }
         return status
+    }
+
+    /// `trip remote move [NAME]`: the trip lives on the configured server from now on. A server
+    /// that has its log (a copy of the old one, or another device moved it first) is read from the
+    /// start; one that has not gets the whole trip, as from a first share, with this role as its
+    /// owner there (grants are the new server's: `trip share --with` again).
+    public func move(trip name: String?) throws -> SyncResult {
+        let trip = try ledger.resolveTrip(name)
+        guard let shared = try ledger.sharedTrip(trip) else { throw SharingError.tripNotShared(trip.name) }
+        let connection = try open()
+        let here = try identity(connection)
+        let visible = try ChangeLog(connection: connection, tripGID: shared.gid).lastSeq() != nil
+        let moved = try ledger.moveSharedTrip(shared, to: here, republish: !visible, owner: try role(connection))
+        var result = try sync(moved, connection)
+        result.movedFrom = shared.server?.name ?? "the server it was shared on"
+        return result
     }
 
     // MARK: share and join
@@ -107,15 +178,14 @@ public struct SyncSession {
         let trip = try ledger.resolveTrip(name)
         let connection = try open()
         let me = try role(connection)
+        let here = try identity(connection)
         let shared: SharedTrip
         if let existing = try ledger.sharedTrip(trip) {
             shared = existing
         } else {
-            shared = try ledger.markShared(trip, gid: GlobalID.make(), owner: me)
+            shared = try ledger.markShared(trip, gid: GlobalID.make(), owner: me, server: here)
         }
-        try connection.query(
-            "INSERT INTO trip_ledger.trips (gid, name) VALUES ($1, $2) ON CONFLICT (gid) DO NOTHING",
-            [shared.gid, trip.name])
+        try place(shared, on: here, connection)
         // Only the owner grants (server schema 6 enforces it too): said plainly, before anything.
         if !roles.isEmpty, shared.owner != me { throw SharingError.notOwner(trip: trip.name, owner: shared.owner, role: me) }
         for r in roles {
@@ -155,19 +225,24 @@ public struct SyncSession {
             _ = try ledger.useTrip(here.trip.name)
             var result = try sync(here, connection)
             result.joinedBefore = true
+            // A join killed before it said who this device pays as: said now.
+            if try ledger.whoami(set: nil) == nil { result.joinedAs = try adoptMember(here.trip, connection) }
             return result
         }
         let log = ChangeLog(connection: connection, tripGID: gid)
         guard let tripChange = try log.firstTripVersion() else { throw SharingError.noSharedTrip(tripName) }
-        let shared = try ledger.createJoinedTrip(tripChange, owner: tripOwner)
-        let trip = shared.trip
+        let shared = try ledger.createJoinedTrip(tripChange, owner: tripOwner, server: try identity(connection))
         var result = try sync(shared, connection)
-        // The payer is never a guess: this device pays as the member named like its role.
-        if try !ledger.members(of: trip).isEmpty {
-            let me = try role(connection)
-            result.joinedAs = try ledger.adoptMember(likeRole: me, in: trip.name).map { .named($0) } ?? .unknown(role: me)
-        }
+        result.joinedAs = try adoptMember(shared.trip, connection)
         return result
+    }
+
+    /// The payer is never a guess: after a join, this device pays as the member named like its
+    /// role (`nil`: the trip has no members, or `whoami` is set already).
+    private func adoptMember(_ trip: Trip, _ connection: PostgresConnection) throws -> SyncResult.JoinedMember? {
+        guard try !ledger.members(of: trip).isEmpty else { return nil }
+        let me = try role(connection)
+        return try ledger.adoptMember(likeRole: me, in: trip.name).map { .named($0) } ?? .unknown(role: me)
     }
 
     // MARK: sync
@@ -218,10 +293,8 @@ public struct SyncSession {
         let before = try ledger.netTotal(state)
         let device = try ledger.deviceID()
         let log = ChangeLog(connection: connection, tripGID: state.gid)
-        // The trip's row on the server: created by the first push of a share that was cut short.
-        try connection.query(
-            "INSERT INTO trip_ledger.trips (gid, name) VALUES ($1, $2) ON CONFLICT (gid) DO NOTHING",
-            [state.gid, state.trip.name])
+        let here = try identity(connection)
+        try place(state, on: here, connection)
         // Visible only to its owner and grantees: a role whose grant was taken back is told so.
         guard let onServer = try log.lastSeq() else {
             throw SharingError.revoked(trip: state.trip.name, server: connection.displayName)
@@ -276,7 +349,9 @@ public struct SyncSession {
         // 4. Waiting removals: only a sync that sent, pulled or held something can have freed one.
         if summary.applied > 0 || !push.held.isEmpty || !sent.isEmpty {
             try ledger.applyWaitingRemovals(state)
+            summary.conflicts += try ledger.listRemovalsKeptByRefunds(state)
         }
+        try ledger.recordCompleteSync(&state, server: here)
         let total = try ledger.netTotal(state)
         var result = SyncResult(
             trip: state.trip.name, home: state.trip.homeCurrency, pushed: push.added,

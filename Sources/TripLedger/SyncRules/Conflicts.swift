@@ -10,7 +10,7 @@ extension Ledger {
         // Members by the name this ledger shows (a reference is made of the name a member was
         // added under, lowercased).
         var cache: [String: String?] = [:]
-        return try syncStore.conflicts(includeResolved: includeResolved) { trip in
+        var list = try syncStore.conflicts(includeResolved: includeResolved) { trip in
             { [self] ref in
                 guard let tripGID = trips[trip] else { return nil }
                 let gid = ref.hasPrefix("@") ? "member:\(tripGID):\(ref.dropFirst())" : ref
@@ -19,6 +19,102 @@ extension Ledger {
                 cache[gid] = name
                 return name
             }
+        }
+        for i in list.indices where list[i].resolvedAt == nil { list[i].choices = try choices(list[i]) }
+        return list
+    }
+
+    /// The commands that settle conflict `c`, one per version that may be kept: the version shown
+    /// (which changes nothing here), and the other, with what else keeping it does. A removal of a
+    /// row that something here still names is offered only where removing what names it is
+    /// (a purchase's refunds, `--remove-refunds`); a member's is not offered.
+    func choices(_ c: SyncConflict) throws -> [SyncConflict.Choice] {
+        try c.versions.compactMap { v in
+            let command = "trip resolve \(c.id) --keep \(v.number)"
+            if v.kept { return .init(number: v.number, command: command, effect: "keeps what every device shows") }
+            if c.reason == SyncConflict.closedElsewhere {
+                return .init(
+                    number: v.number, command: command,
+                    effect: v.isMine ? "sends this device's change all the same" : "drops this device's change")
+            }
+            switch try removalBlock(c, v) {
+            case nil:
+                return .init(number: v.number, command: command, effect: "writes it again, to win on every device")
+            case .refunds(let ids)?:
+                let list = ids.map { "#\($0)" }.joined(separator: ", ")
+                return .init(
+                    number: v.number, command: command + " --remove-refunds",
+                    effect: "removes #\(c.localID) and its refund\(ids.count == 1 ? "" : "s") \(list) on every device")
+            case .named?:
+                return nil
+            }
+        }
+    }
+
+    /// Why keeping version `v` of `c`, a removal, needs more than the removal: the row is here
+    /// because something still names it. `nil`: `v` is no such removal.
+    enum RemovalBlock: Equatable {
+        /// A purchase its refunds name: kept only with them removed too.
+        case refunds([Int64])
+        /// A member that purchases or transfers name: not offered.
+        case named
+    }
+
+    func removalBlock(_ c: SyncConflict, _ v: ConflictVersion) throws -> RemovalBlock? {
+        guard v.payload == nil, v.hlc != 0 else { return nil }
+        switch c.kind {
+        case "purchase":
+            guard let shared = try sharedTrips().first(where: { $0.trip.name == c.trip }),
+                try purchaseStore.trip(of: c.localID) == shared.trip.id
+            else { return nil }
+            let refunds = try purchaseStore.refundIDs(of: c.localID)
+            return refunds.isEmpty ? nil : .refunds(refunds)
+        case "member":
+            guard let shared = try sharedTrips().first(where: { $0.trip.name == c.trip }), try syncStore.exists(.members, id: c.localID) else {
+                return nil
+            }
+            let use = try memberUse(c.localID, trip: shared.trip.id)
+            return use.purchases.isEmpty && use.transfers.isEmpty ? nil : .named
+        default:
+            return nil
+        }
+    }
+
+    /// Lists, on every device alike, each purchase a removal reached that stays because a refund
+    /// written without seeing the removal names it (`waitingRemovals`): the removal and the
+    /// refund are the conflict's two versions, under a global id made of the purchase and the
+    /// removal, so the device that removed it, the one that refunded it and every other list the
+    /// same conflict. Such a conflict whose purchase went after all (its refund was removed) is
+    /// closed, the removal kept. Run at the end of each sync; returns how many were listed.
+    public func listRemovalsKeptByRefunds(_ shared: SharedTrip) throws -> Int {
+        try transaction {
+            try syncStore.closeConflictsOfGoneRows(trip: shared.trip.id, reason: SyncConflict.removedWhileRefunded, at: clock.now)
+            let me = try deviceID()
+            var listed = 0
+            for (kind, id) in try syncStore.waitingRemovals(trip: shared.trip.id) where kind == "purchase" {
+                guard let refund = try purchaseStore.refundIDs(of: id).first,
+                    let rowGID = try syncStore.globalID(kind: "purchase", localID: id),
+                    let removed = try syncStore.version(kind: "purchase", localID: id), removed.deleted > 0,
+                    let refundGID = try syncStore.globalID(kind: "purchase", localID: refund),
+                    let refunded = try syncStore.version(kind: "purchase", localID: refund)
+                else { continue }
+                let removal = (nil as String?, removed.deleted, try syncStore.deletedDevice(kind: "purchase", localID: id))
+                let refundVersion = (try syncStore.logVersion(gid: refundGID)?.payload, refunded.hlc, refunded.device)
+                let gid = GlobalID.conflict(row: rowGID, lost: Version(hlc: removal.1, device: removal.2))
+                guard try !syncStore.hasConflict(gid: gid) else { continue }
+                // "mine" is this device's version where it wrote one, else the earlier.
+                let refundIsMine =
+                    refundVersion.2 == me
+                    || (removal.2 != me && Version(hlc: refundVersion.1, device: refundVersion.2) < Version(hlc: removal.1, device: removal.2))
+                let (mine, theirs) = refundIsMine ? (refundVersion, removal) : (removal, refundVersion)
+                let change = SyncChange(
+                    changeID: "", kind: "purchase", gid: rowGID, op: "delete", hlc: removal.1, baseHLC: 0, device: removal.2, payload: nil)
+                try recordConflict(
+                    change, localID: id, shared: shared, reason: SyncConflict.removedWhileRefunded, winner: refundIsMine ? "mine" : "theirs",
+                    mine: mine, theirs: theirs, theirsBy: try syncStore.author(ofDevice: theirs.2) ?? "")
+                listed += 1
+            }
+            return listed
         }
     }
 
@@ -35,7 +131,9 @@ extension Ledger {
     /// again as a new local change (so it wins on every device at the next sync); the conflict is
     /// closed, and the resolution travels, closing it on every device that lists it. `wasShown`:
     /// the kept version is the one the ledger already showed, so nothing here changed.
-    public func resolveConflict(_ idText: String, keep: String) throws -> (conflict: SyncConflict, kept: ConflictVersion, wasShown: Bool) {
+    public func resolveConflict(_ idText: String, keep: String, removeRefunds: Bool = false) throws -> (
+        conflict: SyncConflict, kept: ConflictVersion, outcome: SyncConflict.Outcome
+    ) {
         let id = try conflictID(idText)
         MemberIDMemo.shared.clear()
         return try transaction {
@@ -47,20 +145,40 @@ extension Ledger {
             let keepMine = version.isMine
             let keep = keepMine ? c.mine : c.theirs
             let kept = keepMine ? "mine" : "theirs"
-            if c.reason == SyncConflict.closedElsewhere {
-                if keepMine { try sendPastClose(c) }
-            } else if let keep, kept != c.winner, let table = RowCodec.Table(kind: c.kind),
-                let shared = try sharedTrips().first(where: { $0.trip.name == c.trip })
-            {
-                let known = try syncStore.hasGlobalID(kind: c.kind, localID: c.localID)
-                let alive = try syncStore.codec.read(table, id: c.localID) != nil
-                // An edit the removal won over comes back from the trash, and travels as a restore.
-                let inTrash =
-                    try !alive && table == .purchases
-                    && purchaseStore.trashedTrip(of: c.localID) != nil
-                if known, alive || inTrash {
-                    if inTrash { try requireOpen(shared.trip) }
-                    try writeRow(table, id: c.localID, payload: keep, shared: shared, fromTrash: inTrash)
+            var outcome: SyncConflict.Outcome = .shownAlready
+            let block = wasShown ? nil : try removalBlock(c, version)
+            if removeRefunds && block == nil {
+                throw TripError.badTextValue(
+                    field: "--remove-refunds", value: "\(version.number)",
+                    reason: "version \(version.number) of conflict \(c.id) needs no refund removed; drop it")
+            }
+            switch block {
+            case .named?:
+                throw TripError.badTextValue(
+                    field: "--keep", value: "\(version.number)",
+                    reason: "version \(version.number) removes \(c.kind) #\(c.localID), which purchases or transfers here still name; "
+                        + "it cannot be kept while they do (`trip conflicts` lists what settles it)")
+            case .refunds(let refunds)?:
+                let list = refunds.map { "#\($0)" }.joined(separator: ", ")
+                guard removeRefunds else {
+                    throw TripError.badTextValue(
+                        field: "--keep", value: "\(version.number)",
+                        reason: "version \(version.number) removes purchase #\(c.localID), which refund\(refunds.count == 1 ? "" : "s") \(list) "
+                            + "name\(refunds.count == 1 ? "s" : ""); it can be kept only with \(refunds.count == 1 ? "that refund" : "them") "
+                            + "removed too: `trip resolve \(c.id) --keep \(version.number) --remove-refunds`")
+                }
+                // Refunds first: a purchase with refunds cannot be removed. Local changes: they travel.
+                for r in refunds { _ = try removePurchase(String(r)) }
+                _ = try removePurchase(String(c.localID))
+                outcome = .removed([c.localID] + refunds)
+            case nil:
+                if c.reason == SyncConflict.closedElsewhere {
+                    if keepMine {
+                        try sendPastClose(c)
+                        outcome = .sentPastClose
+                    }
+                } else if !wasShown, let keep {
+                    if try writeAgain(c, keep) { outcome = .writtenAgain }
                 }
             }
             if c.gid.isEmpty {
@@ -73,8 +191,25 @@ extension Ledger {
                 try syncStore.closeConflicts(gid: c.gid, keptHLC: version.hlc, keptDevice: version.device, at: clock.now)
             }
             let closed = try conflicts(includeResolved: true).first { $0.id == id }!
-            return (closed, closed.versions.first { $0.number == version.number } ?? version, wasShown)
+            return (closed, closed.versions.first { $0.number == version.number } ?? version, outcome)
         }
+    }
+
+    /// Writes `payload`, a version of conflict `c` that lost, again as a local change, so that it
+    /// wins on every device at the next sync; an edit a removal won over comes back from the
+    /// trash and travels as a restore. Returns whether it was written (the row is known here and
+    /// present, or in the trash).
+    private func writeAgain(_ c: SyncConflict, _ payload: String) throws -> Bool {
+        guard let table = RowCodec.Table(kind: c.kind), let shared = try sharedTrips().first(where: { $0.trip.name == c.trip }) else {
+            return false
+        }
+        let known = try syncStore.hasGlobalID(kind: c.kind, localID: c.localID)
+        let alive = try syncStore.codec.read(table, id: c.localID) != nil
+        let inTrash = try !alive && table == .purchases && purchaseStore.trashedTrip(of: c.localID) != nil
+        guard known, alive || inTrash else { return false }
+        if inTrash { try requireOpen(shared.trip) }
+        try writeRow(table, id: c.localID, payload: payload, shared: shared, fromTrash: inTrash)
+        return true
     }
 
     /// The version `--keep` names: `1` or `2` (as `trip conflicts` numbers them), `mine` (this
@@ -91,13 +226,16 @@ extension Ledger {
             default: choices.filter { $0.author.lowercased() == word }
             }
         guard found.count == 1, let v = found.first else {
-            let roles = Set(choices.map(\.author).filter { !$0.isEmpty }).sorted()
+            // Only words that name exactly one version are offered.
+            let authors = choices.map(\.author).filter { !$0.isEmpty }
+            let roles = Set(authors).filter { a in authors.filter { $0 == a }.count == 1 }.sorted()
+            let own = choices.filter(\.thisDevice).count == 1
             let neither = (word == "mine" || word == "theirs") && !choices.contains(where: \.thisDevice)
             let reason =
                 found.count > 1
                 ? "wrote both versions; choose 1 or 2"
                 : (neither ? "names no version: this device wrote neither; choose" : "is not a version of conflict \(c.id); choose")
-                    + " 1 or 2 (`trip conflicts`)" + (neither ? "" : ", mine, theirs")
+                    + " 1 or 2 (`trip conflicts`)" + (own ? ", mine, theirs" : "")
                     + (roles.isEmpty ? "" : " or who wrote it (\(roles.joined(separator: ", ")))")
             throw .badTextValue(field: "--keep", value: keep, reason: reason)
         }

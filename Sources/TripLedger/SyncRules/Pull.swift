@@ -282,7 +282,10 @@ extension Ledger {
                 try writeRow(table, id: id, payload: payload, shared: shared)
                 try syncStore.setVersion(kind: c.kind, localID: id, hlc: c.hlc, device: c.device, base: c.baseHLC)
             }
-            return try !removeLocally(table, id: id, shared: shared, change: c)
+            let removed = try removeLocally(table, id: id, shared: shared, change: c)
+            // A purchase kept by its refund is listed at the end of the sync, on every device alike
+            // (`listRemovalsKeptByRefunds`).
+            return !removed && table != .purchases
         case "restore":
             try syncStore.markRestored(kind: c.kind, localID: id, hlc: c.hlc)
             // A purchase from the trash, or a member added again under their name.
@@ -603,6 +606,7 @@ extension Ledger {
             }
             return true
         } catch {
+            if table == .purchases { return false }
             let here = try syncStore.version(kind: c.kind, localID: id)
             try recordConflict(
                 c, localID: id, shared: shared, reason: "removed on another device but still used here", winner: "mine",

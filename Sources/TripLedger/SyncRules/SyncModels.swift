@@ -12,6 +12,23 @@ public struct SharedTrip: Sendable, Equatable {
     /// The server's change log is applied up to here.
     public internal(set) var pulledSeq: Int64
     public internal(set) var lastSync: String?
+    /// The server it was shared on or joined from; `nil`: shared before servers had identities,
+    /// until its next sync (m0019).
+    public internal(set) var server: ServerIdentity? = nil
+    /// A join of it was cut short and no sync has completed since: only part of it is here.
+    public internal(set) var joinedPartly = false
+}
+
+/// Which server a shared trip lives on: the identity `trip remote init` gave it, and the server
+/// as the user named it when the trip learnt it (`user@host:port/db`, for messages).
+public struct ServerIdentity: Sendable, Equatable {
+    public let id: String
+    public let name: String
+
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
 }
 
 /// What one pull applied.
@@ -61,8 +78,10 @@ extension SyncConflict {
         let ordered = mineFirst ? [(mine, true), (theirs, false)] : [(theirs, false), (mine, true)]
         return ordered.enumerated().map { k, pair in
             let (v, isMine) = pair
+            // A row the server never had was written by nobody (the role stored beside it closed the trip).
+            let nobody = v.1 == 0 && v.2.isEmpty
             return ConflictVersion(
-                number: k + 1, author: v.3, device: v.2, hlc: v.1, thisDevice: !v.2.isEmpty && v.2 == thisDevice, isMine: isMine,
+                number: k + 1, author: nobody ? "" : v.3, device: v.2, hlc: v.1, thisDevice: !v.2.isEmpty && v.2 == thisDevice, isMine: isMine,
                 kept: (winner == "mine") == isMine, payload: v.0, summary: summary(v.0, kind: kind, names: names))
         }
     }

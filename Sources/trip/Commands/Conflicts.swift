@@ -12,7 +12,8 @@ extension TripCommand {
             discussion: """
                 Every device applies the same rule (README, "Conflicts"): of two edits, the later one; a removal over an \
                 edit (the edit waits in the trash); a row someone's money still names over its removal; a change to a \
-                trip closed on another device waits here. The other version is kept here until `trip resolve`.
+                trip closed on another device waits here. The other version is kept here until `trip resolve`; each \
+                conflict ends with the commands that settle it, one per version that may be kept.
                 """)
 
         @Flag(help: "Resolved conflicts too.") var all = false

@@ -31,6 +31,7 @@ extension TripCommand {
 
         func run() throws {
             let ledger = try global.openLedger()
+            if let warning = try ledger.partialJoinWarning(trip) { ProcessExit.printError(warning) }
             let filter = PurchaseFilter(trip: trip, since: since, until: until, category: category, limit: limit, reverse: reverse)
             let out = BufferedOutput(fileDescriptor: 1)
             try ledger.writeList(filter, json: global.format == .json, to: out)

@@ -51,6 +51,7 @@ extension TripCommand {
 
         func run() throws {
             let ledger = try global.openLedger()
+            if !all, let warning = try ledger.partialJoinWarning(trip ?? name) { ProcessExit.printError(warning) }
             let query = ReportQuery(
                 trip: trip ?? name, by: by, since: since, until: until, home: home,
                 lines: lines || global.format == .csv, member: member)

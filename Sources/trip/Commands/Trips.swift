@@ -15,6 +15,7 @@ extension TripCommand {
             let ledger = try global.openLedger()
             let trips = try ledger.trips()
             let current = try ledger.currentTrip()
+            for t in trips { if let warning = try ledger.partialJoinWarning(t.name) { ProcessExit.printError(warning) } }
             emit(
                 global.format,
                 json: LedgerFormat.json(trips: trips, current: current),

@@ -4,7 +4,7 @@ import TripModel
 
 /// A shared trip and where its sync stands (`sharedTrips`).
 enum SharedTripColumn: Int32, ColumnList {
-    case tripID, gid, owner, pulledSeq, lastSync
+    case tripID, gid, owner, pulledSeq, lastSync, serverID, serverName, joinComplete
 
     var sql: StaticString {
         switch self {
@@ -13,6 +13,9 @@ enum SharedTripColumn: Int32, ColumnList {
         case .owner: "owner"
         case .pulledSeq: "pulled_seq"
         case .lastSync: "last_sync"
+        case .serverID: "server_id"
+        case .serverName: "server_name"
+        case .joinComplete: "join_complete"
         }
     }
 }

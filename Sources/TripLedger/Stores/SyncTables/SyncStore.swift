@@ -78,6 +78,8 @@ struct SharedTripRow {
     let owner: String
     let pulledSeq: Int64
     let lastSync: String?
+    let server: ServerIdentity?
+    let joinComplete: Bool
 }
 
 extension SyncStore {
@@ -88,7 +90,9 @@ extension SyncStore {
             rows.append(
                 SharedTripRow(
                     tripID: r.int(.tripID), gid: r.text(.gid), owner: r.text(.owner), pulledSeq: r.int(.pulledSeq),
-                    lastSync: r.optionalText(.lastSync)))
+                    lastSync: r.optionalText(.lastSync),
+                    server: r.optionalText(.serverID).map { ServerIdentity(id: $0, name: r.optionalText(.serverName) ?? $0) },
+                    joinComplete: r.int(.joinComplete) != 0))
         }
         return rows
     }
@@ -102,8 +106,39 @@ extension SyncStore {
         try db.scalarText("SELECT gid FROM shared_trips WHERE trip_id = ?", [.integer(id)])
     }
 
-    func insertSharedTrip(trip id: Int64, gid: String, owner: String) throws {
-        try db.run("INSERT INTO shared_trips (trip_id, gid, owner) VALUES (?, ?, ?)", [.integer(id), .text(gid), .text(owner)])
+    /// `joining`: the trip is created by a join, whole only once a sync of it completes (m0020).
+    func insertSharedTrip(trip id: Int64, gid: String, owner: String, server: ServerIdentity?, joining: Bool = false) throws {
+        try db.run(
+            "INSERT INTO shared_trips (trip_id, gid, owner, server_id, server_name, join_complete) VALUES (?, ?, ?, ?, ?, ?)",
+            [.integer(id), .text(gid), .text(owner), SQLValue(server?.id), SQLValue(server?.name), .integer(joining ? 0 : 1)])
+    }
+
+    /// A sync of trip `id` completed on `server`: the trip remembers it when it knew none (shared
+    /// before identities), and a join cut short is whole now (m0020).
+    func recordCompleteSync(trip id: Int64, server: ServerIdentity?) throws {
+        try db.run(
+            """
+            UPDATE shared_trips SET join_complete = 1,
+              server_name = CASE WHEN server_id IS NULL AND ?2 IS NOT NULL THEN ?3 ELSE server_name END,
+              server_id = coalesce(server_id, ?2)
+            WHERE trip_id = ?1
+            """, [.integer(id), SQLValue(server?.id), SQLValue(server?.name)])
+    }
+
+    /// Trip `id` now lives on `server` (`trip remote move`): its log there is read from the start;
+    /// `republish`: the server has no log of it yet, so its whole history is queued again, as at a
+    /// first share, and every cached rate is sent again.
+    func moveSharedTrip(trip id: Int64, to server: ServerIdentity?, republish: Bool, owner: String, hlc: Int64) throws {
+        try db.run(
+            """
+            UPDATE shared_trips SET server_id = ?2, server_name = ?3, pulled_seq = 0, owner = ?5,
+              rates_sent = CASE WHEN ?4 THEN NULL ELSE rates_sent END
+            WHERE trip_id = ?1
+            """, [.integer(id), SQLValue(server?.id), SQLValue(server?.name), .integer(republish ? 1 : 0), .text(owner)])
+        if republish {
+            try db.run("DELETE FROM sync_outbox WHERE trip_id = ? AND change_id IS NOT NULL", [.integer(id)])
+            try queueWholeTrip(id, hlc: hlc)
+        }
     }
 
     /// The server's log is applied up to `seq` (never moving back).
@@ -686,6 +721,17 @@ extension SyncStore {
     /// Whether conflict `gid` is listed here already (a conflict is listed once).
     func hasConflict(gid: String) throws -> Bool {
         try db.scalarInt("SELECT count(*) FROM sync_conflicts WHERE conflict_gid = ?", [.text(gid)]) ?? 0 > 0
+    }
+
+    /// Closes the open conflicts of trip `trip` listed for `reason` whose purchase is no longer in
+    /// the trip (the removal applied after all), the removal (the version without a row) kept.
+    func closeConflictsOfGoneRows(trip: Int64, reason: String, at now: String) throws {
+        try db.run(
+            """
+            UPDATE sync_conflicts SET resolved_at = ?3, winner = CASE WHEN mine IS NULL THEN 'mine' ELSE 'theirs' END
+            WHERE trip_id = ?1 AND reason = ?2 AND resolved_at IS NULL
+              AND NOT EXISTS (SELECT 1 FROM purchases p WHERE p.id = sync_conflicts.local_id AND p.trip_id = ?1)
+            """, [.integer(trip), .text(reason), .text(now)])
     }
 
     func closeConflict(_ id: Int64, winner: String, at now: String) throws {
