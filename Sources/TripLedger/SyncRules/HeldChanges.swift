@@ -33,9 +33,20 @@ extension Ledger {
             // In the order they were made (held the other way round): a member before the
             // purchase that names them.
             for c in try conflicts().filter({ ids.contains($0.id) }).sorted(by: { $0.id > $1.id }) {
-                try sendPastClose(c, markingPastClose: false)
-                try syncStore.closeConflict(c.id, winner: "mine", at: clock.now)
+                // A removal of a row that a row kept since names (a refund of the purchase) is not
+                // applied, as a removal from another device would not be: the others' version stays.
+                do {
+                    try transaction { try sendPastClose(c, markingPastClose: false) }
+                    try syncStore.closeConflict(c.id, winner: "mine", at: clock.now)
+                } catch let error as SQLiteError where error.isDiskFull || error.isBusy {
+                    throw error
+                } catch {
+                    try syncStore.closeConflict(c.id, winner: "theirs", at: clock.now)
+                }
             }
+            // Written as they were made, with the rates of then: re-rated with the rates every
+            // device has now, as a pull re-rates what it applies (not a local change).
+            _ = try withApplying { try rerate(tripID: shared.trip.id, includingClosed: true) }
             return ids.count
         }
     }
