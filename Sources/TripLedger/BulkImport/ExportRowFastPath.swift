@@ -42,6 +42,7 @@ extension ExportRowImporter {
                 parsed.now = Array(now.utf8)
             }
             pendingSplit = nil
+            pendingRefundOf = nil
             let done = record.bytes.withUnsafeBufferPointer { fastAppend($0, record, number: number, to: &values) }
             if let done { return done }
         }

@@ -47,10 +47,31 @@ struct ExportRowImporter: RowImporter {
     /// Group cells read so far (`members`, transfers) and the split of the row `row` just read.
     var group = GroupImport()
     var pendingSplit: GroupImport.Split?
+    /// The `refund_of` of the row `row` just read (its file id and cell).
+    var pendingRefundOf: (id: Int64, cell: String)?
 
     mutating func takeSplit() -> GroupImport.Split? {
         defer { pendingSplit = nil }
         return pendingSplit
+    }
+
+    mutating func takeRefundOf() -> (id: Int64, cell: String)? {
+        defer { pendingRefundOf = nil }
+        return pendingRefundOf
+    }
+
+    /// The `id` cell as the export writes it (digits), read from its bytes; `nil` when absent or not an id.
+    func fileID(_ record: CSVRecord) -> Int64? {
+        let i = at[ExportColumn.id.rawValue]
+        guard i >= 0, i < record.count else { return nil }
+        let range = record.range(i)
+        guard !range.isEmpty, range.count <= 18 else { return nil }
+        var v: Int64 = 0
+        for b in record.bytes[range] {
+            guard b >= 0x30 && b <= 0x39 else { return nil }
+            v = v * 10 + Int64(b - 0x30)
+        }
+        return v
     }
 
     init(ledger: Ledger, header: [String], trip: String?) throws {
@@ -102,6 +123,7 @@ struct ExportRowImporter: RowImporter {
         self.fields = fields
         self.number = number
         pendingSplit = nil
+        pendingRefundOf = nil
         let trip = try targetTrip()
 
         let dateText = cell(.date)
@@ -192,12 +214,16 @@ struct ExportRowImporter: RowImporter {
         let (preset, note, kind) = try described.get()
         let inputs = built.inputs, category = built.category, paidWith = built.paidWith, charged = built.charged
         var row = PurchaseRow(built)
-        // The file's ids are not this ledger's: a refund keeps its kind (and so its sign in every
-        // report) but not its link; `refund_of` is read only to be checked as an id.
+        // The file's ids are not this ledger's: the link is stored after the inserts, through the
+        // rows' import keys (`RefundLinks`). A refund with no `refund_of` (from a ledger that lost
+        // the link) stays a refund of nothing, as it was.
         row.kind = kind
         let refundOfText = trimmed(cell(.refundOf))
-        if !refundOfText.isEmpty, Int64(refundOfText) == nil || kind != .refund {
-            throw bad(.refundOf, kind == .refund ? "is not a purchase id" : "is set on a row whose kind is not refund")
+        if !refundOfText.isEmpty {
+            guard let of = Int64(refundOfText), of > 0, kind == .refund else {
+                throw bad(.refundOf, kind == .refund ? "is not a purchase id" : "is set on a row whose kind is not refund")
+            }
+            pendingRefundOf = (of, cell(.refundOf))
         }
         try readMembers(trip: trip)
         pendingSplit = try split(trip: trip)

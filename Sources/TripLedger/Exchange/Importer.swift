@@ -193,6 +193,7 @@ extension Ledger {
                 try shiftIDs(after: lastID, pastHighWater: removedAbove)
                 try verifyTrips(summary.tripIDs)
                 let transfers = try storeGroupRows(summary.group, lastID: lastID)
+                try storeRefundLinks(summary.links, lastID: lastID)
                 var result = ImportResult(
                     imported: sink.added, skipped: summary.rows - sink.added + transfers.skipped, trips: summary.trips,
                     transfers: transfers.added)
@@ -250,6 +251,10 @@ extension Ledger {
             let (trip, baseKey) = try importer.append(record, number: number, to: &batch.values, now: now)
             let key = keys.key(for: baseKey)
             if let split = importer.takeSplit() { summary.group.splits.append((key, split)) }
+            summary.links.add(id: importer.fileID(record), key: key, row: number)
+            if let of = importer.takeRefundOf() {
+                summary.links.add(RefundLinks.Refund(row: number, key: key, of: of.id, cell: of.cell))
+            }
             batch.values.appendInteger(Int64(bitPattern: key))
             batch.keys.append(key)
             use(trip)
@@ -440,6 +445,10 @@ protocol RowImporter {
     mutating func holdAside(_ record: CSVRecord, number: Int) throws -> Trip?
     /// The split of the row `append` just took, if it has one (asked once per row).
     mutating func takeSplit() -> GroupImport.Split?
+    /// The `refund_of` of the row `append` just took, if it is a linked refund (asked once per row).
+    mutating func takeRefundOf() -> (id: Int64, cell: String)?
+    /// The row's `id` cell: the id the exporting ledger gave it, which a refund's `refund_of` names.
+    func fileID(_ record: CSVRecord) -> Int64?
     /// What was kept for after the inserts (`members` cells, transfers).
     var group: GroupImport { get }
 }
@@ -447,6 +456,8 @@ protocol RowImporter {
 extension RowImporter {
     mutating func holdAside(_ record: CSVRecord, number: Int) throws -> Trip? { nil }
     mutating func takeSplit() -> GroupImport.Split? { nil }
+    mutating func takeRefundOf() -> (id: Int64, cell: String)? { nil }
+    func fileID(_ record: CSVRecord) -> Int64? { nil }
     var group: GroupImport { GroupImport() }
 
     mutating func append(_ record: CSVRecord, number: Int, to values: inout PackedValues, now: String) throws -> (Trip, UInt64) {
