@@ -298,6 +298,13 @@ extension Ledger {
         }
     }
 
+    /// `--paid-by` and `--split` say who paid a card statement's rows: an export-format file names
+    /// each row's own, so they are refused there rather than ignored.
+    static func refuseStatementSplit(_ options: ImportOptions) throws {
+        guard !options.statementOptions.split.isEmpty else { return }
+        throw TripError.usage("import: --paid-by and --split are for a card statement; an export file has each row's paid_by and split")
+    }
+
     /// Opens `path` (`-`: standard input) and imports it.
     public func importPurchases(
         path: String, options: ImportOptions, progressEvery: Int = 10_000,
@@ -318,10 +325,12 @@ extension Ledger {
             {
                 let bytes = try prefix + CSVReader.rest(of: fd)
                 if let r = try importStatement(bytes: bytes, options: options) { return r }
+                try Self.refuseStatementSplit(options)
                 return try importPurchases(
                     from: CSVReader(bytes: bytes, delimiter: options.delimiter), options: options,
                     progressEvery: progressEvery, bulkThreshold: bulkThreshold, progress: progress)
             }
+            try Self.refuseStatementSplit(options)
             return try importPurchases(
                 from: CSVReader(fileDescriptor: fd, delimiter: options.delimiter, prefix: prefix), options: options,
                 progressEvery: progressEvery, bulkThreshold: bulkThreshold, progress: progress)

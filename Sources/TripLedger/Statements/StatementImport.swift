@@ -25,6 +25,9 @@ public struct StatementOptions: Sendable {
     public var delimiterGiven = false
     /// Where the user's own profiles are (`StatementProfile.userFolder`).
     public var userProfiles: String?
+    /// `--paid-by` and `--split`: who paid the rows and who shares them on a group trip, as
+    /// `trip add` reads them (default: this device's member pays, every member shares).
+    public var split = SplitDraft()
 
     public init() {}
 }
@@ -201,6 +204,11 @@ extension Ledger {
             try sink.take(batch) { _ in }
             try sink.finish()
             try shiftIDs(after: lastID, pastHighWater: removedAbove)
+            // On a group trip every row is paid and shared as `trip add` would pay and share it,
+            // before money back takes the split of the purchase it refunds.
+            for id in try purchaseStore.importedIDs(after: lastID).values.sorted() {
+                try storeSplit(so.split, purchase: try purchase(id: id), previousTrip: nil)
+            }
             // Money back becomes a refund of its purchase once every row is in: the purchase may be
             // in this file or already in the ledger. A credit imported before is linked now too.
             var linked = 0
