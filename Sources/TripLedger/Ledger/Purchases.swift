@@ -8,6 +8,11 @@ extension Ledger {
         let trip = try resolveTrip(draft.trip)
         try requireOpen(trip)
         var draft = draft
+        if draft.kind == .credit && draft.entry.preset == nil {
+            // Money received is not a price the trip's preset describes: a tax-free refund at the
+            // airport holds no 10% tax. Its own --preset or --tax still apply.
+            draft.entry.preset = "none"
+        }
         (draft.amount, draft.currency) = try PastedAmount.read(
             amount, given: draft.currency, purchaseCurrency: trip.localCurrency ?? trip.homeCurrency
         ) { "trip add \($0) \($1)" }

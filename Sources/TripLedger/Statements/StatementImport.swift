@@ -140,6 +140,8 @@ extension Ledger {
             let draft = PurchaseDraft(
                 amount: Money(minorUnits: line.amount, currency: line.currency).plainText, currency: line.currency.code,
                 note: line.note, date: line.date.description, category: line.category,
+                // Money back takes no preset, as `trip add --refund` (see `addPurchase`).
+                preset: line.isCredit ? "none" : nil,
                 charged: line.charged.map { Money(minorUnits: $0, currency: trip.homeCurrency).plainText })
             var entry = draft
             // The cell was read as data: the builder takes the number, never evaluates the text.
