@@ -44,6 +44,9 @@ struct ExportRowImporter: RowImporter {
     var parsed = ParsedCells()
     /// Off: every row takes `row`'s path (tests compare the two).
     var fastPathEnabled = true
+    /// On when the ledger has no current trip and no --trip was given: a row whose `trip` names no
+    /// trip of the ledger creates it from the row's `trip_*` facts (only on the connection's thread).
+    var createsTrips = false
     /// Group cells read so far (`members`, transfers) and the split of the row `row` just read.
     var group = GroupImport()
     var pendingSplit: GroupImport.Split?
@@ -76,7 +79,7 @@ struct ExportRowImporter: RowImporter {
 
     init(ledger: Ledger, header: [String], trip: String?) throws {
         // A report's CSV (`reportColumns`) imports too: its extra column is derived, so ignored.
-        let known = Set(PurchaseCSV.columns + PurchaseCSV.reportColumns)
+        let known = Set(PurchaseCSV.exportColumns + PurchaseCSV.reportColumns)
         let unknown = header.filter { !known.contains($0) }
         if !unknown.isEmpty {
             throw TripError.badText(
@@ -445,9 +448,27 @@ struct ExportRowImporter: RowImporter {
                 }
             }
         }
+        if createsTrips, !trimmed(name).isEmpty { return try createTrip(named: trimmed(name)) }
         if let current { return current }
         guard let t = try directory.map({ $0.current }) ?? ledger.currentTrip() else { throw try ledger.noCurrentTrip() }
         current = t
+        return t
+    }
+
+    /// The trip a row names, created as the exporting ledger had it: its `trip_*` cells (on the
+    /// trip's first row of an export), else the row's home currency alone (a file from before them).
+    private mutating func createTrip(named name: String) throws -> Trip {
+        func fact(_ c: ExportColumn) -> String? {
+            let t = trimmed(cell(c))
+            return t.isEmpty ? nil : t
+        }
+        let new = NewTrip(
+            name: name, localCurrency: fact(.tripCurrency), homeCurrency: fact(.tripHomeCurrency) ?? fact(.homeCurrency),
+            start: fact(.tripStart), end: fact(.tripEnd), budget: fact(.tripBudget),
+            presets: fact(.tripPresets).map { $0.split(separator: ",").map { String($0) } } ?? [])
+        let t = try field(.trip) { try ledger.createTrip(new) }
+        trips[cell(.trip)] = .some(t)
+        directory?.add(t)
         return t
     }
 
@@ -515,6 +536,9 @@ struct TripDirectory: Sendable {
         current = try ledger.currentTrip()
     }
 
+    /// Adds a trip an import just created.
+    mutating func add(_ trip: Trip) { byName[Self.folded(trip.name)] = trip }
+
     /// The trip `Ledger.trip(named:)` finds: `trips.name` is `COLLATE NOCASE`, which ignores the
     /// case of ASCII letters only.
     func trip(named name: String) -> Trip? { byName[Self.folded(name)] }
@@ -535,8 +559,9 @@ enum ExportColumn: Int, CaseIterable {
     case homeCurrency, homeTotal, charged
     case kind, refundOf
     case paidBy, split, members
+    case tripCurrency, tripHomeCurrency, tripStart, tripEnd, tripBudget, tripPresets
 
-    var name: String { PurchaseCSV.columns[rawValue] }
+    var name: String { PurchaseCSV.exportColumns[rawValue] }
 }
 
 /// A breakdown's amounts in minor units of the home currency.

@@ -173,9 +173,12 @@ extension Ledger {
                     // thread must not touch the connection, and the fast path needs it in any case.
                     export.directory = try TripDirectory(ledger: self)
                     export.fastPathEnabled = options.fastPath
+                    // Into a ledger with no current trip (a fresh one), the trips the file names are
+                    // created as it goes, which only the connection's thread may do: no pipeline.
+                    export.createsTrips = options.trip == nil && export.directory?.current == nil
                     importer = export
                 }
-                if ImportPipeline.isAvailable, var export = importer as? ExportRowImporter {
+                if ImportPipeline.isAvailable, var export = importer as? ExportRowImporter, !export.createsTrips {
                     summary = try ImportPipeline.run(
                         produce: { deliver in
                             try Self.parseRows(reader, &export, now: now, batchRows: ImportPipeline.rowsPerBatch, deliver: deliver)
