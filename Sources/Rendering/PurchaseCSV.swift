@@ -24,6 +24,28 @@ public enum PurchaseCSV {
         "paid_by", "split", "members",
     ]
 
+    /// The columns `trip export --format csv` adds after `columns`: the facts of the row's trip
+    /// (local currency, home currency, dates, budget in the home currency, default presets joined
+    /// by `,`), on the first row of each trip in the file and empty on the others, so `trip import`
+    /// into a ledger without that trip creates it as it was. Added after `members`; a file without
+    /// them imports as before (a trip it must create gets the row's home currency only).
+    public static let tripColumns = ["trip_currency", "trip_home_currency", "trip_start", "trip_end", "trip_budget", "trip_presets"]
+
+    /// What `trip export --format csv` writes: `columns`, then `tripColumns`.
+    public static let exportColumns = columns + tripColumns
+
+    /// The `tripColumns` cells of `trip` (its facts; see `tripColumns`).
+    public static func tripFields(_ trip: Trip) -> [String] {
+        [
+            trip.localCurrency?.code ?? "", trip.homeCurrency.code, trip.start?.description ?? "", trip.end?.description ?? "",
+            trip.budgetMinor.map { Money(minorUnits: $0, currency: trip.homeCurrency).plainText } ?? "",
+            trip.presets.joined(separator: ","),
+        ]
+    }
+
+    /// Empty `tripColumns` cells: every row of a trip but its first.
+    public static let noTripFields = tripColumns.map { _ in "" }
+
     /// The columns `trip report --format csv` adds after `columns`, for a spreadsheet that sums one
     /// column: `signed_home_total` is `home_total` with the sign of `kind` (a refund or credit is
     /// negative), so the column adds up to the report's net total. `trip export` does not write it

@@ -81,7 +81,7 @@ public enum ReportHTML {
             for l in r.byCurrency {
                 guard let c = CurrencyTable.shared.lookup(l.key), let o = l.original else { continue }
                 h +=
-                    "<tr><td class=\"n\">\(escape(Money(minorUnits: o, currency: c).formatted))</td><td class=\"n\">\(l.isUnconverted ? "unconverted" : escape(r.money(l.home)))</td><td class=\"n\">\(l.count)</td></tr>"
+                    "<tr><td class=\"n\">\(escape(Money(minorUnits: o, currency: c).formatted))</td><td class=\"n\">\(l.isUnconverted ? "unconverted" : escape(r.money(l.home)))</td><td class=\"n\">\(TripReport.count(l.count))</td></tr>"
             }
             h += "</table></section>"
         }
@@ -89,7 +89,7 @@ public enum ReportHTML {
             "<section><h2>Where the rates came from</h2><table><tr><th>rate</th><th class=\"n\">purchases</th><th class=\"n\">\(r.home.code)</th></tr>"
         for p in r.provenance {
             h +=
-                "<tr><td>\(escape(TripReport.provenanceLabel(p)))</td><td class=\"n\">\(p.count)</td><td class=\"n\">\(p.source == .none ? "" : escape(r.money(p.home)))</td></tr>"
+                "<tr><td>\(escape(TripReport.provenanceLabel(p)))</td><td class=\"n\">\(TripReport.count(p.count))</td><td class=\"n\">\(p.source == .none ? "" : escape(r.money(p.home)))</td></tr>"
         }
         h += "</table></section>"
         if !r.lines.isEmpty {
@@ -125,7 +125,7 @@ public enum ReportHTML {
             let none = l.isUnconverted
             let paidCell = paid ? "<td class=\"n\">\(l.paid.map { escape(r.money($0)) } ?? "")</td>" : ""
             h +=
-                "<tr><td>\(escape(r.groupLabel(l)))</td><td class=\"n\">\(none ? "unconverted" : escape(r.money(l.home)))</td><td class=\"n\">\(none ? "" : r.share(l.home))</td>\(paidCell)<td class=\"n\">\(l.count)</td></tr>"
+                "<tr><td>\(escape(r.groupLabel(l)))</td><td class=\"n\">\(none ? "unconverted" : escape(r.money(l.home)))</td><td class=\"n\">\(none ? "" : r.share(l.home))</td>\(paidCell)<td class=\"n\">\(TripReport.count(l.count))</td></tr>"
         }
         return h + "</table>"
     }

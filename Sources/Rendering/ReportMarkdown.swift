@@ -32,7 +32,8 @@ public enum ReportMarkdown {
             for l in r.groups {
                 let amount = l.isUnconverted ? "unconverted" : r.money(l.home)
                 let paidCell = paid ? " \(l.paid.map { r.money($0) } ?? "") |" : ""
-                out.append("| \(cell(r.groupLabel(l))) | \(amount) | \(l.isUnconverted ? "" : r.share(l.home)) |\(paidCell) \(l.count) |")
+                out.append(
+                    "| \(cell(r.groupLabel(l))) | \(amount) | \(l.isUnconverted ? "" : r.share(l.home)) |\(paidCell) \(TripReport.count(l.count)) |")
             }
         }
         if r.grouping != .currency && !r.byCurrency.isEmpty {
@@ -40,12 +41,12 @@ public enum ReportMarkdown {
             for l in r.byCurrency {
                 guard let c = CurrencyTable.shared.lookup(l.key), let o = l.original else { continue }
                 let amount = l.isUnconverted ? "unconverted" : r.money(l.home)
-                out.append("| \(Money(minorUnits: o, currency: c).formatted) | \(amount) | \(l.count) |")
+                out.append("| \(Money(minorUnits: o, currency: c).formatted) | \(amount) | \(TripReport.count(l.count)) |")
             }
         }
         out += ["", "### Rates", "", "| rate | purchases | \(r.home.code) |", "|---|---:|---:|"]
         for p in r.provenance {
-            out.append("| \(TripReport.provenanceLabel(p)) | \(p.count) | \(p.source == .none ? "" : r.money(p.home)) |")
+            out.append("| \(TripReport.provenanceLabel(p)) | \(TripReport.count(p.count)) | \(p.source == .none ? "" : r.money(p.home)) |")
         }
         for w in r.warnings { out += ["", "> **Warning:** \(cell(w))"] }
         if !r.lines.isEmpty {

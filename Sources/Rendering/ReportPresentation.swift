@@ -105,6 +105,9 @@ extension TripReport {
         return out
     }
 
+    /// A count as the report writes every number for people: digits grouped (`13,008`).
+    static func count(_ n: Int) -> String { Money.group(String(n)) }
+
     /// "2026-03-02 … 2026-03-08 · 12 purchases · closed 2026-03-10"
     var subtitle: String {
         var parts: [String] = ["\(Money.group(String(purchaseCount))) purchase\(purchaseCount == 1 ? "" : "s")"]

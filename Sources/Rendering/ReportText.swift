@@ -19,7 +19,8 @@ extension TextFormat {
         }
         if r.days > 0 {
             out.append(
-                "  \(pad("per day", 16)) \(pad(r.money(r.averagePerDay), w, right: true))  average over \(r.days) day\(r.days == 1 ? "" : "s")")
+                "  \(pad("per day", 16)) \(pad(r.money(r.averagePerDay), w, right: true))  average over \(TripReport.count(r.days)) day\(r.days == 1 ? "" : "s")"
+            )
         }
         if let b = r.budgetText { out.append("  " + b) }
 
@@ -29,7 +30,7 @@ extension TextFormat {
             let cells = r.groups.map { l in l.isUnconverted ? ("unconverted", "") : (r.money(l.home), r.share(l.home)) }
             let aw = max(w, cells.map(\.0.count).max() ?? 0), sw = cells.map(\.1.count).max() ?? 0
             let counts = r.groups.map { l in
-                "  (\(l.count)\(l.unconverted > 0 && l.unconverted < l.count ? ", \(l.unconverted) unconverted" : "")"
+                "  (\(TripReport.count(l.count))\(l.unconverted > 0 && l.unconverted < l.count ? ", \(TripReport.count(l.unconverted)) unconverted" : "")"
                     + (l.paid.map { ", paid \(r.money($0))" } ?? "") + ")"
             }
             // What a line holds besides its label; the label gets the rest of the width, at least 8.
@@ -55,15 +56,15 @@ extension TextFormat {
                     l.isUnconverted
                     ? "unconverted"
                     : Money(minorUnits: l.home, currency: r.home).formatted
-                        + (l.unconverted > 0 ? " (+\(l.unconverted) unconverted)" : "")
-                out.append("  \(pad(money(o, c), 20, right: true))  →  \(converted)  (\(l.count))")
+                        + (l.unconverted > 0 ? " (+\(TripReport.count(l.unconverted)) unconverted)" : "")
+                out.append("  \(pad(money(o, c), 20, right: true))  →  \(converted)  (\(TripReport.count(l.count)))")
             }
         }
         out.append("")
         out.append("Rates")
         for p in r.provenance {
             let amount = p.source == .none ? "" : Money(minorUnits: p.home, currency: r.home).formatted
-            out.append("  \(pad(TripReport.provenanceLabel(p), 36)) \(pad(String(p.count), 6, right: true))  \(amount)")
+            out.append("  \(pad(TripReport.provenanceLabel(p), 36)) \(pad(TripReport.count(p.count), 6, right: true))  \(amount)")
         }
         for w in r.warnings { out.append(paint("warning: " + w, "33")) }
         if !r.lines.isEmpty {

@@ -153,8 +153,13 @@ public enum TextFormat {
             .map { String($0.dropLast()) }.joined(separator: "\n")
     }
 
-    /// `No purchases in Japan.`
-    public static func listEmpty(_ trip: Trip) -> String { "No purchases in \(safe(trip.name))." }
+    /// `No purchases in Japan.`, or when the trip has purchases that a filter (`filter`, its options
+    /// as typed) left out: `No purchases in Japan match --category food.`
+    public static func listEmpty(_ trip: Trip, filter: [String] = []) -> String {
+        filter.isEmpty
+            ? "No purchases in \(safe(trip.name))."
+            : "No purchases in \(safe(trip.name)) match \(filter.map { safe($0) }.joined(separator: " "))."
+    }
 
     /// The header line of `trip list` (with its line feed), or nil when there are no rows.
     public static func listHeader(_ trip: Trip, _ layout: ListLayout) -> String? {

@@ -86,4 +86,44 @@ struct ImportEndToEndTests {
         #expect(r.exitCode == 64)
         #expect(r.stderr.hasPrefix("trip: import: cannot open"))
     }
+
+    /// Issue 34: `trip import` of an export into a ledger with no trip creates the trip the file
+    /// names, with its dates, budget and presets, instead of "no current trip".
+    @Test func anExportIntoALedgerWithNoTripCreatesItsTrip() throws {
+        let folder = TemporaryFolder()
+        let source = TripProcess(ledgerPath: folder.file("source.sqlite"), today: "2026-03-05")
+        for args in [
+            [
+                "new", "Japan", "--currency", "JPY", "--home", "USD", "--start", "2026-03-01", "--end", "2026-03-10", "--budget", "500",
+                "--preset", "jp",
+            ],
+            ["rates", "set", "JPY", "0.0067", "--date", "2026-03-01"], ["add", "1000", "lunch", "--date", "2026-03-02"],
+        ] {
+            let r = try source.run(args)
+            try #require(r.exitCode == 0, "\(args): \(r.stderr)")
+        }
+        let path = folder.file("exp.csv")
+        try source.run("export", "--format", "csv").stdout.write(toFile: path, atomically: true, encoding: .utf8)
+
+        let fresh = TripProcess(ledgerPath: folder.file("fresh.sqlite"), today: "2026-03-05")
+        let r = try fresh.run("import", path)
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout == "imported 1 purchase into \"Japan\" (0 duplicates skipped)\n")
+        #expect(try fresh.run("show").stdout == source.run("show").stdout)
+        #expect(try fresh.run("report").stdout == source.run("report").stdout)
+    }
+
+    /// A file from before the trip columns still imports into a ledger with no trip: the trip is
+    /// created with the rows' home currency.
+    @Test func anOldExportIntoALedgerWithNoTripCreatesItsTripFromItsHomeCurrency() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("old.csv")
+        try Self.csv(rows: 3).write(toFile: path, atomically: true, encoding: .utf8)
+        let fresh = TripProcess(ledgerPath: folder.file("fresh.sqlite"))
+        let r = try fresh.run("import", path)
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout == "imported 3 purchases into \"Japan\" (0 duplicates skipped)\n")
+        let show = try fresh.run("show").stdout
+        #expect(show.contains("home currency   USD"), "\(show)")
+    }
 }

@@ -263,9 +263,12 @@ struct RefundExportEndToEndTests {
         #expect(csv.exitCode == 0, "\(csv.stderr)")
         let lines = csv.stdout.split(separator: "\r\n")
         // The group columns (paid_by, split, members) follow, empty on a trip without members.
-        #expect(lines[0].hasSuffix(",home_currency,home_total,charged,kind,refund_of,paid_by,split,members"))
-        #expect(lines[3].hasSuffix(",USD,28.00,,refund,1,,,"))
-        #expect(lines[4].hasSuffix(",USD,10.50,,credit,,,,"))
+        #expect(
+            lines[0].hasSuffix(
+                ",home_currency,home_total,charged,kind,refund_of,paid_by,split,members,trip_currency,trip_home_currency,trip_start,trip_end,trip_budget,trip_presets"
+            ))
+        #expect(lines[3].hasSuffix(",USD,28.00,,refund,1,,,,,,,,,"))
+        #expect(lines[4].hasSuffix(",USD,10.50,,credit,,,,,,,,,,"))
         let json = try trip.run("export", "--format", "json")
         #expect(json.stdout.contains("\"kind\":\"refund\""))
         #expect(json.stdout.contains("\"refund_of\":1"))

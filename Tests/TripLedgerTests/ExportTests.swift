@@ -190,13 +190,13 @@ struct ExportTests {
         let t = try Self.mixedTrip()
         let (text, _) = try Self.export(t, .csv)
         let rows = try RFC4180.parse(text)
-        #expect(rows.first == PurchaseCSV.columns)
+        #expect(rows.first == PurchaseCSV.exportColumns)
         #expect(rows.count == 8)
-        for row in rows { #expect(row.count == PurchaseCSV.columns.count, "\(row)") }
+        for row in rows { #expect(row.count == PurchaseCSV.exportColumns.count, "\(row)") }
         let column = { (name: String) in PurchaseCSV.columns.firstIndex(of: name)! }
         let body = rows.dropFirst()
         let sum = try body.reduce(Int64(0)) { s, row in
-            let cell = row.count == PurchaseCSV.columns.count ? row[column("home_total")] : ""
+            let cell = row.count == PurchaseCSV.exportColumns.count ? row[column("home_total")] : ""
             return try cell.isEmpty ? s : s + #require(Self.minor(cell))
         }
         #expect(sum == (try t.ledger.report(trip: nil).totals.net))
@@ -223,7 +223,7 @@ struct ExportTests {
         let json = try Self.export(t, .json).0
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         #expect((object?["purchases"] as? [Any])?.isEmpty == true)
-        #expect(try Self.export(t, .csv).0 == PurchaseCSV.record(PurchaseCSV.columns))
+        #expect(try Self.export(t, .csv).0 == PurchaseCSV.record(PurchaseCSV.exportColumns))
         #expect(try Self.export(t, .ledger).0.contains("commodity 1,000.00 USD\n"))
     }
 

@@ -142,24 +142,24 @@ struct GroupExportBytesTests {
 
     /// Written by the export before it wrote the cells as bytes (cc2a830).
     static let pinnedAll = [
-        #"id,trip,date,note,category,paid_with,currency,expression,price,discount,discount_spec,service,service_spec,tax,tax_spec,tax_included,tip,tip_spec,total,rounding,preset,rate,rate_date,rate_source,rate_provider,rate_fetched_at,provisional,home_currency,home_total,charged,kind,refund_of,paid_by,split,members"#,
-        #"1,"Group, ""one""",2026-03-01,coffee,,,JPY,700,700,0,,0,,0,,false,0,,700,half-up,,0.0061,2026-03-01,manual,,,false,EUR,4.27,,purchase,,,,"Ana,Ben,Zoë ""Z"",Dan""#,
-        #"2,"Group, ""one""",2026-03-01,taxi,,,JPY,3000,3000,0,,0,,0,,false,0,,3000,half-up,,0.0061,2026-03-01,manual,,,false,EUR,18.30,,purchase,,"Ana=1000,Ben=2000","Ana=2,Ben=1","#,
-        #"3,"Group, ""one""",2026-03-01,snacks,,,JPY,1001,1001,0,,0,,0,,false,0,,1001,half-up,,0.0061,2026-03-01,manual,,,false,EUR,6.11,,purchase,,"Zoë ""Z""=1001","Ana=3/2,Dan=1","#,
-        #"10,"Group, ""one""",2026-03-01,gum,,,JPY,10,10,0,,0,,0,,false,0,,10,half-up,,0.0061,2026-03-01,manual,,,false,EUR,0.06,,purchase,,Dan=10,Dan=1,"#,
-        #"4,"Group, ""one""",2026-03-02,museum,,,EUR,50,50.00,0.00,,0.00,,0.00,,false,0.00,,50.00,half-up,,1,2026-03-02,identity,,,false,EUR,50.00,,purchase,,Dan=5000,"Ana=60,Ben=40","#,
-        #"5,"Group, ""one""",2026-03-02,izakaya,,,JPY,3000,3000,0,,0,,300,10%,false,300,10%,3600,half-up,,0.0061,2026-03-01,manual,,,false,EUR,21.96,,purchase,,"Ben=1000,Dan=2600","Ana=1550,Ben=800,Dan=650","#,
-        #"6,"Group, ""one""",2026-03-02,ger camp,,,MNT,12000,12000.00,0.00,,0.00,,0.00,,false,0.00,,12000.00,half-up,,,,none,,,true,EUR,,,purchase,,Dan=1200000,"Ana=1,Ben=1,Zoë ""Z""=1,Dan=1","#,
-        #"7,"Group, ""one""",2026-03-03,lunch,,,JPY,2200,2200,0,,0,,0,,false,0,,2200,half-up,,0.0061,2026-03-01,manual,,,false,EUR,13.42,,purchase,,Ana=2200,"Ana=1,Ben=1,Zoë ""Z""=1,Dan=1","#,
-        #"8,"Group, ""one""",2026-03-03,tea,,,JPY,999,999,0,,0,,0,,false,0,,999,half-up,,0.0061,2026-03-01,manual,,,false,EUR,6.09,,purchase,,"Ana=333,Ben=333,Dan=333","Ben=667/10,Dan=333/10","#,
-        #"9,"Group, ""one""",2026-03-03,rail pass,,,JPY,1234567,1234567,0,,0,,0,,false,0,,1234567,half-up,,0.0061,2026-03-01,manual,,,false,EUR,7530.86,,purchase,,Ben=1234567,"Ana=7/4,Ben=1/4","#,
-        #"11,"Group, ""one""",2026-03-04,taxi,,,JPY,1000,1000,0,,0,,0,,false,0,,1000,half-up,,0.0061,2026-03-01,manual,,,false,EUR,6.10,,refund,2,"Ana=1000,Ben=2000","Ana=2,Ben=1","#,
-        #"12,Plain,2026-03-02,bread,,,EUR,12.50,12.50,0.00,,0.00,,0.00,,false,0.00,,12.50,half-up,,1,2026-03-02,identity,,,false,EUR,12.50,,purchase,,,,"#,
-        #"1,"Group, ""one""",2026-03-04,,,,EUR,500.00,500.00,0.00,,0.00,,0.00,,false,0.00,,500.00,,,1,2026-03-04,identity,,,false,EUR,500.00,,transfer,,"Zoë ""Z""",Ana,"#,
-        #"2,Second,2026-03-04,x,,,EUR,5.00,5.00,0.00,,0.00,,0.00,,false,0.00,,5.00,,,1,2026-03-04,identity,,,false,EUR,5.00,,transfer,,Eve,Finn,"Eve,Finn""#,
+        #"id,trip,date,note,category,paid_with,currency,expression,price,discount,discount_spec,service,service_spec,tax,tax_spec,tax_included,tip,tip_spec,total,rounding,preset,rate,rate_date,rate_source,rate_provider,rate_fetched_at,provisional,home_currency,home_total,charged,kind,refund_of,paid_by,split,members,trip_currency,trip_home_currency,trip_start,trip_end,trip_budget,trip_presets"#,
+        #"1,"Group, ""one""",2026-03-01,coffee,,,JPY,700,700,0,,0,,0,,false,0,,700,half-up,,0.0061,2026-03-01,manual,,,false,EUR,4.27,,purchase,,,,"Ana,Ben,Zoë ""Z"",Dan",JPY,EUR,,,,"#,
+        #"2,"Group, ""one""",2026-03-01,taxi,,,JPY,3000,3000,0,,0,,0,,false,0,,3000,half-up,,0.0061,2026-03-01,manual,,,false,EUR,18.30,,purchase,,"Ana=1000,Ben=2000","Ana=2,Ben=1",,,,,,,"#,
+        #"3,"Group, ""one""",2026-03-01,snacks,,,JPY,1001,1001,0,,0,,0,,false,0,,1001,half-up,,0.0061,2026-03-01,manual,,,false,EUR,6.11,,purchase,,"Zoë ""Z""=1001","Ana=3/2,Dan=1",,,,,,,"#,
+        #"10,"Group, ""one""",2026-03-01,gum,,,JPY,10,10,0,,0,,0,,false,0,,10,half-up,,0.0061,2026-03-01,manual,,,false,EUR,0.06,,purchase,,Dan=10,Dan=1,,,,,,,"#,
+        #"4,"Group, ""one""",2026-03-02,museum,,,EUR,50,50.00,0.00,,0.00,,0.00,,false,0.00,,50.00,half-up,,1,2026-03-02,identity,,,false,EUR,50.00,,purchase,,Dan=5000,"Ana=60,Ben=40",,,,,,,"#,
+        #"5,"Group, ""one""",2026-03-02,izakaya,,,JPY,3000,3000,0,,0,,300,10%,false,300,10%,3600,half-up,,0.0061,2026-03-01,manual,,,false,EUR,21.96,,purchase,,"Ben=1000,Dan=2600","Ana=1550,Ben=800,Dan=650",,,,,,,"#,
+        #"6,"Group, ""one""",2026-03-02,ger camp,,,MNT,12000,12000.00,0.00,,0.00,,0.00,,false,0.00,,12000.00,half-up,,,,none,,,true,EUR,,,purchase,,Dan=1200000,"Ana=1,Ben=1,Zoë ""Z""=1,Dan=1",,,,,,,"#,
+        #"7,"Group, ""one""",2026-03-03,lunch,,,JPY,2200,2200,0,,0,,0,,false,0,,2200,half-up,,0.0061,2026-03-01,manual,,,false,EUR,13.42,,purchase,,Ana=2200,"Ana=1,Ben=1,Zoë ""Z""=1,Dan=1",,,,,,,"#,
+        #"8,"Group, ""one""",2026-03-03,tea,,,JPY,999,999,0,,0,,0,,false,0,,999,half-up,,0.0061,2026-03-01,manual,,,false,EUR,6.09,,purchase,,"Ana=333,Ben=333,Dan=333","Ben=667/10,Dan=333/10",,,,,,,"#,
+        #"9,"Group, ""one""",2026-03-03,rail pass,,,JPY,1234567,1234567,0,,0,,0,,false,0,,1234567,half-up,,0.0061,2026-03-01,manual,,,false,EUR,7530.86,,purchase,,Ben=1234567,"Ana=7/4,Ben=1/4",,,,,,,"#,
+        #"11,"Group, ""one""",2026-03-04,taxi,,,JPY,1000,1000,0,,0,,0,,false,0,,1000,half-up,,0.0061,2026-03-01,manual,,,false,EUR,6.10,,refund,2,"Ana=1000,Ben=2000","Ana=2,Ben=1",,,,,,,"#,
+        #"12,Plain,2026-03-02,bread,,,EUR,12.50,12.50,0.00,,0.00,,0.00,,false,0.00,,12.50,half-up,,1,2026-03-02,identity,,,false,EUR,12.50,,purchase,,,,,EUR,EUR,,,,"#,
+        #"1,"Group, ""one""",2026-03-04,,,,EUR,500.00,500.00,0.00,,0.00,,0.00,,false,0.00,,500.00,,,1,2026-03-04,identity,,,false,EUR,500.00,,transfer,,"Zoë ""Z""",Ana,,,,,,,"#,
+        #"2,Second,2026-03-04,x,,,EUR,5.00,5.00,0.00,,0.00,,0.00,,false,0.00,,5.00,,,1,2026-03-04,identity,,,false,EUR,5.00,,transfer,,Eve,Finn,"Eve,Finn",EUR,EUR,,,,"#,
     ].map { $0 + "\r\n" }.joined()
     static let pinnedSecond = [
-        #"id,trip,date,note,category,paid_with,currency,expression,price,discount,discount_spec,service,service_spec,tax,tax_spec,tax_included,tip,tip_spec,total,rounding,preset,rate,rate_date,rate_source,rate_provider,rate_fetched_at,provisional,home_currency,home_total,charged,kind,refund_of,paid_by,split,members"#,
-        #"2,Second,2026-03-04,x,,,EUR,5.00,5.00,0.00,,0.00,,0.00,,false,0.00,,5.00,,,1,2026-03-04,identity,,,false,EUR,5.00,,transfer,,Eve,Finn,"Eve,Finn""#,
+        #"id,trip,date,note,category,paid_with,currency,expression,price,discount,discount_spec,service,service_spec,tax,tax_spec,tax_included,tip,tip_spec,total,rounding,preset,rate,rate_date,rate_source,rate_provider,rate_fetched_at,provisional,home_currency,home_total,charged,kind,refund_of,paid_by,split,members,trip_currency,trip_home_currency,trip_start,trip_end,trip_budget,trip_presets"#,
+        #"2,Second,2026-03-04,x,,,EUR,5.00,5.00,0.00,,0.00,,0.00,,false,0.00,,5.00,,,1,2026-03-04,identity,,,false,EUR,5.00,,transfer,,Eve,Finn,"Eve,Finn",EUR,EUR,,,,"#,
     ].map { $0 + "\r\n" }.joined()
 }

@@ -202,6 +202,9 @@ struct ImportFastPathTests {
             let (sa, sb) = (Self.split(&fast), Self.split(&general))
             #expect(sa == sb, "row \(number): split")
             if sa != nil { splits += 1 }
+            // The refund's link (the file's id of its purchase) is read alike, and so is each row's own id.
+            #expect(fast.takeRefundOf()?.id == general.takeRefundOf()?.id, "row \(number): refund_of")
+            #expect(fast.fileID(record) == general.fileID(record) && fast.fileID(record) != nil, "row \(number): id")
         }
         #expect(number == 11 && transfers == 2 && splits == 8, "\(number) rows, \(transfers) transfers, \(splits) splits")
         // All but the first (with `members`), the museum (its expression `50` is not its price

@@ -75,7 +75,9 @@ struct PurchaseStreamTests {
             return "{\"purchases\":[" + objects.joined(separator: ",") + "],\"trip\":" + JSONValue.string(trip.name).serialized + "}\n"
         }
         let (_, layout) = try t.ledger.listLayout(filter)
-        guard let header = TextFormat.listHeader(trip, layout) else { return TextFormat.listEmpty(trip) + "\n" }
+        guard let header = TextFormat.listHeader(trip, layout) else {
+            return TextFormat.listEmpty(trip, filter: try t.ledger.unmatchedFilter(filter, trip: trip)) + "\n"
+        }
         return header + purchases.map { TextFormat.listRow($0, layout) }.joined() + (TextFormat.listFooter(layout) ?? "")
     }
 

@@ -42,6 +42,7 @@ extension ExportRowImporter {
                 parsed.now = Array(now.utf8)
             }
             pendingSplit = nil
+            pendingRefundOf = nil
             let done = record.bytes.withUnsafeBufferPointer { fastAppend($0, record, number: number, to: &values) }
             if let done { return done }
         }
@@ -319,7 +320,8 @@ extension ExportRowImporter {
                 if let known { return known }
             } else {
                 let t = directory.trip(named: trimmed(String(decoding: name, as: UTF8.self)))
-                parsed.trips.insert(name, t)
+                // A trip `row` is about to create is looked up again once it exists.
+                if t != nil || !createsTrips { parsed.trips.insert(name, t) }
                 if let t { return t }
             }
         }

@@ -23,6 +23,8 @@ struct ParseSummary {
     var tripIDs: Set<Int64> = []
     /// Splits, members and transfers, stored after the purchases (see `GroupImport`).
     var group = GroupImport()
+    /// Each row's file id and each refund's `refund_of`, linked after the purchases (see `RefundLinks`).
+    var links = RefundLinks()
 }
 
 /// `trip import` on two cores: a worker thread reads, parses and validates the CSV rows (pure

@@ -40,12 +40,23 @@ extension Ledger {
                 guard let list = group.members[tripID], named.insert(tripID).inserted else { return "" }
                 return list.map(\.name).joined(separator: ",")
             }
-            try write(PurchaseCSV.record(PurchaseCSV.columns))
+            // Each trip's facts go on its first row too, so an import into a ledger without it creates it.
+            let byID = Dictionary(uniqueKeysWithValues: trips.map { ($0.id, $0) })
+            var described: Set<Int64> = []
+            func facts(_ tripID: Int64, to out: inout [UInt8]) {
+                let cells =
+                    described.insert(tripID).inserted
+                    ? byID[tripID].map(PurchaseCSV.tripFields) ?? PurchaseCSV.noTripFields : PurchaseCSV.noTripFields
+                out.append(UInt8(ascii: ","))
+                PurchaseCSV.append(cells[...], to: &out)
+            }
+            try write(PurchaseCSV.record(PurchaseCSV.exportColumns))
             if group.isEmpty {
                 try purchaseStore.forEachExported(trip: tripID) { p in
                     summary.add(p)
                     try sink.append { out in
                         PurchaseCSV.append(PurchaseCSV.fields(p)[...], to: &out)
+                        facts(p.tripID, to: &out)
                         PurchaseCSV.appendLineEnd(to: &out)
                     }
                 }
@@ -65,13 +76,18 @@ extension Ledger {
                             cells.append(trip: p.tripID, stored: split, to: &out)
                             out.append(UInt8(ascii: ","))
                             PurchaseCSV.appendField(membersCell, to: &out)
+                            facts(p.tripID, to: &out)
                             PurchaseCSV.appendLineEnd(to: &out)
                         }
                     }
                 }
             }
             for t in try group.transfers(ledger: self, trips: trips) {
-                try write(PurchaseCSV.record(PurchaseCSV.fields(t, members: members(t.tripID))))
+                var out: [UInt8] = []
+                PurchaseCSV.append(PurchaseCSV.fields(t, members: members(t.tripID))[...], to: &out)
+                facts(t.tripID, to: &out)
+                PurchaseCSV.appendLineEnd(to: &out)
+                try write(String(decoding: out, as: UTF8.self))
             }
         case .json:
             // Each purchase object with its `paid_by` and `split`, written by `PurchaseStream`

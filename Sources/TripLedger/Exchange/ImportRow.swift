@@ -44,18 +44,42 @@ struct ExportRowImporter: RowImporter {
     var parsed = ParsedCells()
     /// Off: every row takes `row`'s path (tests compare the two).
     var fastPathEnabled = true
+    /// On when the ledger has no current trip and no --trip was given: a row whose `trip` names no
+    /// trip of the ledger creates it from the row's `trip_*` facts (only on the connection's thread).
+    var createsTrips = false
     /// Group cells read so far (`members`, transfers) and the split of the row `row` just read.
     var group = GroupImport()
     var pendingSplit: GroupImport.Split?
+    /// The `refund_of` of the row `row` just read (its file id and cell).
+    var pendingRefundOf: (id: Int64, cell: String)?
 
     mutating func takeSplit() -> GroupImport.Split? {
         defer { pendingSplit = nil }
         return pendingSplit
     }
 
+    mutating func takeRefundOf() -> (id: Int64, cell: String)? {
+        defer { pendingRefundOf = nil }
+        return pendingRefundOf
+    }
+
+    /// The `id` cell as the export writes it (digits), read from its bytes; `nil` when absent or not an id.
+    func fileID(_ record: CSVRecord) -> Int64? {
+        let i = at[ExportColumn.id.rawValue]
+        guard i >= 0, i < record.count else { return nil }
+        let range = record.range(i)
+        guard !range.isEmpty, range.count <= 18 else { return nil }
+        var v: Int64 = 0
+        for b in record.bytes[range] {
+            guard b >= 0x30 && b <= 0x39 else { return nil }
+            v = v * 10 + Int64(b - 0x30)
+        }
+        return v
+    }
+
     init(ledger: Ledger, header: [String], trip: String?) throws {
         // A report's CSV (`reportColumns`) imports too: its extra column is derived, so ignored.
-        let known = Set(PurchaseCSV.columns + PurchaseCSV.reportColumns)
+        let known = Set(PurchaseCSV.exportColumns + PurchaseCSV.reportColumns)
         let unknown = header.filter { !known.contains($0) }
         if !unknown.isEmpty {
             throw TripError.badText(
@@ -102,6 +126,7 @@ struct ExportRowImporter: RowImporter {
         self.fields = fields
         self.number = number
         pendingSplit = nil
+        pendingRefundOf = nil
         let trip = try targetTrip()
 
         let dateText = cell(.date)
@@ -192,12 +217,16 @@ struct ExportRowImporter: RowImporter {
         let (preset, note, kind) = try described.get()
         let inputs = built.inputs, category = built.category, paidWith = built.paidWith, charged = built.charged
         var row = PurchaseRow(built)
-        // The file's ids are not this ledger's: a refund keeps its kind (and so its sign in every
-        // report) but not its link; `refund_of` is read only to be checked as an id.
+        // The file's ids are not this ledger's: the link is stored after the inserts, through the
+        // rows' import keys (`RefundLinks`). A refund with no `refund_of` (from a ledger that lost
+        // the link) stays a refund of nothing, as it was.
         row.kind = kind
         let refundOfText = trimmed(cell(.refundOf))
-        if !refundOfText.isEmpty, Int64(refundOfText) == nil || kind != .refund {
-            throw bad(.refundOf, kind == .refund ? "is not a purchase id" : "is set on a row whose kind is not refund")
+        if !refundOfText.isEmpty {
+            guard let of = Int64(refundOfText), of > 0, kind == .refund else {
+                throw bad(.refundOf, kind == .refund ? "is not a purchase id" : "is set on a row whose kind is not refund")
+            }
+            pendingRefundOf = (of, cell(.refundOf))
         }
         try readMembers(trip: trip)
         pendingSplit = try split(trip: trip)
@@ -419,9 +448,27 @@ struct ExportRowImporter: RowImporter {
                 }
             }
         }
+        if createsTrips, !trimmed(name).isEmpty { return try createTrip(named: trimmed(name)) }
         if let current { return current }
         guard let t = try directory.map({ $0.current }) ?? ledger.currentTrip() else { throw try ledger.noCurrentTrip() }
         current = t
+        return t
+    }
+
+    /// The trip a row names, created as the exporting ledger had it: its `trip_*` cells (on the
+    /// trip's first row of an export), else the row's home currency alone (a file from before them).
+    private mutating func createTrip(named name: String) throws -> Trip {
+        func fact(_ c: ExportColumn) -> String? {
+            let t = trimmed(cell(c))
+            return t.isEmpty ? nil : t
+        }
+        let new = NewTrip(
+            name: name, localCurrency: fact(.tripCurrency), homeCurrency: fact(.tripHomeCurrency) ?? fact(.homeCurrency),
+            start: fact(.tripStart), end: fact(.tripEnd), budget: fact(.tripBudget),
+            presets: fact(.tripPresets).map { $0.split(separator: ",").map { String($0) } } ?? [])
+        let t = try field(.trip) { try ledger.createTrip(new) }
+        trips[cell(.trip)] = .some(t)
+        directory?.add(t)
         return t
     }
 
@@ -489,6 +536,9 @@ struct TripDirectory: Sendable {
         current = try ledger.currentTrip()
     }
 
+    /// Adds a trip an import just created.
+    mutating func add(_ trip: Trip) { byName[Self.folded(trip.name)] = trip }
+
     /// The trip `Ledger.trip(named:)` finds: `trips.name` is `COLLATE NOCASE`, which ignores the
     /// case of ASCII letters only.
     func trip(named name: String) -> Trip? { byName[Self.folded(name)] }
@@ -509,8 +559,9 @@ enum ExportColumn: Int, CaseIterable {
     case homeCurrency, homeTotal, charged
     case kind, refundOf
     case paidBy, split, members
+    case tripCurrency, tripHomeCurrency, tripStart, tripEnd, tripBudget, tripPresets
 
-    var name: String { PurchaseCSV.columns[rawValue] }
+    var name: String { PurchaseCSV.exportColumns[rawValue] }
 }
 
 /// A breakdown's amounts in minor units of the home currency.

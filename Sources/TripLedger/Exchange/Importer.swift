@@ -173,9 +173,12 @@ extension Ledger {
                     // thread must not touch the connection, and the fast path needs it in any case.
                     export.directory = try TripDirectory(ledger: self)
                     export.fastPathEnabled = options.fastPath
+                    // Into a ledger with no current trip (a fresh one), the trips the file names are
+                    // created as it goes, which only the connection's thread may do: no pipeline.
+                    export.createsTrips = options.trip == nil && export.directory?.current == nil
                     importer = export
                 }
-                if ImportPipeline.isAvailable, var export = importer as? ExportRowImporter {
+                if ImportPipeline.isAvailable, var export = importer as? ExportRowImporter, !export.createsTrips {
                     summary = try ImportPipeline.run(
                         produce: { deliver in
                             try Self.parseRows(reader, &export, now: now, batchRows: ImportPipeline.rowsPerBatch, deliver: deliver)
@@ -193,6 +196,7 @@ extension Ledger {
                 try shiftIDs(after: lastID, pastHighWater: removedAbove)
                 try verifyTrips(summary.tripIDs)
                 let transfers = try storeGroupRows(summary.group, lastID: lastID)
+                try storeRefundLinks(summary.links, lastID: lastID)
                 var result = ImportResult(
                     imported: sink.added, skipped: summary.rows - sink.added + transfers.skipped, trips: summary.trips,
                     transfers: transfers.added)
@@ -250,6 +254,10 @@ extension Ledger {
             let (trip, baseKey) = try importer.append(record, number: number, to: &batch.values, now: now)
             let key = keys.key(for: baseKey)
             if let split = importer.takeSplit() { summary.group.splits.append((key, split)) }
+            summary.links.add(id: importer.fileID(record), key: key, row: number)
+            if let of = importer.takeRefundOf() {
+                summary.links.add(RefundLinks.Refund(row: number, key: key, of: of.id, cell: of.cell))
+            }
             batch.values.appendInteger(Int64(bitPattern: key))
             batch.keys.append(key)
             use(trip)
@@ -293,6 +301,13 @@ extension Ledger {
         }
     }
 
+    /// `--paid-by` and `--split` say who paid a card statement's rows: an export-format file names
+    /// each row's own, so they are refused there rather than ignored.
+    static func refuseStatementSplit(_ options: ImportOptions) throws {
+        guard !options.statementOptions.split.isEmpty else { return }
+        throw TripError.usage("import: --paid-by and --split are for a card statement; an export file has each row's paid_by and split")
+    }
+
     /// Opens `path` (`-`: standard input) and imports it.
     public func importPurchases(
         path: String, options: ImportOptions, progressEvery: Int = 10_000,
@@ -313,10 +328,12 @@ extension Ledger {
             {
                 let bytes = try prefix + CSVReader.rest(of: fd)
                 if let r = try importStatement(bytes: bytes, options: options) { return r }
+                try Self.refuseStatementSplit(options)
                 return try importPurchases(
                     from: CSVReader(bytes: bytes, delimiter: options.delimiter), options: options,
                     progressEvery: progressEvery, bulkThreshold: bulkThreshold, progress: progress)
             }
+            try Self.refuseStatementSplit(options)
             return try importPurchases(
                 from: CSVReader(fileDescriptor: fd, delimiter: options.delimiter, prefix: prefix), options: options,
                 progressEvery: progressEvery, bulkThreshold: bulkThreshold, progress: progress)
@@ -440,6 +457,10 @@ protocol RowImporter {
     mutating func holdAside(_ record: CSVRecord, number: Int) throws -> Trip?
     /// The split of the row `append` just took, if it has one (asked once per row).
     mutating func takeSplit() -> GroupImport.Split?
+    /// The `refund_of` of the row `append` just took, if it is a linked refund (asked once per row).
+    mutating func takeRefundOf() -> (id: Int64, cell: String)?
+    /// The row's `id` cell: the id the exporting ledger gave it, which a refund's `refund_of` names.
+    func fileID(_ record: CSVRecord) -> Int64?
     /// What was kept for after the inserts (`members` cells, transfers).
     var group: GroupImport { get }
 }
@@ -447,6 +468,8 @@ protocol RowImporter {
 extension RowImporter {
     mutating func holdAside(_ record: CSVRecord, number: Int) throws -> Trip? { nil }
     mutating func takeSplit() -> GroupImport.Split? { nil }
+    mutating func takeRefundOf() -> (id: Int64, cell: String)? { nil }
+    func fileID(_ record: CSVRecord) -> Int64? { nil }
     var group: GroupImport { GroupImport() }
 
     mutating func append(_ record: CSVRecord, number: Int, to values: inout PackedValues, now: String) throws -> (Trip, UInt64) {

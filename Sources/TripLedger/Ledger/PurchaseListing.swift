@@ -45,7 +45,7 @@ extension Ledger {
         // `#3 p-7kq4x`: a row before its first sync has its number alone.
         if shared { layout.idWidth += 1 + 2 + SharedID.shownLength }
         guard let header = TextFormat.listHeader(trip, layout) else {
-            try out.write(TextFormat.listEmpty(trip) + "\n")
+            try out.write(TextFormat.listEmpty(trip, filter: try unmatchedFilter(filter, trip: trip)) + "\n")
             return
         }
         try out.write(header)
@@ -84,5 +84,18 @@ extension Ledger {
             layout.anyProvisional = layout.anyProvisional || s.int(.anyProvisional) != 0
         }
         return (q.trip, layout)
+    }
+}
+
+extension Ledger {
+    /// The filter options of `filter` as typed (`--category food`), when they left out every
+    /// purchase of a trip that has some; empty when the trip has none (then that is the news).
+    func unmatchedFilter(_ filter: PurchaseFilter, trip: Trip) throws -> [String] {
+        let given = [("--category", filter.category), ("--since", filter.since), ("--until", filter.until)]
+            .compactMap { name, value in value.map { "\(name) \($0)" } }
+        guard !given.isEmpty, try purchaseStore.count(trip: trip.id, from: "0000-01-01", to: "9999-12-31", currency: nil) > 0 else {
+            return []
+        }
+        return given
     }
 }

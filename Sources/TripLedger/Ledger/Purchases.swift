@@ -9,6 +9,11 @@ extension Ledger {
         try requireOpen(trip)
         var draft = draft
         try readWords(of: &draft, trip: trip)
+        if draft.kind == .credit && draft.entry.preset == nil {
+            // Money received is not a price the trip's preset describes: a tax-free refund at the
+            // airport holds no 10% tax. Its own --preset or --tax still apply.
+            draft.entry.preset = "none"
+        }
         (draft.amount, draft.currency) = try PastedAmount.read(
             draft.amount ?? amount, given: draft.currency, purchaseCurrency: trip.localCurrency ?? trip.homeCurrency
         ) { "trip add \($0) \($1)" }

@@ -25,6 +25,9 @@ public struct StatementOptions: Sendable {
     public var delimiterGiven = false
     /// Where the user's own profiles are (`StatementProfile.userFolder`).
     public var userProfiles: String?
+    /// `--paid-by` and `--split`: who paid the rows and who shares them on a group trip, as
+    /// `trip add` reads them (default: this device's member pays, every member shares).
+    public var split = SplitDraft()
 
     public init() {}
 }
@@ -137,6 +140,8 @@ extension Ledger {
             let draft = PurchaseDraft(
                 amount: Money(minorUnits: line.amount, currency: line.currency).plainText, currency: line.currency.code,
                 note: line.note, date: line.date.description, category: line.category,
+                // Money back takes no preset, as `trip add --refund` (see `addPurchase`).
+                preset: line.isCredit ? "none" : nil,
                 charged: line.charged.map { Money(minorUnits: $0, currency: trip.homeCurrency).plainText })
             var entry = draft
             // The cell was read as data: the builder takes the number, never evaluates the text.
@@ -201,6 +206,11 @@ extension Ledger {
             try sink.take(batch) { _ in }
             try sink.finish()
             try shiftIDs(after: lastID, pastHighWater: removedAbove)
+            // On a group trip every row is paid and shared as `trip add` would pay and share it,
+            // before money back takes the split of the purchase it refunds.
+            for id in try purchaseStore.importedIDs(after: lastID).values.sorted() {
+                try storeSplit(so.split, purchase: try purchase(id: id), previousTrip: nil)
+            }
             // Money back becomes a refund of its purchase once every row is in: the purchase may be
             // in this file or already in the ledger. A credit imported before is linked now too.
             var linked = 0

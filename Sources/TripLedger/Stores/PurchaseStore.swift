@@ -501,6 +501,17 @@ extension PurchaseStore {
         return ids
     }
 
+    /// The row imported under `key`, of any kind: an import's row that was a duplicate.
+    func id(importKey key: UInt64) throws -> Int64? {
+        try db.scalarInt("SELECT id FROM purchases WHERE import_key = ? ORDER BY id LIMIT 1", [.integer(Int64(bitPattern: key))])
+    }
+
+    /// Makes refund `id` the refund of purchase `purchaseID` (an imported refund, whose file named
+    /// its purchase by the file's own id).
+    func setRefundOf(_ id: Int64, to purchaseID: Int64) throws {
+        try db.run("UPDATE purchases SET refund_of = ?1 WHERE id = ?2 AND kind = 'refund'", [.integer(purchaseID), .integer(id)])
+    }
+
     /// The row imported under `key` into trip `tripID` when it is still a credit (money in linked
     /// to no purchase): its id.
     func creditID(importKey key: UInt64, trip tripID: Int64) throws -> Int64? {

@@ -217,12 +217,14 @@ extension SplitStore {
         BatchInsert(db: db, prefix: "INSERT OR FAIL INTO purchase_splits (trip_id, purchase_id, payers, shares) VALUES ", row: "(?, ?, ?, ?)")
     }
 
-    /// Gives purchase `target` of trip `tripID` the split of purchase `source`.
+    /// Gives purchase `target` of trip `tripID` the split of purchase `source`, replacing its own
+    /// (a statement's money back is split when imported, then takes its purchase's when linked).
     func copy(trip tripID: Int64, from source: Int64, to target: Int64) throws {
         try db.run(
             """
             INSERT INTO purchase_splits (trip_id, purchase_id, payers, shares)
             SELECT trip_id, ?, payers, shares FROM purchase_splits WHERE trip_id = ? AND purchase_id = ?
+            ON CONFLICT (trip_id, purchase_id) DO UPDATE SET payers = excluded.payers, shares = excluded.shares
             """, [.integer(target), .integer(tripID), .integer(source)])
     }
 

@@ -63,9 +63,17 @@ extension TripCommand {
         @Flag(help: "With --splitwise: import expenses with several payers, each paying in proportion to their column.")
         var payersByNet = false
         @Option(help: "The field separator: , (default) or ; (common in European bank statements), | or tab.") var delimiter: String?
+        @Option(
+            help: "Card statement on a group trip: who paid the rows, as trip add --paid-by (default: this device's member, trip whoami).")
+        var paidBy: String?
+        @Option(help: "Card statement on a group trip: who shares each row, as trip add --split (default: every member equally).")
+        var split: String?
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
+            if splitwise && (paidBy != nil || split != nil) {
+                throw ValidationError("--paid-by and --split are for a card statement; a Splitwise export names its payers and shares")
+            }
             if splitwise {
                 let ledger = try global.openLedger()
                 let r = try ledger.importSplitwise(path: file, trip: trip, options: SplitwiseImport(payersByNet: payersByNet))
@@ -112,6 +120,7 @@ extension TripCommand {
             options.statementOptions.includePending = includePending
             options.statementOptions.skipBadRows = skipBadRows
             options.statementOptions.userProfiles = StatementProfile.userFolder(environment: TextFile.environment())
+            options.statementOptions.split = SplitDraft(paidBy: paidBy, split: split)
             let ledger = try global.openLedger(create: true)
             let showProgress = isatty(2) == 1
             let result = try ledger.importPurchases(path: file, options: options) { rows in
