@@ -24,6 +24,7 @@ struct AddFastPathTests {
     @Test func everyOptionReadsAsArgumentParserReadsIt() throws {
         try expectSame(["1200"])
         try expectSame(["1200", "JPY", "ramen", "at", "Ichiran"])
+        try expectSame(["1200", "-", "300", "coffee"])
         for name in AddFastPath.optionNames {
             // `--format` takes only the formats `add` offers; any other value is argument-parser's.
             if name == "format" {

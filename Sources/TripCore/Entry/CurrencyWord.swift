@@ -65,18 +65,25 @@ public struct CurrencyWord: Equatable, Sendable {
             guard let asNote else { throw .unknownCurrency(word, suggestions: nearest) }
             throw .unknownCurrencyOrNote(word, suggestions: nearest, asNote: asNote)
         case .name(let candidates, let ordinary):
-            for tier in [inUse?.trip, inUse?.ledger] {
-                let used = candidates.filter { tier?.contains($0) ?? false }
-                if used.count == 1 { return used[0] }
-                if used.count > 1 {
-                    throw .ambiguousCurrencyWord(
-                        field: field, word: word, candidates: used, retype: retype?(used[0]), asNote: asNote)
-                }
-            }
-            if candidates.count == 1 && !ordinary { return candidates[0] }
-            throw .ambiguousCurrencyWord(
-                field: field, word: word, candidates: candidates, retype: retype?(candidates[0]), asNote: asNote)
+            // The trip's currencies first, then the ledger's: `dollars` on a trip in SGD is SGD
+            // though the ledger has USD too.
+            let used = [inUse?.trip, inUse?.ledger].lazy.map { tier in candidates.filter { tier?.contains($0) ?? false } }
+                .first { !$0.isEmpty }
+            if let used, used.count == 1 { return used[0] }
+            if used == nil, candidates.count == 1, !ordinary { return candidates[0] }
+            throw CurrencyWord.refusal(field: field, word: word, candidates: used ?? candidates, retype: retype, asNote: asNote)
         }
+    }
+
+    /// `"dollars" could be USD, SGD: give the code (trip add 10 USD hat); if it is part of the
+    /// note, type: trip add 10 --note 'dollars hat'`.
+    static func refusal(
+        field: String, word: String, candidates: [String], retype: ((String) -> String)?, asNote: String?
+    ) -> TripError {
+        let shown = candidates.prefix(5).joined(separator: ", ") + (candidates.count > 5 ? ", …" : "")
+        let again = retype.map { " (\($0(candidates[0])))" } ?? ""
+        let note = asNote.map { "; if it is part of the note, type: \($0)" } ?? ""
+        return .badTextValue(field: field, value: word, reason: "could be \(shown): give the code\(again)\(note)")
     }
 
     /// What `word` is, by itself.

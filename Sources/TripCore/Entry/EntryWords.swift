@@ -51,11 +51,11 @@ public struct EntryWords: Equatable, Sendable {
         "trip add \(amount) --note \(EntryWords.shellWord(note(currencyRead: false).joined(separator: " ")))"
     }
 
-    /// A number to continue an amount with: digits, a decimal point or parentheses first, and
+    /// A number to continue an amount with: a digit, a decimal point or a parenthesis first, and
     /// nothing a note word has (`3`, `2.50`, `(2+1)`, never `3rd`).
     static func isNumber(_ word: some StringProtocol) -> Bool {
         guard let first = word.unicodeScalars.first, ("0"..."9").contains(first) || first == "(" || first == "." else { return false }
-        return word.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ".,'()".unicodeScalars.contains($0) }
+        return word.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ".,'()+-*/×÷".unicodeScalars.contains($0) }
     }
 
     /// `text` as one shell word, for a command line the user can paste back.

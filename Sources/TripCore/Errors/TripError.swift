@@ -4,10 +4,6 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownCurrency(String, suggestions: [String])
     /// Three capital letters after `trip add`'s amount that are no currency: maybe a note (`KFC`).
     case unknownCurrencyOrNote(String, suggestions: [String], asNote: String)
-    /// A currency's name that names no single currency here (`dollars` on a trip in USD and
-    /// SGD): `retype` is the command with the first candidate's code, `asNote` the one that keeps
-    /// the word in the note, where there is one (`CurrencyWord`).
-    case ambiguousCurrencyWord(field: String, word: String, candidates: [String], retype: String?, asNote: String?)
     case currencyWithoutMinorUnits(String)
     case badAmount(field: String, value: String, reason: String)
     case ambiguousAmount(field: String, value: String, readings: [String], suggestions: [String])
@@ -61,10 +57,6 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .unknownCurrencyOrNote(code, suggestions, asNote):
             let hint = suggestions.isEmpty ? "" : "; did you mean \(suggestions.joined(separator: ", "))?"
             return "currency: unknown ISO 4217 code \(quoted(code))\(hint) If it is part of the note, type: \(asNote)"
-        case let .ambiguousCurrencyWord(field, word, candidates, retype, asNote):
-            let shown = candidates.prefix(5).joined(separator: ", ") + (candidates.count > 5 ? ", …" : "")
-            return "\(field): \(quoted(word)) could be \(shown): give the code"
-                + (retype.map { " (\($0))" } ?? "") + (asNote.map { "; if it is part of the note, type: \($0)" } ?? "")
         case let .currencyWithoutMinorUnits(code):
             return "currency: \(code) has no minor units in ISO 4217 and cannot hold money"
         case let .badAmount(field, value, reason):

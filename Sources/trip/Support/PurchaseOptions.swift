@@ -8,8 +8,8 @@ struct PurchaseOptions: ParsableArguments {
     @Option(
         name: [.long, .customShort("d")], parsing: .unconditional,
         help: """
-            Purchase date: YYYY-MM-DD, today, yesterday, tomorrow, -N (days ago), mon…sun, \
-            or D/M once date_order is set. Default: today; edit keeps the stored one.
+            Date: YYYY-MM-DD, today, yesterday, tomorrow, -N (days ago), mon…sun, or D/M when \
+            date_order is set. add: default today; edit: keeps the stored date.
             """
     )
     var date: String?
@@ -23,7 +23,7 @@ struct PurchaseOptions: ParsableArguments {
     @Option(
         help: "Preset of tax/service/tip rules (JP, SG, US-NY, GB, DE, …; `trip config` lists them); none clears.", completion: Completions.presets)
     var preset: String?
-    @Option(help: "Rounding of each step: half-up, half-even, floor or ceiling.", completion: Completions.roundingModes) var rounding: String?
+    @Option(help: "Rounding mode for each step: half-up, half-even, floor or ceiling.", completion: Completions.roundingModes) var rounding: String?
     @Option(help: "Rate for this purchase: 1 unit of its currency = RATE home currency.") var rate: String?
     @Option(help: "What the card charged, in the home currency. Wins over any rate.") var charged: String?
     @Option(help: "How it was paid: cash, card, …") var paidWith: String?
