@@ -118,7 +118,6 @@ extension RateQuote {
         .object([
             "rate": .string(rate), "date": JSONValue(date?.description), "source": .string(source.rawValue),
             "provider": JSONValue(provider), "fetched_at": JSONValue(fetchedAt), "provisional": .bool(provisional),
-            "via": JSONValue(via), "legs": .array(legs.map(\.json)),
         ])
     }
 }

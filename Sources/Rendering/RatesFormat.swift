@@ -63,17 +63,22 @@ public enum RatesFormat {
 
     // MARK: trip convert
 
-    public static func text(converted from: Money, to: Money, quote q: RateQuote) -> String {
+    public static func text(converted from: Money, to: Money, route: RateRoute) -> String {
+        let q = route.quote
         let details =
-            (q.routeSummary ?? q.source.rawValue + (q.provider.map { " " + $0 } ?? "") + (q.date.map { ", \($0)" } ?? ""))
+            (route.summary ?? q.source.rawValue + (q.provider.map { " " + $0 } ?? "") + (q.date.map { ", \($0)" } ?? ""))
             + (q.provisional ? ", provisional" : "")
         return "\(from.formatted) = \(to.formatted)  at \(q.rate) (\(details))"
     }
 
-    public static func json(converted from: Money, to: Money, quote: RateQuote) -> JSONValue {
-        .object([
+    public static func json(converted from: Money, to: Money, route: RateRoute) -> JSONValue {
+        var quote: [String: JSONValue] = [:]
+        if case .object(let fields) = route.quote.json { quote = fields }
+        quote["via"] = JSONValue(route.via)
+        quote["legs"] = .array(route.legs.map(\.json))
+        return .object([
             "amount": .string(from.plainText), "currency": .string(from.currency.code),
-            "converted": .string(to.plainText), "to": .string(to.currency.code), "quote": quote.json,
+            "converted": .string(to.plainText), "to": .string(to.currency.code), "quote": .object(quote),
         ])
     }
 

@@ -5,10 +5,12 @@ public enum SettingsFormat {
     /// One shown setting: its key, its value (any secret already masked by the caller) and its source.
     public typealias Row = (key: String, value: String, source: String)
 
-    /// The settings' rows, then `providerURLs` and `remote` (masked by the caller).
-    public static func rows(_ s: Settings, providerURLs: [Row], remote: Row) -> [Row] {
+    /// The settings' rows, then `providerURLs` and `remote` (masked by the caller). `home` is the
+    /// home currency new trips get and where it came from, when the ledger sets its own
+    /// (`trip init --home`), which wins over the config.
+    public static func rows(_ s: Settings, home: (code: String, source: String)? = nil, providerURLs: [Row], remote: Row) -> [Row] {
         [
-            ("home_currency", s.homeCurrency.value.code, s.homeCurrency.source),
+            ("home_currency", home?.code ?? s.homeCurrency.value.code, home?.source ?? s.homeCurrency.source),
             ("rounding", s.rounding.value.rawValue, s.rounding.source),
             ("tip_base", s.tipOnTaxed.value ? "taxed" : "subtotal", s.tipOnTaxed.source),
             ("stale_days", String(s.staleDays.value), s.staleDays.source),

@@ -68,7 +68,7 @@ struct TripCommand: ParsableCommand {
             // One line: argument-parser lists choices on lines of their own ("- text").
             let message = message(for: error).split(separator: "\n").map { $0.trimmingSpaces }
                 .filter { !$0.isEmpty }.joined(separator: " ")
-            ProcessExit.printError("trip: \(message)")
+            ProcessExit.printError("trip: \(ParserMessage.restyle(message))")
             ProcessExit.exit(code.rawValue == 1 ? 70 : code.rawValue)
         }
     }

@@ -23,12 +23,10 @@ public struct RateQuote: Sendable, Equatable {
     public let provider: String?
     public let fetchedAt: String?
     public let provisional: Bool
-    /// Empty for a direct rate; a cross's two legs (`RateQuote.cross`), `from` → pivot → `to`.
-    public let legs: [RateLeg]
 
     public init(
         rate: String, date: CivilDate?, source: RateSource, provider: String? = nil,
-        fetchedAt: String? = nil, provisional: Bool, legs: [RateLeg] = []
+        fetchedAt: String? = nil, provisional: Bool
     ) {
         self.rate = rate
         self.date = date
@@ -36,7 +34,6 @@ public struct RateQuote: Sendable, Equatable {
         self.provider = provider
         self.fetchedAt = fetchedAt
         self.provisional = provisional
-        self.legs = legs
     }
 }
 
@@ -56,13 +53,6 @@ public struct Conversion: Sendable, Equatable {
 
     public var source: RateSource { quote?.source ?? .none }
     public var provisional: Bool { quote?.provisional ?? true }
-
-    /// What a purchase row keeps: the same amounts, the quote without its legs (`RateQuote.stored`).
-    public var stored: Conversion {
-        Conversion(
-            homeCurrency: homeCurrency, home: home, homeDiscount: homeDiscount, homeService: homeService, homeTax: homeTax,
-            homeTip: homeTip, quote: quote?.stored)
-    }
 
     public init(
         homeCurrency: Currency, home: Int64?, homeDiscount: Int64?, homeService: Int64?, homeTax: Int64?,

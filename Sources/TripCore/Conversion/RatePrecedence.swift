@@ -6,26 +6,10 @@
 /// provider. Within a tier a direct rate beats a cross; among crosses the one whose older leg is
 /// newer wins, then the pivot first in code order, so the choice never depends on query order.
 public enum RatePrecedence {
-    /// The tier of one rate of `source` from `provider`; nil for sources that are not tiered.
-    public static func tier(source: RateSource, provider: String?, chain: [String]) -> Int? {
-        switch source {
-        case .manual: return 0
-        case .provider: return provider.flatMap { chain.firstIndex(of: $0) }.map { $0 + 1 }
-        default: return nil
-        }
-    }
-
-    /// The tier of a cross: its weaker leg's.
-    public static func tier(of legs: [RateLeg], chain: [String]) -> Int? {
-        let tiers = legs.map { tier(source: $0.source, provider: $0.provider, chain: chain) }
-        guard !tiers.contains(nil) else { return nil }
-        return tiers.compactMap { $0 }.max()
-    }
-
     /// The cross that wins among `crosses` of one tier.
-    public static func best(crosses: [RateQuote]) -> RateQuote? {
+    public static func best(crosses: [RateRoute]) -> RateRoute? {
         crosses.min { a, b in
-            let (da, db) = (a.date?.description ?? "", b.date?.description ?? "")
+            let (da, db) = (a.quote.date?.description ?? "", b.quote.date?.description ?? "")
             return da != db ? da > db : (a.via ?? "") < (b.via ?? "")
         }
     }

@@ -123,10 +123,9 @@ extension Ledger {
             rounding: settings.rounding.value, lookUpRate: lookUpRate)
     }
 
-    /// The rate `RateResolver` chooses from this ledger's manual rates, cache and fallback table,
-    /// as a purchase or transfer row keeps it.
+    /// The rate `RateResolver` chooses from this ledger's manual rates, cache and fallback table.
     func lookUpRate(from: Currency, to: Currency, on date: CivilDate) throws -> RateQuote? {
-        try RateResolver(ledger: self).quote(from: from, to: to, on: date)?.stored
+        try RateResolver(ledger: self).quote(from: from, to: to, on: date)
     }
 
     /// A rate as typed (`RateQuote.checkedRate`).

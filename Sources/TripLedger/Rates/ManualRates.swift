@@ -63,8 +63,7 @@ extension Ledger {
             }
             let c = try Conversion.make(
                 breakdown: p.breakdown, from: p.currency, to: p.conversion.homeCurrency,
-                quote: quote, rounding: settings.rounding.value
-            ).stored
+                quote: quote, rounding: settings.rounding.value)
             // A new rate must not carry a stored purchase past the bound that add and import keep.
             try PurchaseBound.check(c, field: "home amount of #\(p.id)")
             if c.provisional {
@@ -82,17 +81,17 @@ extension Ledger {
     }
 
     /// `trip convert AMOUNT FROM [TO] [--date D]`: the quick calculator, with the same rates.
-    public func convertAmount(_ amount: String, from: String, to: String?, date: String?) throws -> (from: Money, to: Money, quote: RateQuote) {
+    public func convertAmount(_ amount: String, from: String, to: String?, date: String?) throws -> (from: Money, to: Money, route: RateRoute) {
         let trip = try currentTrip()
         let source = try currency(word: from, field: "from", trip: trip)
         let target = try to.map { try currency(word: $0, field: "to", trip: trip) } ?? trip?.homeCurrency ?? defaultHome().currency
         let day = try date.map { d throws(TripError) in try clock.date(d, field: "date") } ?? clock.today
         let minor = try AmountExpression.evaluate(amount, minorUnits: source.minorUnits, rounding: settings.rounding.value)
-        guard let quote = try RateResolver(ledger: self).quote(from: source, to: target, on: day) else {
+        guard let route = try RateResolver(ledger: self).route(from: source, to: target, on: day) else {
             throw TripError.noRate(from: source.code, to: target.code, date: day.description)
         }
         let b = Breakdown.unadjusted(minor)
-        let c = try Conversion.make(breakdown: b, from: source, to: target, quote: quote, rounding: settings.rounding.value)
-        return (Money(minorUnits: minor, currency: source), Money(minorUnits: c.home ?? 0, currency: target), quote)
+        let c = try Conversion.make(breakdown: b, from: source, to: target, quote: route.quote, rounding: settings.rounding.value)
+        return (Money(minorUnits: minor, currency: source), Money(minorUnits: c.home ?? 0, currency: target), route)
     }
 }

@@ -23,8 +23,13 @@ public struct RateResolver {
     public init(ledger: Ledger) { self.ledger = ledger }
 
     public func quote(from: Currency, to: Currency, on date: CivilDate) throws -> RateQuote? {
+        try route(from: from, to: to, on: date)?.quote
+    }
+
+    /// The rate and, for a cross, the legs it came from.
+    public func route(from: Currency, to: Currency, on date: CivilDate) throws -> RateRoute? {
         if from.code == to.code {
-            return RateQuote(rate: "1", date: date, source: .identity, provisional: false)
+            return RateRoute(quote: RateQuote(rate: "1", date: date, source: .identity, provisional: false))
         }
         // Tier 0 is the manual rates, tier n the chain's n-th provider.
         let tiers: [String?] = [nil] + ledger.settings.rateChain.value
@@ -41,11 +46,11 @@ public struct RateResolver {
             if let provider {
                 if let q = try cached(provider: provider, from: from.code, to: to.code, on: date) { return q }
             } else if let l = try leg(from.code, to.code, tier: 0) {
-                return RateQuote(direct: l)
+                return RateRoute(direct: l)
             }
             let candidates = try pivots ?? pivotCandidates(from.code, to.code)
             pivots = candidates
-            var crosses: [RateQuote] = []
+            var crosses: [RateRoute] = []
             for pivot in candidates {
                 // The best leg each side at this tier or better; at least one of them of this tier.
                 func best(_ a: String, _ b: String) throws -> (leg: RateLeg, tier: Int)? {
@@ -53,14 +58,14 @@ public struct RateResolver {
                     return nil
                 }
                 guard let first = try best(from.code, pivot), let second = try best(pivot, to.code),
-                    max(first.tier, second.tier) == tier, let q = RateQuote.cross(first.leg, second.leg)
+                    max(first.tier, second.tier) == tier, let q = RateRoute.cross(first.leg, second.leg)
                 else { continue }
                 crosses.append(q)
             }
             if let q = RatePrecedence.best(crosses: crosses) { return q }
         }
         if let f = ledger.settings.fallback.rate(from: from.code, to: to.code) {
-            return RateQuote(rate: f.rate, date: nil, source: .fallback, provider: nil, provisional: f.provisional)
+            return RateRoute(quote: RateQuote(rate: f.rate, date: nil, source: .fallback, provider: nil, provisional: f.provisional))
         }
         return nil
     }
@@ -75,13 +80,11 @@ public struct RateResolver {
     }
 
     func manualLeg(_ from: String, _ to: String, on date: CivilDate) throws -> RateLeg? {
-        guard let (base, text, day) = try ledger.rateStore.manualRate(from: from, to: to, on: date),
-            let exact = Rational(decimalText: text)
-        else { return nil }
+        guard let (base, text, day) = try ledger.rateStore.manualRate(from: from, to: to, on: date) else { return nil }
         let leg = RateLeg(
-            from: base, to: base == from ? to : from, exact: exact, rate: text, date: CivilDate(iso: day), source: .manual,
+            from: base, to: base == from ? to : from, published: text, date: CivilDate(iso: day), source: .manual,
             provisional: false)
-        return base == from ? leg : leg.inverted
+        return base == from ? leg : leg.reversed
     }
 
     /// A provider's rate between its base and another currency, either way round; nil when neither
@@ -90,7 +93,7 @@ public struct RateResolver {
         for base in try ledger.rateStore.bases(of: provider) {
             if base == from, let l = try observed(provider, base: base, quote: to, onOrBefore: date, for: date) { return l }
             if base == to, let l = try observed(provider, base: base, quote: from, onOrBefore: date, for: date) {
-                return l.inverted
+                return l.reversed
             }
         }
         return nil
@@ -103,21 +106,21 @@ public struct RateResolver {
     {
         let staleLimit = date.adding(days: -ledger.settings.staleDays.value) ?? date
         guard let row = try ledger.rateStore.observation(provider: provider, base: base, quote: quote, onOrBefore: day),
-            let exact = Rational(decimalText: row.rate), let observedOn = CivilDate(iso: row.date), observedOn >= staleLimit
+            let observedOn = CivilDate(iso: row.date), observedOn >= staleLimit
         else { return nil }
         let latest = try ledger.rateStore.latestPublished(provider: provider, base: base)
         let final = observedOn == date || (latest.flatMap { CivilDate(iso: $0) }.map { $0 > date } ?? false)
         return RateLeg(
-            from: base, to: quote, exact: exact, rate: row.rate, date: observedOn, source: .provider, provider: provider,
+            from: base, to: quote, published: row.rate, date: observedOn, source: .provider, provider: provider,
             fetchedAt: row.fetchedAt.isEmpty ? nil : row.fetchedAt, provisional: !final)
     }
 
     /// A provider's cached rate for the pair, crossed through the provider's base when neither side is it.
-    func cached(provider: String, from: String, to: String, on date: CivilDate) throws -> RateQuote? {
-        if let l = try providerLeg(provider, from, to, on: date) { return RateQuote(direct: l) }
+    func cached(provider: String, from: String, to: String, on date: CivilDate) throws -> RateRoute? {
+        if let l = try providerLeg(provider, from, to, on: date) { return RateRoute(direct: l) }
         for base in try ledger.rateStore.bases(of: provider) {
             func legs(onOrBefore day: CivilDate) throws -> (RateLeg, RateLeg)? {
-                guard let a = try observed(provider, base: base, quote: from, onOrBefore: day, for: date)?.inverted,
+                guard let a = try observed(provider, base: base, quote: from, onOrBefore: day, for: date)?.reversed,
                     let b = try observed(provider, base: base, quote: to, onOrBefore: day, for: date)
                 else { return nil }
                 return (a, b)
@@ -128,15 +131,8 @@ public struct RateResolver {
                 guard let older = try legs(onOrBefore: min(aDate, bDate)), older.0.date == older.1.date else { continue }
                 pair = older
             }
-            if let q = RateQuote.cross(pair.0, pair.1) { return q }
+            if let q = RateRoute.cross(pair.0, pair.1) { return q }
         }
         return nil
-    }
-}
-
-extension RateQuote {
-    /// A direct rate: one leg, as the quote of its pair.
-    init(direct l: RateLeg) {
-        self.init(rate: l.rate, date: l.date, source: l.source, provider: l.provider, fetchedAt: l.fetchedAt, provisional: l.provisional)
     }
 }

@@ -169,17 +169,18 @@ extension Ledger {
     /// amount in the trip's home currency.
     func reexpressedRows(trip: Trip, in target: Currency, range: [SQLValue]) throws -> [ReportRow] {
         let resolver = RateResolver(ledger: self)
-        var quotes: [String: RateQuote?] = [:]
+        var routes: [String: RateRoute?] = [:]
         var rows: [ReportRow] = []
         try purchaseStore.forEachReexpressRow(trip: trip.id, range: range) { p, more in
             let key = "\(p.currency.code)@\(p.date)"
-            let quote: RateQuote?
-            if let cached = quotes[key] {
-                quote = cached
+            let route: RateRoute?
+            if let cached = routes[key] {
+                route = cached
             } else {
-                quote = try resolver.quote(from: p.currency, to: target, on: p.date)
-                quotes[key] = quote
+                route = try resolver.route(from: p.currency, to: target, on: p.date)
+                routes[key] = route
             }
+            let quote = route?.quote
             let c = try Conversion.make(
                 breakdown: p.breakdown, from: p.currency, to: target, quote: quote,
                 rounding: settings.rounding.value)
@@ -193,7 +194,7 @@ extension Ledger {
                     tip: sign * (c.homeTip ?? 0), total: sign * b.total, refunds: kind.isMoneyBack ? c.home ?? 0 : 0,
                     refundCount: kind.isMoneyBack ? 1 : 0, unconverted: converted ? 0 : 1, unconvertedTotal: converted ? 0 : sign * b.total,
                     first: p.date.description, last: p.date.description, date: p.date.description, payment: more.optionalText(.paidWith),
-                    id: p.id, via: quote?.via))
+                    id: p.id, via: route?.via))
         }
         return rows
     }

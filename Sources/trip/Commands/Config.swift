@@ -26,8 +26,12 @@ extension TripCommand {
             let remote =
                 c.environment["TRIP_REMOTE"].flatMap { $0.isEmpty ? nil : ($0, "TRIP_REMOTE") }
                 ?? s.remote.value.map { ($0, s.remote.source) }
+            // The ledger's own home currency (`trip init --home`) is what new trips get; reading
+            // it must not create a ledger.
+            let home = try c.ledgerExists ? c.openLedger().defaultHome() : nil
             let rows = SettingsFormat.rows(
-                s, providerURLs: urls, remote: ("sync.remote", remote.map { RemoteServer.redacted($0.0) } ?? "none", remote?.1 ?? s.remote.source))
+                s, home: home.map { ($0.currency.code, $0.source) }, providerURLs: urls,
+                remote: ("sync.remote", remote.map { RemoteServer.redacted($0.0) } ?? "none", remote?.1 ?? s.remote.source))
             emit(global.format, json: SettingsFormat.json(rows, s, ledger: c.ledgerPath), text: SettingsFormat.text(rows, s, ledger: c.ledgerPath))
         }
     }

@@ -21,8 +21,8 @@ extension TripCommand {
             let ledger = try global.openLedger()
             let r = try ledger.convertAmount(amount, from: from, to: to, date: date)
             emit(
-                global.format, json: RatesFormat.json(converted: r.from, to: r.to, quote: r.quote),
-                text: RatesFormat.text(converted: r.from, to: r.to, quote: r.quote))
+                global.format, json: RatesFormat.json(converted: r.from, to: r.to, route: r.route),
+                text: RatesFormat.text(converted: r.from, to: r.to, route: r.route))
         }
     }
 }
