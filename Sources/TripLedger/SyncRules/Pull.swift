@@ -290,6 +290,16 @@ extension Ledger {
             try syncStore.markRestored(kind: c.kind, localID: id, hlc: c.hlc)
             // A purchase from the trash, or a member added again under their name.
             if !alive, c.hlc > state.deleted, table == .purchases || table == .members {
+                // The restore brings the row back, not its values: the later version wins whole, as
+                // for an edit. One the trash holds here, later than the restore (an edit it never
+                // saw, made here or pulled while the purchase was removed), comes back with it.
+                let trashWins =
+                    try table == .purchases && Version(hlc: localHLC, device: localDevice) > Version(hlc: c.hlc, device: c.device)
+                    && purchaseStore.trashedTrip(of: id) == shared.trip.id
+                if trashWins {
+                    try purchaseStore.restoreFromTrash(id: id)
+                    return false
+                }
                 try writeRow(table, id: id, payload: c.payload ?? "{}", shared: shared, fromTrash: table == .purchases)
                 try syncStore.setVersion(kind: c.kind, localID: id, hlc: c.hlc, device: c.device, base: c.baseHLC)
                 return false
