@@ -5,7 +5,8 @@ import TripModel
 public enum SharingFormat {
     /// `trip resolve ID --keep …`: which version was kept, and whether that changed anything.
     public static func text(resolved c: SyncConflict, kept v: ConflictVersion, outcome: SyncConflict.Outcome) -> String {
-        let what = "Resolved conflict \(c.id)\(c.sharedID.map { " (\($0))" } ?? ""): kept version \(v.number), \(v.isNobodys ? "as on the other devices" : "by \(v.label)")"
+        let what =
+            "Resolved conflict \(c.id)\(c.sharedID.map { " (\($0))" } ?? ""): kept version \(v.number), \(v.isNobodys ? "as on the other devices" : "by \(v.label)")"
         switch outcome {
         case .shownAlready: return what + ", which every device shows already."
         case .writtenAgain: return what + "; it is written again here and every device shows it after its next sync."

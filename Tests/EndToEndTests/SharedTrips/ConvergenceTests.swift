@@ -57,8 +57,19 @@ struct ConvergenceTests {
         ("restart", 3, .nothing, { _ in ["sync"] }),  // the server, during that sync; only seeds with a private cluster
     ]
 
+    /// Seeds that the widened test (issue 34) found diverging and that are not fixed yet, each with
+    /// what it shows. Each is still run and its issues still printed, as known issues, so that the
+    /// other seeds keep guarding what holds; a seed fixed here passes either way. Remove a seed
+    /// once its defect is fixed; never add one to make a run pass without an open defect that names it.
+    static let knownDivergences: [Int: String] = [:]
+
     @Test(arguments: ConvergenceTests.seeds)
     func everyDeviceEndsTheSame(seed: Int) {
+        guard let known = Self.knownDivergences[seed] else { return run(seed) }
+        withKnownIssue("seed \(seed), an open defect: \(known)", isIntermittent: true) { run(seed) }
+    }
+
+    func run(_ seed: Int) {
         do {
             try converge(seed)
         } catch is ExpectationFailedError {  // a `#require` that failed: recorded already, with its seed
