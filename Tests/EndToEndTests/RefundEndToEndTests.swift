@@ -32,6 +32,23 @@ struct RefundEndToEndTests {
         #expect(atTheBound.json["home_amount"] as? String == "9999999999.99")
     }
 
+    /// A refund cannot come back from the trash before the purchase it refunds (found by the
+    /// convergence test's seed 71: exit 70 with the SQL of a failed foreign key).
+    @Test func aRefundWhosePurchaseIsRemovedTooIsRestoredOnlyAfterIt() throws {
+        let folder = TemporaryFolder()
+        let trip = try Self.japan(folder)
+        #expect(try trip.run("refund", "1", "4000").exitCode == 0)
+        #expect(try trip.run("rm", "3").exitCode == 0)
+        #expect(try trip.run("rm", "1").exitCode == 0)
+        let early = try trip.run("restore", "3")
+        #expect(early.exitCode == 65)
+        #expect(early.stderr == "trip: id: #3 refunds #1, which is removed too: restore #1 first (trip restore 1)\n")
+        #expect(try trip.run("restore", "1").exitCode == 0)
+        let after = try trip.run("restore", "3")
+        #expect(after.exitCode == 0, "\(after.stderr)")
+        #expect(after.stdout.hasPrefix("Restored #3 (refund of #1)"), "\(after.stdout)")
+    }
+
     @Test func aPartialRefundIsConvertedAtItsOwnDateAndNettedEverywhere() throws {
         let folder = TemporaryFolder()
         let trip = try Self.japan(folder)

@@ -51,6 +51,10 @@ extension Ledger {
             }
             guard let trip = try trip(id: tripID) else { throw TripError.badText(field: "id", reason: "no removed purchase #\(id) in the trash") }
             try requireOpen(trip)
+            if let target = try purchaseStore.trashedRefundTargetGone(of: id) {
+                throw TripError.badText(
+                    field: "id", reason: "#\(id) refunds #\(target), which is removed too: restore #\(target) first (trip restore \(target))")
+            }
             try purchaseStore.restoreFromTrash(id: id)
             return try withSharedID(try purchase(id: id))
         }

@@ -593,6 +593,17 @@ extension PurchaseStore {
         try db.scalarInt("SELECT trip_id FROM removed_purchases WHERE id = ?", [.integer(id)])
     }
 
+    /// The purchase that trashed refund `id` refunds, when that purchase is not here (in the trash
+    /// itself): the refund cannot come back before it.
+    func trashedRefundTargetGone(of id: Int64) throws -> Int64? {
+        try db.scalarInt(
+            """
+            SELECT json_extract(row, '$.refund_of') FROM removed_purchases
+            WHERE id = ?1 AND json_extract(row, '$.refund_of') IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM purchases p WHERE p.id = json_extract(row, '$.refund_of'))
+            """, [.integer(id)])
+    }
+
     /// Puts `row` (a purchase's columns as a JSON object) in the trash as purchase `id` of trip
     /// `tripID`, replacing what the trash held under that id.
     func putInTrash(id: Int64, trip tripID: Int64, removedAt: String, row: String) throws {
