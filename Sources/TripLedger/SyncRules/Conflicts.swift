@@ -85,9 +85,12 @@ extension Ledger {
     /// refund are the conflict's two versions, under a global id made of the purchase and the
     /// removal, so the device that removed it, the one that refunded it and every other list the
     /// same conflict. Such a conflict whose purchase went after all (its refund was removed) is
-    /// closed, the removal kept. Run at the end of each sync; returns how many were listed.
+    /// closed, the removal kept; one whose removal a later restore superseded (an edit made after
+    /// seeing it travels as one) is dropped, as on a device that pulled both at once. Run at the end of each sync; returns how many were listed.
     public func listRemovalsKeptByRefunds(_ shared: SharedTrip) throws -> Int {
         try transaction {
+            // Decided from the log, not from what this device happened to see between syncs.
+            try syncStore.dropConflictsOfRestoredRemovals(trip: shared.trip.id, reason: SyncConflict.removedWhileRefunded)
             try syncStore.closeConflictsOfGoneRows(trip: shared.trip.id, reason: SyncConflict.removedWhileRefunded, at: clock.now)
             let me = try deviceID()
             var listed = 0

@@ -44,4 +44,29 @@ struct RestoreRaceTests {
         #expect(try snapshot(ben) == expected)
         #expect(try snapshot(carla) == expected)
     }
+
+    /// Ana removes the lunch without seeing Ben's refund of it, so it stays while the refund names
+    /// it, and Ana and Ben list that. Ben then edits it, which travels as a restore: the removal
+    /// is no longer waiting. Carla, offline until then, pulls all three in one go. Before, Ana and
+    /// Ben kept listing the conflict of a removal the restore had superseded, Carla never did.
+    @Test func aRemovalARestoreSupersededIsListedNowhere() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben"), carla = world.device("carla")
+        try #require(ana.run("new", "Nice", "--currency", "EUR", "--home", "EUR").exitCode == 0)
+        try #require(ana.run("member", "add", "Ana", "Ben", "Carla").exitCode == 0)
+        try #require(ana.run("add", "40", "lunch", "--paid-by", "Ana").exitCode == 0)
+        try #require(ana.run("share", "--with", "ben", "--with", "carla").exitCode == 0)
+        for d in [ben, carla] { try #require(d.run("join", "Nice").exitCode == 0) }
+        #expect(try ben.run("refund", "1", "10").exitCode == 0)
+        #expect(try ben.run("sync").exitCode == 0)
+        #expect(try ana.run("rm", "1").exitCode == 0)
+        #expect(try ana.run("sync").exitCode == 0)
+        #expect(try ben.run("sync").exitCode == 0)
+        let edit = try ben.run("edit", "1", "--note", "lunch ben")
+        #expect(edit.exitCode == 0, "\(edit.stderr)")
+        try SyncWedgeTests.syncAll([ben, carla, ana])
+        let lists = try [ana, ben, carla].map { try ConflictsTravelTests.conflicts($0, all: true).map(ConflictsTravelTests.identity) }
+        #expect(lists[0] == lists[2], "ana \(lists[0]), carla \(lists[2])")
+        #expect(lists[1] == lists[2], "ben \(lists[1]), carla \(lists[2])")
+    }
 }

@@ -734,6 +734,19 @@ extension SyncStore {
             """, [.integer(trip), .text(reason), .text(now)])
     }
 
+    /// Drops the conflicts of trip `trip` listed for `reason` whose removal (the version without a
+    /// row) a later restore superseded: that removal no longer waits, so the conflict goes on
+    /// every device, open or closed, as if never listed (a device that pulled the removal and the
+    /// restore in one sync never listed it).
+    func dropConflictsOfRestoredRemovals(trip: Int64, reason: String) throws {
+        try db.run(
+            """
+            DELETE FROM sync_conflicts WHERE trip_id = ?1 AND reason = ?2
+              AND EXISTS (SELECT 1 FROM sync_rows r WHERE r.kind = sync_conflicts.kind AND r.local_id = sync_conflicts.local_id
+                AND r.restored_hlc > CASE WHEN sync_conflicts.mine IS NULL THEN sync_conflicts.mine_hlc ELSE sync_conflicts.theirs_hlc END)
+            """, [.integer(trip), .text(reason)])
+    }
+
     func closeConflict(_ id: Int64, winner: String, at now: String) throws {
         try db.run("UPDATE sync_conflicts SET resolved_at = ?, winner = ? WHERE id = ?", [.text(now), .text(winner), .integer(id)])
     }
