@@ -61,7 +61,15 @@ struct ConvergenceTests {
     /// what it shows. Each is still run and its issues still printed, as known issues, so that the
     /// other seeds keep guarding what holds; a seed fixed here passes either way. Remove a seed
     /// once its defect is fixed; never add one to make a run pass without an open defect that names it.
-    static let knownDivergences: [Int: String] = [:]
+    static let knownDivergences: [Int: String] = {
+        // Found 2026-11-28 by the 200 seeds of `make test-long`; the note of that session says more.
+        let refundConflict =
+            "a conflict \"removed on one device, refunded on another\" is listed only on the devices that synced while"
+            + " the removal waited, not on one that pulled the removal and what ended it at once"
+        var known = Dictionary(uniqueKeysWithValues: [35, 67, 72, 87, 155, 176, 182].map { ($0, refundConflict) })
+        known[74] = "one purchase keeps a fallback rate on the device that set a manual rate, while the others convert it at that rate"
+        return known
+    }()
 
     @Test(arguments: ConvergenceTests.seeds)
     func everyDeviceEndsTheSame(seed: Int) {
