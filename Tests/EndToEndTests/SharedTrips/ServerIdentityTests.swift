@@ -128,41 +128,17 @@ struct ServerIdentityTests {
     /// and after the join was run again, `whoami` was unset without a line saying so.
     @Test func aJoinCutShortSaysTheTripIsPartialAndTheRetrySaysWhoYouAre() throws {
         let world = try SharedTripWorld()
-        let template = try SyncCrashSafetyTests.template(world, rows: 2_000)
-        let ana = world.device("ana", ledger: "ana")
-        try LedgerInspection.copy(template, to: ana.ledgerPath)
-        try #require(ana.run("share", "Big", "--with", "ben").exitCode == 0)
-        var landed = false
-        for attempt in 0..<10 where !landed {
-            let ben = world.device("ben", ledger: "ben-\(attempt)")
-            let join = try SpawnedTrip(ben, ["join", "Big"], label: "join")
-            var polls = 0
-            while join.isRunning && polls < 20_000
-                && ((try? LedgerInspection.count(ben.ledgerPath, "SELECT count(*) FROM shared_trips")) ?? 0) == 0
-            {
-                polls += 1
-                usleep(200)
-            }
-            join.kill()
-            _ = join.wait()
-            let half =
-                FileManager.default.fileExists(atPath: ben.ledgerPath)
-                && ((try? LedgerInspection.count(ben.ledgerPath, "SELECT count(*) FROM shared_trips")) ?? 0) == 1
-                && SyncRecoveryTests.purchases(ben.ledgerPath) < 2_000
-            guard half else { continue }
-            landed = true
-            for args in [["list", "--trip", "Big"], ["report", "Big"], ["trips"]] {
-                let r = try ben.run(args)
-                #expect(r.exitCode == 0, "\(args): \(r.stderr)")
-                #expect(r.stderr.contains("only partly here") && r.stderr.contains("trip join"), "\(args): \(r.stderr)")
-            }
-            let again = try ben.run("join", "Big")
-            #expect(again.exitCode == 0, "\(again.stderr)")
-            #expect(again.stdout.contains("You are ben on this device"), "\(again.stdout)")
-            #expect(try ben.run("whoami").stdout.contains("ben"))
-            let list = try ben.run("list", "--trip", "Big")
-            #expect(!list.stderr.contains("partly"), "\(list.stderr)")
+        let (_, ben) = try #require(try SyncRecoveryTests.halfJoined(world), "a kill landed between the trip's creation and the end of the join")
+        for args in [["list", "--trip", "Big"], ["report", "Big"], ["trips"]] {
+            let r = try ben.run(args)
+            #expect(r.exitCode == 0, "\(args): \(r.stderr)")
+            #expect(r.stderr.contains("only partly here") && r.stderr.contains("trip join"), "\(args): \(r.stderr)")
         }
-        #expect(landed, "a kill landed between the trip's creation and the end of the join")
+        let again = try ben.run("join", "Big")
+        #expect(again.exitCode == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("You are ben on this device"), "\(again.stdout)")
+        #expect(try ben.run("whoami").stdout.contains("ben"))
+        let list = try ben.run("list", "--trip", "Big")
+        #expect(!list.stderr.contains("partly"), "\(list.stderr)")
     }
 }

@@ -15,12 +15,25 @@ struct SyncRecoveryTests {
     /// half-joined). Joining a trip fully joined says so and exits 0.
     @Test func aKilledJoinIsCompletedByJoiningAgain() throws {
         let world = try SharedTripWorld()
+        let (ana, ben) = try #require(try Self.halfJoined(world), "a kill landed between the trip's creation and the end of the join")
+        let again = try ben.run("join", "Big")
+        #expect(again.exitCode == 0, "\(again.stderr)")
+        #expect(again.stdout.hasPrefix("Big: already joined here, brought up to date: "), "\(again.stdout)")
+        #expect(try notes(ben) == notes(ana))
+        let once = try ben.run("join", "Big", "--format", "json")
+        #expect(once.exitCode == 0, "\(once.stderr)")
+        #expect(once.json["joined_before"] as? Bool == true && once.json["pulled"] as? Int == 0, "\(once.stdout)")
+        #expect(try snapshot(ben) == snapshot(ana))
+    }
+
+    /// Ana shares "Big" (2,000 purchases) and Ben's join of it is killed once the trip is on his
+    /// ledger and before all its purchases are: Ana and Ben, or nil when no kill of 10 landed there.
+    static func halfJoined(_ world: SharedTripWorld) throws -> (ana: TripProcess, ben: TripProcess)? {
         let template = try SyncCrashSafetyTests.template(world, rows: 2_000)
         let ana = world.device("ana", ledger: "ana")
         try LedgerInspection.copy(template, to: ana.ledgerPath)
         try #require(ana.run("share", "Big", "--with", "ben").exitCode == 0)
-        var landed = false
-        for attempt in 0..<10 where !landed {
+        for attempt in 0..<10 {
             let ben = world.device("ben", ledger: "ben-\(attempt)")
             let join = try SpawnedTrip(ben, ["join", "Big"], label: "join")
             // Killed as soon as the trip is on the ledger, while its purchases are still coming.
@@ -36,19 +49,10 @@ struct SyncRecoveryTests {
             let half =
                 FileManager.default.fileExists(atPath: ben.ledgerPath)
                 && ((try? LedgerInspection.count(ben.ledgerPath, "SELECT count(*) FROM shared_trips")) ?? 0) == 1
-                && Self.purchases(ben.ledgerPath) < 2_000
-            guard half else { continue }
-            landed = true
-            let again = try ben.run("join", "Big")
-            #expect(again.exitCode == 0, "\(again.stderr)")
-            #expect(again.stdout.hasPrefix("Big: already joined here, brought up to date: "), "\(again.stdout)")
-            #expect(try notes(ben) == notes(ana))
-            let once = try ben.run("join", "Big", "--format", "json")
-            #expect(once.exitCode == 0, "\(once.stderr)")
-            #expect(once.json["joined_before"] as? Bool == true && once.json["pulled"] as? Int == 0, "\(once.stdout)")
-            #expect(try snapshot(ben) == snapshot(ana))
+                && purchases(ben.ledgerPath) < 2_000
+            if half { return (ana, ben) }
         }
-        #expect(landed, "a kill landed between the trip's creation and the end of the join")
+        return nil
     }
 
     /// A pull cut off by the server after its first batch of 5,000: the sync says how far it got
