@@ -89,7 +89,8 @@ extension Ledger {
                 amount == old.amount && day == old.date
                 ? old.conversion
                 : try convert(
-                    Breakdown.unadjusted(minor), currency: cur, home: trip.homeCurrency, date: day, purchaseRate: nil, charged: nil)
+                    Breakdown.unadjusted(minor), currency: cur, home: trip.homeCurrency, date: day, purchaseRate: nil, charged: nil,
+                    trip: trip.id)
             try transferStore.update(id: t.id, from: payer.id, to: payee.id, date: day, amount: amount, conversion: conversion, note: note)
             let edited = Transfer(
                 id: t.id, tripName: trip.name, from: payer.name, to: payee.name, date: day, amount: amount,
@@ -181,7 +182,7 @@ extension Ledger {
         let b = Breakdown.unadjusted(amount)
         let conversion =
             try recorded
-            ?? convert(b, currency: currency, home: trip.homeCurrency, date: date, purchaseRate: nil, charged: nil)
+            ?? convert(b, currency: currency, home: trip.homeCurrency, date: date, purchaseRate: nil, charged: nil, trip: trip.id)
         let id = try transferStore.insert(
             trip: trip, from: from.id, to: to.id, date: date, amount: Money(minorUnits: amount, currency: currency),
             conversion: conversion, note: note, createdAt: clock.now)
@@ -193,12 +194,12 @@ extension Ledger {
     /// Converts again, like `rerate` does purchases, the transfers of open trips whose rate is
     /// provisional, missing, manual or fallback: a transfer has the same provenance rules as a
     /// purchase. Runs inside the caller's transaction.
-    func rerateTransfers(currencies: Set<String>?, tripID: Int64?, includingClosed: Bool = false) throws {
+    func rerateTransfers(currencies: Set<String>?, tripID: Int64, includingClosed: Bool = false) throws {
         let rows = try transferStore.toRerate(trip: tripID, includingClosed: includingClosed)
         for r in rows {
             if let currencies, !currencies.contains(r.currency.code) && !currencies.contains(r.home.code) { continue }
             let b = Breakdown.unadjusted(r.amount)
-            let c = try convert(b, currency: r.currency, home: r.home, date: r.date, purchaseRate: nil, charged: nil)
+            let c = try convert(b, currency: r.currency, home: r.home, date: r.date, purchaseRate: nil, charged: nil, trip: tripID)
             try transferStore.updateConversion(id: r.id, c)
         }
     }

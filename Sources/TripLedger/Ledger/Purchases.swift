@@ -90,7 +90,7 @@ extension Ledger {
         let prior = old.map(prior(of:))
         let values = try PurchaseBuilder.build(
             entry, editing: prior, in: PurchaseContext(trip: PurchaseTrip(trip), settings: settings, clock: clock),
-            lookUpRate: lookUpRate)
+            lookUpRate: try rateLookup(trip: trip.id))
         return PurchaseRow(values)
     }
 
@@ -114,18 +114,20 @@ extension Ledger {
         PurchaseTrip(trip).defaultPreset(for: currency, settings: settings)
     }
 
-    /// `PurchaseBuilder.convert` with the ledger's rounding and rates.
+    /// `PurchaseBuilder.convert` with the ledger's rounding and the rates of trip `tripID`.
     func convert(
-        _ b: Breakdown, currency: Currency, home: Currency, date: CivilDate, purchaseRate: String?, charged: Int64?
+        _ b: Breakdown, currency: Currency, home: Currency, date: CivilDate, purchaseRate: String?, charged: Int64?, trip tripID: Int64
     ) throws -> Conversion {
         try PurchaseBuilder.convert(
             b, currency: currency, home: home, date: date, purchaseRate: purchaseRate, charged: charged,
-            rounding: settings.rounding.value, lookUpRate: lookUpRate)
+            rounding: settings.rounding.value, lookUpRate: try rateLookup(trip: tripID))
     }
 
-    /// The rate `RateResolver` chooses from this ledger's manual rates, cache and fallback table.
-    func lookUpRate(from: Currency, to: Currency, on date: CivilDate) throws -> RateQuote? {
-        try RateResolver(ledger: self).quote(from: from, to: to, on: date)
+    /// The rate `RateResolver` chooses for a purchase of trip `tripID`, from the manual rates and
+    /// cache of its scope (`rateScope(trip:)`) and the fallback table.
+    func rateLookup(trip tripID: Int64) throws -> PurchaseBuilder.RateLookup {
+        let resolver = RateResolver(ledger: self, scope: try rateScope(trip: tripID))
+        return { from, to, date in try resolver.quote(from: from, to: to, on: date) }
     }
 
     /// A rate as typed (`RateQuote.checkedRate`).

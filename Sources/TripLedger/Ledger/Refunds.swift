@@ -68,7 +68,7 @@ extension Ledger {
                     date: day.description, discount: "", service: "", tax: "", taxIncluded: false, tip: "", preset: "none",
                     rounding: rounding.rawValue, rate: "", charged: chargedMinor == nil ? "" : charged),
                 editing: prior(of: p), in: PurchaseContext(trip: PurchaseTrip(trip), settings: settings, clock: clock),
-                lookUpRate: lookUpRate)
+                lookUpRate: try rateLookup(trip: trip.id))
             var row = PurchaseRow(values)
             row.explicit = nil
             row.kind = .refund

@@ -20,15 +20,17 @@ extension Ledger {
             // An older entry for the inverse pair on the same day would be ambiguous: the store
             // replaces it, and the new one wins.
             try rateStore.setManualRate(
-                ManualRateVersion(rate: rate, createdAt: clock.now, hlc: version, device: try deviceID()))
+                ManualRateVersion(rate: rate, createdAt: clock.now, hlc: version, device: try deviceID()), setIn: try currentTrip()?.id)
             let summary = try rerate(currencies: [base.code, quote.code])
             return (rate, summary)
         }
     }
 
-    /// `trip rates show`: every manual rate, by pair then date.
+    /// `trip rates show`: every manual rate, by pair then date. In a shared trip, the rates its
+    /// purchases convert at (this device's that travel into it and those pulled from it, the
+    /// latest of one pair and day); elsewhere this device's own.
     public func manualRates() throws -> [ManualRate] {
-        try rateStore.manualRates()
+        try rateStore.manualRates(in: try rateScope(trip: try currentTrip()?.id))
     }
 
     /// Chooses the rate again for every purchase of an open trip whose rate came from the resolver
@@ -46,9 +48,19 @@ extension Ledger {
 
     private func rerateNow(currencies: Set<String>?, tripID: Int64?, includingClosed: Bool) throws -> RerateSummary {
         var summary = RerateSummary()
+        // Trip by trip: each converts at the rates of its own scope (a shared trip's are its own).
+        for trip in try tripID.map { [$0] } ?? tripStore.all().map(\.id) {
+            try rerate(trip: trip, currencies: currencies, includingClosed: includingClosed, into: &summary)
+            try rerateTransfers(currencies: currencies, tripID: trip, includingClosed: includingClosed)
+        }
+        return summary
+    }
+
+    private func rerate(trip: Int64, currencies: Set<String>?, includingClosed: Bool, into summary: inout RerateSummary) throws {
         // Refunds and credits are re-rated like purchases; their kind only signs the reported delta.
-        let rows = try purchaseStore.rerateCandidates(trip: tripID, includingClosed: includingClosed)
-        let resolver = RateResolver(ledger: self)
+        let rows = try purchaseStore.rerateCandidates(trip: trip, includingClosed: includingClosed)
+        guard !rows.isEmpty else { return }
+        let resolver = RateResolver(ledger: self, scope: try rateScope(trip: trip))
         var cache: [String: RateQuote?] = [:]
         for p in rows {
             let sign = p.kind.sign
@@ -76,8 +88,6 @@ extension Ledger {
             summary.delta[c.homeCurrency.code, default: 0] += sign * ((c.home ?? 0) - (p.conversion.home ?? 0))
             try purchaseStore.updateConversion(id: p.id, c, now: clock.now)
         }
-        try rerateTransfers(currencies: currencies, tripID: tripID, includingClosed: includingClosed)
-        return summary
     }
 
     /// `trip convert AMOUNT FROM [TO] [--date D]`: the quick calculator, with the same rates.

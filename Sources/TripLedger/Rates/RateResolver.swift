@@ -16,11 +16,21 @@ import TripModel
 /// already published a later date. A provider's own cross through its base uses one observation
 /// date for both legs.
 ///
+/// The rates are those of `scope` (`RateScope`): a shared trip's for its purchases, else this
+/// device's own.
+///
 /// `--charged` and `--rate` on a purchase are handled by the caller before this is asked.
 public struct RateResolver {
     let ledger: Ledger
+    let scope: RateScope
 
-    public init(ledger: Ledger) { self.ledger = ledger }
+    /// A resolver of this device's own rates.
+    public init(ledger: Ledger) { self.init(ledger: ledger, scope: .own) }
+
+    init(ledger: Ledger, scope: RateScope) {
+        self.ledger = ledger
+        self.scope = scope
+    }
 
     public func quote(from: Currency, to: Currency, on date: CivilDate) throws -> RateQuote? {
         try route(from: from, to: to, on: date)?.quote
@@ -31,24 +41,25 @@ public struct RateResolver {
         if from.code == to.code {
             return RateRoute(quote: RateQuote(rate: "1", date: date, source: .identity, provisional: false))
         }
+        let scope = self.scope.converting(from.code, to.code)
         // Tier 0 is the manual rates, tier n the chain's n-th provider.
         let tiers: [String?] = [nil] + ledger.settings.rateChain.value
         var legs: [String: RateLeg?] = [:]
         func leg(_ a: String, _ b: String, tier: Int) throws -> RateLeg? {
             let key = "\(a)>\(b)#\(tier)"
             if let known = legs[key] { return known }
-            let found = try tiers[tier].map { try providerLeg($0, a, b, on: date) } ?? manualLeg(a, b, on: date)
+            let found = try tiers[tier].map { try providerLeg($0, a, b, on: date, scope) } ?? manualLeg(a, b, on: date, scope)
             legs[key] = found
             return found
         }
         var pivots: [String]?
         for (tier, provider) in tiers.enumerated() {
             if let provider {
-                if let q = try cached(provider: provider, from: from.code, to: to.code, on: date) { return q }
+                if let q = try cached(provider: provider, from: from.code, to: to.code, on: date, scope) { return q }
             } else if let l = try leg(from.code, to.code, tier: 0) {
                 return RateRoute(direct: l)
             }
-            let candidates = try pivots ?? pivotCandidates(from.code, to.code)
+            let candidates = try pivots ?? pivotCandidates(from.code, to.code, scope)
             pivots = candidates
             var crosses: [RateRoute] = []
             for pivot in candidates {
@@ -72,15 +83,16 @@ public struct RateResolver {
 
     /// Currencies a cross may go through: those with a manual rate to either side, and the
     /// providers' bases.
-    func pivotCandidates(_ from: String, _ to: String) throws -> [String] {
-        var codes = Set(try ledger.rateStore.manualPartners(of: from)).union(try ledger.rateStore.manualPartners(of: to))
-        for provider in ledger.settings.rateChain.value { codes.formUnion(try ledger.rateStore.bases(of: provider)) }
+    func pivotCandidates(_ from: String, _ to: String, _ scope: RateScope) throws -> [String] {
+        let store = ledger.rateStore
+        var codes = Set(try store.manualPartners(of: from, in: scope)).union(try store.manualPartners(of: to, in: scope))
+        for provider in ledger.settings.rateChain.value { codes.formUnion(try store.bases(of: provider, in: scope)) }
         codes.subtract([from, to])
         return codes.sorted()
     }
 
-    func manualLeg(_ from: String, _ to: String, on date: CivilDate) throws -> RateLeg? {
-        guard let (base, text, day) = try ledger.rateStore.manualRate(from: from, to: to, on: date) else { return nil }
+    func manualLeg(_ from: String, _ to: String, on date: CivilDate, _ scope: RateScope) throws -> RateLeg? {
+        guard let (base, text, day) = try ledger.rateStore.manualRate(from: from, to: to, on: date, in: scope) else { return nil }
         let leg = RateLeg(
             from: base, to: base == from ? to : from, published: text, date: CivilDate(iso: day), source: .manual,
             provisional: false)
@@ -89,10 +101,10 @@ public struct RateResolver {
 
     /// A provider's rate between its base and another currency, either way round; nil when neither
     /// side is one of its bases.
-    func providerLeg(_ provider: String, _ from: String, _ to: String, on date: CivilDate) throws -> RateLeg? {
-        for base in try ledger.rateStore.bases(of: provider) {
-            if base == from, let l = try observed(provider, base: base, quote: to, onOrBefore: date, for: date) { return l }
-            if base == to, let l = try observed(provider, base: base, quote: from, onOrBefore: date, for: date) {
+    func providerLeg(_ provider: String, _ from: String, _ to: String, on date: CivilDate, _ scope: RateScope) throws -> RateLeg? {
+        for base in try ledger.rateStore.bases(of: provider, in: scope) {
+            if base == from, let l = try observed(provider, base: base, quote: to, onOrBefore: date, for: date, scope) { return l }
+            if base == to, let l = try observed(provider, base: base, quote: from, onOrBefore: date, for: date, scope) {
                 return l.reversed
             }
         }
@@ -101,14 +113,14 @@ public struct RateResolver {
 
     /// 1 `base` = rate `quote` as `provider` published it on or before `day`, for a conversion on
     /// `date`: nil when older than `stale_days` before `date`.
-    func observed(_ provider: String, base: String, quote: String, onOrBefore day: CivilDate, for date: CivilDate) throws
-        -> RateLeg?
-    {
+    func observed(
+        _ provider: String, base: String, quote: String, onOrBefore day: CivilDate, for date: CivilDate, _ scope: RateScope
+    ) throws -> RateLeg? {
         let staleLimit = date.adding(days: -ledger.settings.staleDays.value) ?? date
-        guard let row = try ledger.rateStore.observation(provider: provider, base: base, quote: quote, onOrBefore: day),
+        guard let row = try ledger.rateStore.observation(provider: provider, base: base, quote: quote, onOrBefore: day, in: scope),
             let observedOn = CivilDate(iso: row.date), observedOn >= staleLimit
         else { return nil }
-        let latest = try ledger.rateStore.latestPublished(provider: provider, base: base)
+        let latest = try ledger.rateStore.latestPublished(provider: provider, base: base, in: scope)
         let final = observedOn == date || (latest.flatMap { CivilDate(iso: $0) }.map { $0 > date } ?? false)
         return RateLeg(
             from: base, to: quote, published: row.rate, date: observedOn, source: .provider, provider: provider,
@@ -116,12 +128,12 @@ public struct RateResolver {
     }
 
     /// A provider's cached rate for the pair, crossed through the provider's base when neither side is it.
-    func cached(provider: String, from: String, to: String, on date: CivilDate) throws -> RateRoute? {
-        if let l = try providerLeg(provider, from, to, on: date) { return RateRoute(direct: l) }
-        for base in try ledger.rateStore.bases(of: provider) {
+    func cached(provider: String, from: String, to: String, on date: CivilDate, _ scope: RateScope) throws -> RateRoute? {
+        if let l = try providerLeg(provider, from, to, on: date, scope) { return RateRoute(direct: l) }
+        for base in try ledger.rateStore.bases(of: provider, in: scope) {
             func legs(onOrBefore day: CivilDate) throws -> (RateLeg, RateLeg)? {
-                guard let a = try observed(provider, base: base, quote: from, onOrBefore: day, for: date)?.reversed,
-                    let b = try observed(provider, base: base, quote: to, onOrBefore: day, for: date)
+                guard let a = try observed(provider, base: base, quote: from, onOrBefore: day, for: date, scope)?.reversed,
+                    let b = try observed(provider, base: base, quote: to, onOrBefore: day, for: date, scope)
                 else { return nil }
                 return (a, b)
             }

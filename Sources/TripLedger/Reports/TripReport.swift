@@ -168,7 +168,7 @@ extension Ledger {
     /// fallback; the same rules as when it was logged). `--charged` does not apply: it is an
     /// amount in the trip's home currency.
     func reexpressedRows(trip: Trip, in target: Currency, range: [SQLValue]) throws -> [ReportRow] {
-        let resolver = RateResolver(ledger: self)
+        let resolver = RateResolver(ledger: self, scope: try rateScope(trip: trip.id))
         var routes: [String: RateRoute?] = [:]
         var rows: [ReportRow] = []
         try purchaseStore.forEachReexpressRow(trip: trip.id, range: range) { p, more in

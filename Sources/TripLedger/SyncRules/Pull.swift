@@ -72,12 +72,13 @@ extension Ledger {
     private func apply(_ c: SyncChange, shared: SharedTrip, into summary: inout PullSummary) throws {
         switch c.kind {
         case "rate":
-            try rateStore.receiveObservation(payload: c.payload)
+            try receiveObservation(payload: c.payload ?? "", trip: shared.trip.id)
             summary.rates += 1
         case "provider":
-            try rateStore.receiveProviderState(payload: c.payload, receivedAt: clock.now)
+            try receiveProviderState(payload: c.payload ?? "", trip: shared.trip.id)
         case "manual_rate":
-            if try receiveManualRate(payload: c.payload ?? "{}") { summary.rates += 1 }
+            try receiveManualRate(payload: c.payload ?? "", trip: shared.trip.id)
+            summary.rates += 1
         case "trip", "member", "purchase", "transfer":
             if try applyRow(c, shared: shared) { summary.conflicts += 1 }
             summary.applied += 1
@@ -548,25 +549,6 @@ extension Ledger {
         bound.appendInteger(purchaseID)
         try bound.appendText { try appendMemberList(payers, toGlobal: false, shared: shared, to: &$0) }
         try bound.appendText { try appendMemberList(shares, toGlobal: false, shared: shared, to: &$0) }
-    }
-
-    /// A rate set by hand on another device (or this one, back from the server): merged into
-    /// `manual_rates` (`mergeManualRate`). Returns whether it was one; a malformed one is skipped.
-    private func receiveManualRate(payload: String) throws -> Bool {
-        guard let fields = FlatJSON.fields(payload) else { return false }
-        func text(_ key: String) -> String? {
-            guard case .text(let value)? = fields.first(where: { $0.0 == key })?.1 else { return nil }
-            return value
-        }
-        guard let base = text("base").flatMap(CurrencyTable.shared.lookup), let quote = text("quote").flatMap(CurrencyTable.shared.lookup),
-            base != quote, let date = text("date").flatMap({ CivilDate(iso: $0) }),
-            let rate = try? Ledger.validateRate(text("rate") ?? "", field: "rate"),
-            let createdAt = text("created_at"), let device = text("device"),
-            case .integer(let hlc)? = fields.first(where: { $0.0 == "hlc" })?.1
-        else { return false }
-        try rateStore.mergeManualRate(
-            ManualRateVersion(rate: ManualRate(base: base, quote: quote, date: date, rate: rate), createdAt: createdAt, hlc: hlc, device: device))
-        return true
     }
 
     /// The text values of `keys` in a travelling payload (`nil`: absent, null or not text), read

@@ -145,10 +145,12 @@ extension Ledger {
             baseHLC: 0, device: device, payload: try writer.finish())
     }
 
-    /// The cached rates not sent yet for this trip (fetched at or after the last sent: a rate
-    /// sent twice is kept once), those in or into its currencies, from a month before its first
-    /// purchase. Their change ids are their content, so a rate sent twice (or by two devices that
-    /// fetched the same observation at the same moment) is kept once.
+    /// This device's own rates for this trip: the cached rates not sent yet (fetched at or after
+    /// the last sent) into its currencies, from a month before its first purchase; the manual
+    /// rates of its currencies or set while it was current. Rates pulled from another trip, and
+    /// a never-shared trip's rates of other currencies, stay here (`RateScope`). Their change
+    /// ids are their content, so a rate sent twice (or by two devices that fetched the same
+    /// observation at the same moment) is kept once.
     private func outgoingRates(_ shared: SharedTrip, device: String) throws -> [SyncChange] {
         var out: [SyncChange] = []
         try rateStore.forEachUnsentObservation(trip: shared.trip.id) { o, fetchedAt, payload in
@@ -158,9 +160,9 @@ extension Ledger {
                     changeID: "rate:\(key):\(fetchedAt)", kind: "rate", gid: "rate:\(key)", op: "put", hlc: 0,
                     baseHLC: 0, device: device, payload: payload))
         }
-        // Rates set by hand in or into the trip's currencies, every time: a handful, and the server
-        // keeps each version once (its change id names the version).
-        for v in try rateStore.manualRates(touchingTrip: shared.trip.id) {
+        // Rates set by hand, every time: a handful, and the server keeps each version once (its
+        // change id names the version).
+        for v in try rateStore.manualRates(travellingTo: shared.trip.id) {
             let key = "\(v.rate.base.code):\(v.rate.quote.code):\(v.rate.date)"
             let payload = JSONValue.object([
                 "base": .string(v.rate.base.code), "quote": .string(v.rate.quote.code), "date": .string(v.rate.date.description),
@@ -210,6 +212,8 @@ extension Ledger {
                 try syncStore.advancePulled(trip: shared.trip.id, through: pulledThrough)
             }
             if let sentThrough { try syncStore.advanceRatesSent(trip: shared.trip.id, through: sentThrough) }
+            // The rates sent are the trip's now, here as on every device that pulls them (`RateScope`).
+            for c in changes where SyncChange.rateKinds.contains(c.kind) { try keepSentRate(c, trip: shared.trip.id) }
         }
         if let pulledThrough { shared.pulledSeq = max(shared.pulledSeq, pulledThrough) }
     }
