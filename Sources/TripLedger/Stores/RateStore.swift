@@ -221,9 +221,11 @@ extension RateStore {
         var out: [String] = []
         try db.prepare(
             """
-            SELECT home_currency FROM trips WHERE id = ?1
-            UNION SELECT currency FROM purchases WHERE trip_id = ?1
-            UNION SELECT currency FROM transfers WHERE trip_id = ?1
+            WITH currencies (code) AS (
+              SELECT home_currency FROM trips WHERE id = ?1
+              UNION SELECT currency FROM purchases WHERE trip_id = ?1
+              UNION SELECT currency FROM transfers WHERE trip_id = ?1)
+            SELECT code FROM currencies
             """
         ).forEach([.integer(tripID)]) { out.append($0.text(0)) }
         return out
