@@ -10,7 +10,8 @@ struct TripScopedRatesTests {
     /// Ben, a grantee of Japan, writes by hand into Japan's log a manual CHF→USD rate of 100, a
     /// manual EUR→USD rate of 50 and a provider rate of -5. Ana syncs: her calculator, a new
     /// purchase in her never-shared trip and her other shared trip convert as before; the -5 is
-    /// set aside on both devices; Japan's purchases read the same on both.
+    /// set aside on both devices; Japan's purchases read the same on both. `trip rates show`
+    /// lists Japan's rates in Japan only.
     @Test func ratesWrittenIntoOneTripsLogReachNoOtherTrip() throws {
         let world = try SharedTripWorld()
         let ana = world.device("ana"), ben = world.device("ben"), carla = world.device("carla")
@@ -56,6 +57,8 @@ struct TripScopedRatesTests {
         #expect(try ana.run("convert", "10", "CHF", "USD").stdout == convertedBefore)
         #expect(try ana.run("report", "Rome", "--format", "json").stdout == romeBefore)
         try #require(ana.run("use", "Private").exitCode == 0)
+        let own = try ana.run("rates", "show").stdout
+        #expect(!own.contains("CHF") && !own.contains("EUR"), "this device's own rates: \(own)")
         try #require(ana.run("add", "10", "more chocolate").exitCode == 0)
         let homes = try homeTotals(ana)
         #expect(homes.count == 2 && Set(homes).count == 1, "both CHF 10 purchases alike: \(homes)")
@@ -68,6 +71,9 @@ struct TripScopedRatesTests {
         #expect(try tripView(ana) == tripView(carla))
 
         try #require(ana.run("use", "Japan").exitCode == 0)
+        // Japan's rates are the grantee's to set: they convert Japan's purchases, on every device.
+        let japans = try ana.run("rates", "show").stdout
+        #expect(japans.contains("1 CHF = 100 USD") && japans.contains("1 EUR = 50 USD"), "Japan's rates: \(japans)")
         for d in [ana, ben] {
             let aside = try openSetAside(d)
             #expect(aside.map { $0["gid"] as? String } == ["rate:frankfurter:USD:JPY:2026-03-08"], "\(aside)")
