@@ -1,3 +1,4 @@
+import FXTestServer
 import Foundation
 import TestSupport
 import Testing
@@ -105,6 +106,39 @@ struct TripScopedRatesTests {
             """
         ).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(sent == "GBP,JPY", "manual rates sent into Japan: \(sent)")
+        try #require(ben.run("join", "Japan").exitCode == 0)
+        #expect(try tripView(ana) == tripView(ben))
+    }
+
+    /// The same for the rates a provider published: a never-shared trip's CHF rates, fetched by
+    /// `trip rates sync`, are not sent into a shared trip of the same home currency (EUR, the
+    /// provider's base); its JPY rates are, and the devices convert alike.
+    @Test func aPrivateTripsProviderRatesAreNotPushedIntoASharedTrip() throws {
+        let server = try FXTestServer()
+        server.route("/eurofxref-hist-90d.xml", .file(Array(RatesSyncEndToEndTests.xml.utf8), contentType: "text/xml"))
+        let world = try SharedTripWorld()
+        let config = world.folder.file("config.toml")
+        try "[rates]\nchain = \"ecb\"\necb_history = \"90d\"\ntotal_timeout = 3\n".write(toFile: config, atomically: true, encoding: .utf8)
+        var ana = world.device("ana", today: "2017-03-10")
+        ana.environment.merge(["TRIP_CONFIG": config, "TRIP_RATES_URL": server.baseURL, "no_proxy": "*"]) { $1 }
+        var ben = world.device("ben", today: "2017-03-10")
+        ben.environment["TRIP_CONFIG"] = config
+        try #require(ana.run("new", "Zurich", "--currency", "CHF", "--home", "EUR").exitCode == 0)
+        try #require(ana.run("add", "10", "--date", "2016-12-23").exitCode == 0)
+        try #require(ana.run("new", "Japan", "--currency", "JPY", "--home", "EUR").exitCode == 0)
+        try #require(ana.run("add", "1000", "--date", "2016-12-23").exitCode == 0)
+        let fetched = try ana.run("rates", "sync", "--all")
+        try #require(fetched.exitCode == 0, "\(fetched.stderr)")
+        try #require(ana.run("share", "--with", "ben").exitCode == 0)
+        #expect(try ana.run("sync").exitCode == 0)
+        let quotes = try world.cluster.psql(
+            "tripadmin", database: world.database,
+            """
+            SELECT string_agg(DISTINCT payload::jsonb ->> 'quote', ',') FROM trip_ledger.changes
+            WHERE kind = 'rate' AND trip_gid = (SELECT gid FROM trip_ledger.trips WHERE name = 'Japan')
+            """
+        ).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(quotes == "JPY", "provider rates sent into Japan: \(quotes)")
         try #require(ben.run("join", "Japan").exitCode == 0)
         #expect(try tripView(ana) == tripView(ben))
     }
