@@ -35,10 +35,14 @@ public enum RatesFormat {
 
     // MARK: trip rates show, trip rates set
 
-    public static func text(manual rates: [ManualRate]) -> String {
-        rates.isEmpty
+    /// `sharedTrip`: the shared trip whose rates these are (those pulled from it and this
+    /// device's that travel into it), named first; nil for this device's own.
+    public static func text(manual rates: [ManualRate], sharedTrip: String? = nil) -> String {
+        let list =
+            rates.isEmpty
             ? "No manual rates. Set one with `trip rates set JPY 0.0067 --in USD`."
             : rates.map { "\($0.date)  \(pair($0))" }.joined(separator: "\n")
+        return sharedTrip.map { "Rates of shared trip \(TextFormat.safe($0)), for its purchases only:\n" + list } ?? list
     }
 
     public static func json(manual rates: [ManualRate]) -> JSONValue {

@@ -26,11 +26,13 @@ extension Ledger {
         }
     }
 
-    /// `trip rates show`: every manual rate, by pair then date. In a shared trip, the rates its
-    /// purchases convert at (this device's that travel into it and those pulled from it, the
-    /// latest of one pair and day); elsewhere this device's own.
-    public func manualRates() throws -> [ManualRate] {
-        try rateStore.manualRates(in: try rateScope(trip: try currentTrip()?.id))
+    /// `trip rates show`: every manual rate, by pair then date. In a shared trip (`sharedTrip`,
+    /// its name), the rates its purchases convert at: this device's that travel into it and those
+    /// pulled from it, the latest of one pair and day. Elsewhere this device's own.
+    public func manualRates() throws -> (rates: [ManualRate], sharedTrip: String?) {
+        let trip = try currentTrip()
+        let scope = try rateScope(trip: trip?.id)
+        return (try rateStore.manualRates(in: scope), scope.trip == 0 ? nil : trip?.name)
     }
 
     /// Chooses the rate again for every purchase of an open trip whose rate came from the resolver

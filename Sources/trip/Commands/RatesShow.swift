@@ -12,8 +12,8 @@ extension TripCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let rates = try global.openLedger().manualRates()
-            emit(global.format, json: RatesFormat.json(manual: rates), text: RatesFormat.text(manual: rates))
+            let (rates, sharedTrip) = try global.openLedger().manualRates()
+            emit(global.format, json: RatesFormat.json(manual: rates), text: RatesFormat.text(manual: rates, sharedTrip: sharedTrip))
         }
     }
 }

@@ -74,6 +74,7 @@ struct TripScopedRatesTests {
         try #require(ana.run("use", "Japan").exitCode == 0)
         // Japan's rates are the grantee's to set: they convert Japan's purchases, on every device.
         let japans = try ana.run("rates", "show").stdout
+        #expect(japans.hasPrefix("Rates of shared trip Japan, for its purchases only:"), "\(japans)")
         #expect(japans.contains("1 CHF = 100 USD") && japans.contains("1 EUR = 50 USD"), "Japan's rates: \(japans)")
         for d in [ana, ben] {
             let aside = try openSetAside(d)
