@@ -12,7 +12,7 @@ import TripModel
 struct RateScope {
     /// 0: this device's own rates only; else the local id of the shared trip.
     let trip: Int64
-    /// The shared trip's currencies (`RateStore.currencies(ofTrip:)`).
+    /// The shared trip's currencies (`RateStore.currencyCodes(ofTrip:)`).
     let codes: Set<String>
 
     /// This device's own rates: a trip never shared, `trip convert`, `trip rates` outside a shared trip.
