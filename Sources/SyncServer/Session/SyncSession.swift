@@ -349,7 +349,6 @@ public struct SyncSession {
         // 4. Waiting removals: only a sync that sent, pulled or held something can have freed one.
         if summary.applied > 0 || !push.held.isEmpty || !sent.isEmpty {
             try ledger.applyWaitingRemovals(state)
-            summary.conflicts += try ledger.listRemovalsKeptByRefunds(state)
         }
         try ledger.recordCompleteSync(&state, server: here)
         let total = try ledger.netTotal(state)

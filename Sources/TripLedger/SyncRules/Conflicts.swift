@@ -80,45 +80,53 @@ extension Ledger {
         }
     }
 
-    /// Lists, on every device alike, each purchase a removal reached that stays because a refund
-    /// written without seeing the removal names it (`waitingRemovals`): the removal and the
-    /// refund are the conflict's two versions, under a global id made of the purchase and the
-    /// removal, so the device that removed it, the one that refunded it and every other list the
-    /// same conflict. Such a conflict whose purchase went after all (its refund was removed) is
-    /// closed, the removal kept; one whose removal a later restore superseded (an edit made after
-    /// seeing it travels as one) is dropped, as on a device that pulled both at once. Run at the end of each sync; returns how many were listed.
-    public func listRemovalsKeptByRefunds(_ shared: SharedTrip) throws -> Int {
-        try transaction {
-            // Decided from the log, not from what this device happened to see between syncs.
-            try syncStore.dropConflictsOfRestoredRemovals(trip: shared.trip.id, reason: SyncConflict.removedWhileRefunded)
-            try syncStore.closeConflictsOfGoneRows(trip: shared.trip.id, reason: SyncConflict.removedWhileRefunded, at: clock.now)
-            let me = try deviceID()
-            var listed = 0
-            for (kind, id) in try syncStore.waitingRemovals(trip: shared.trip.id) where kind == "purchase" {
-                guard let refund = try purchaseStore.refundIDs(of: id).first,
-                    let rowGID = try syncStore.globalID(kind: "purchase", localID: id),
-                    let removed = try syncStore.version(kind: "purchase", localID: id), removed.deleted > 0,
-                    let refundGID = try syncStore.globalID(kind: "purchase", localID: refund),
-                    let refunded = try syncStore.version(kind: "purchase", localID: refund)
-                else { continue }
-                let removal = (nil as String?, removed.deleted, try syncStore.deletedDevice(kind: "purchase", localID: id))
-                let refundVersion = (try syncStore.logVersion(gid: refundGID)?.payload, refunded.hlc, refunded.device)
-                let gid = GlobalID.conflict(row: rowGID, lost: Version(hlc: removal.1, device: removal.2))
-                guard try !syncStore.hasConflict(gid: gid) else { continue }
-                // "mine" is this device's version where it wrote one, else the earlier.
-                let refundIsMine =
-                    refundVersion.2 == me
-                    || (removal.2 != me && Version(hlc: refundVersion.1, device: refundVersion.2) < Version(hlc: removal.1, device: removal.2))
-                let (mine, theirs) = refundIsMine ? (refundVersion, removal) : (removal, refundVersion)
-                let change = SyncChange(
-                    changeID: "", kind: "purchase", gid: rowGID, op: "delete", hlc: removal.1, baseHLC: 0, device: removal.2, payload: nil)
-                try recordConflict(
-                    change, localID: id, shared: shared, reason: SyncConflict.removedWhileRefunded, winner: refundIsMine ? "mine" : "theirs",
-                    mine: mine, theirs: theirs, theirsBy: try syncStore.author(ofDevice: theirs.2) ?? "")
-                listed += 1
-            }
-            return listed
+    /// The rule for a purchase a removal reached that stays because a refund names it, applied to
+    /// change `c` of a purchase in the log's order, after `noteVersion` (`before`: the purchase's
+    /// winning version before `c`). Decided from the log's winning versions alone, never from what
+    /// this ledger held at the end of a sync, so every device lists the same conflicts, whatever
+    /// batches it pulled the changes in. While a purchase's winning version is a removal and a
+    /// refund of it is live, the removal and the refund are the conflict's two versions (under a
+    /// global id made of the purchase and the removal: a later removal that wins is listed too);
+    /// once no refund is live, it closes, the removal kept; a restore (an edit made after seeing
+    /// the removal travels as one) supersedes the removal, and the conflict goes, open or closed.
+    /// Nothing here depends on which were open here (a resolution closes one at once where it
+    /// is made). Returns whether a conflict was listed.
+    func noteRemovalKeptByRefund(_ c: SyncChange, before: LogVersion?, shared: SharedTrip) throws -> Bool {
+        guard let after = try syncStore.logVersion(gid: c.gid), after.version != before?.version else { return false }
+        let reason = SyncConflict.removedWhileRefunded
+        if before?.removed == true && !after.removed { try syncStore.dropConflicts(row: c.gid, reason: reason) }
+        var listed = false
+        if after.removed { listed = try settleRemovalKeptByRefund(c.gid, removal: after.version, shared: shared) }
+        // A refund's change: the purchase it names may be kept, or freed, by it.
+        let refunded = try (c.payload ?? before?.payload).flatMap { try syncStore.payloadText($0, path: "$.refund_of") }
+        if let refunded, let target = try syncStore.logVersion(gid: refunded), target.removed {
+            listed = try settleRemovalKeptByRefund(refunded, removal: target.version, shared: shared) || listed
         }
+        return listed
+    }
+
+    /// Purchase `gid`, whose winning version in the log is `removal`: listed as kept by its first
+    /// live refund (by global id), or its open conflict closed when it has none.
+    private func settleRemovalKeptByRefund(_ gid: String, removal: Version, shared: SharedTrip) throws -> Bool {
+        let reason = SyncConflict.removedWhileRefunded
+        guard let refund = try syncStore.firstLiveRefund(of: gid, trip: shared.trip.id) else {
+            try syncStore.closeRemovalConflicts(row: gid, reason: reason, at: clock.now)
+            return false
+        }
+        let conflictGID = GlobalID.conflict(row: gid, lost: removal)
+        guard let localID = try syncStore.localID(kind: "purchase", gid: gid), try !syncStore.hasConflict(gid: conflictGID) else { return false }
+        let me = try deviceID()
+        let removed = (nil as String?, removal.hlc, removal.device)
+        let refunded = (refund.payload, refund.version.hlc, refund.version.device)
+        // "mine" is this device's version where it wrote one, else the earlier.
+        let refundIsMine = refund.version.device == me || (removal.device != me && refund.version < removal)
+        let (mine, theirs) = refundIsMine ? (refunded, removed) : (removed, refunded)
+        let change = SyncChange(
+            changeID: "", kind: "purchase", gid: gid, op: "delete", hlc: removal.hlc, baseHLC: 0, device: removal.device, payload: nil)
+        try recordConflict(
+            change, localID: localID, shared: shared, reason: reason, winner: refundIsMine ? "mine" : "theirs", mine: mine, theirs: theirs,
+            theirsBy: try syncStore.author(ofDevice: theirs.2) ?? "")
+        return true
     }
 
     /// Whether this device knows the role it pushes as (`noteOwnAuthor`).
@@ -275,8 +283,16 @@ extension Ledger {
     /// new version meets the winner in its turn.
     func noteLogOrder(_ c: SyncChange, shared: SharedTrip) throws -> Bool {
         guard let table = RowCodec.Table(kind: c.kind) else { return false }
+        let before = try syncStore.logVersion(gid: c.gid)
+        let clashed = try noteVersion(c, before: before, table: table, shared: shared)
+        guard table == .purchases else { return clashed }
+        return try noteRemovalKeptByRefund(c, before: before, shared: shared) || clashed
+    }
+
+    /// `noteLogOrder` for the versions of one row: `before` is its winner so far.
+    private func noteVersion(_ c: SyncChange, before: LogVersion?, table: RowCodec.Table, shared: SharedTrip) throws -> Bool {
         let incoming = LogVersion(version: Version(hlc: c.hlc, device: c.device), removed: c.op == "delete", payload: c.payload)
-        guard let before = try syncStore.logVersion(gid: c.gid) else {
+        guard let before else {
             try syncStore.setLogVersion(gid: c.gid, trip: shared.trip.id, incoming)
             return false
         }

@@ -284,8 +284,8 @@ extension Ledger {
                 try syncStore.setVersion(kind: c.kind, localID: id, hlc: c.hlc, device: c.device, base: c.baseHLC)
             }
             let removed = try removeLocally(table, id: id, shared: shared, change: c)
-            // A purchase kept by its refund is listed at the end of the sync, on every device alike
-            // (`listRemovalsKeptByRefunds`).
+            // A purchase kept by its refund is listed in the log's order, on every device alike
+            // (`noteRemovalKeptByRefund`).
             return !removed && table != .purchases
         case "restore":
             try syncStore.markRestored(kind: c.kind, localID: id, hlc: c.hlc)

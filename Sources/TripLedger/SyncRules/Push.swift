@@ -210,6 +210,11 @@ extension Ledger {
                 // their place in its order here, as the pull would have given them.
                 for c in changes { _ = try noteLogOrder(c, shared: shared) }
                 try syncStore.advancePulled(trip: shared.trip.id, through: pulledThrough)
+                // And the pull would have re-rated the trip, closed or not, with a rate this device
+                // set (`applyIncoming`): `rates set` re-rated only open trips.
+                if changes.contains(where: { SyncChange.rateKinds.contains($0.kind) }) {
+                    _ = try rerate(tripID: shared.trip.id, includingClosed: true)
+                }
             }
             if let sentThrough { try syncStore.advanceRatesSent(trip: shared.trip.id, through: sentThrough) }
             // The rates sent are the trip's now, here as on every device that pulls them (`RateScope`).

@@ -134,4 +134,24 @@ struct ConflictsTravelTests {
         for d in [ana, ben, carla, dave] { #expect(try Self.conflicts(d).isEmpty) }
         #expect(try snapshot(dave) == snapshot(ana))
     }
+
+    /// Whether a purchase kept by a refund is listed as a conflict, and whether that conflict ended,
+    /// follows from the log alone. Before, it was decided from what a device held at the end of a
+    /// sync: Ben and Carla, who synced while the removal waited, listed it (and closed it when the
+    /// refund went), and Ana, who pulled the removal, the refund and the refund's removal at once,
+    /// never did (convergence seeds 67, 72, 87…).
+    @Test func aRemovalKeptByARefundIsListedAlikeByADeviceThatPulledItsEndAtOnce() throws {
+        let (world, ana, ben, carla) = try ConflictResolutionTests.removedWhileRefundedUnseenBy()
+        defer { withExtendedLifetime(world) {} }
+        #expect(try Self.conflicts(carla).count == 1, "listed while the removal waits")
+        // Carla takes her refund back: the removal applies after all.
+        #expect(try carla.run("rm", "2").exitCode == 0)
+        try ReferenceClashTests.syncAll([carla, ben])
+        // Ana pulls the removal, the refund and its removal in one sync.
+        try ReferenceClashTests.syncAll([ana, ben, carla])
+        let lists = try [ana, ben, carla].map { try Self.conflicts($0, all: true).map(Self.identity) }
+        #expect(lists[1].count == 1 && lists[1].first?.contains("resolved=true") == true, "\(lists[1])")
+        #expect(lists[0] == lists[1] && lists[2] == lists[1], "ana: \(lists[0]) ben: \(lists[1]) carla: \(lists[2])")
+        for d in [ana, ben, carla] { #expect(try notes(d).isEmpty, "the purchase went with its refund") }
+    }
 }

@@ -593,6 +593,30 @@ struct SharedTripRatesAndSchemaTests {
         #expect(try snapshot(ana) == snapshot(ben))
     }
 
+    /// A rate set by hand on a device whose shared trip is closed converts that trip's purchases
+    /// there too, as on the devices that pull it. Before, `rates set` re-rated only open trips and
+    /// the sync that sent the rate did not pull it back, so Ana kept the fallback rate while Ben
+    /// converted at hers (convergence seed 74).
+    @Test func aRateSetWhileTheSharedTripIsClosedConvertsItOnThatDeviceToo() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben")
+        try #require(ana.run("new", "Kyoto", "--currency", "EUR", "--home", "EUR").exitCode == 0)
+        try #require(ana.run("member", "add", "ana", "ben").exitCode == 0)
+        try #require(ana.run("whoami", "ana").exitCode == 0)
+        try #require(ana.run("add", "30", "USD", "taxi", "--date", "2026-03-02").exitCode == 0)
+        try #require(ana.run("share", "--with", "ben").exitCode == 0)
+        try #require(ben.run("join", "Kyoto").exitCode == 0)
+        try #require(ana.run("close").exitCode == 0)
+        for d in [ana, ben] { #expect(try d.run("sync").exitCode == 0) }
+        try #require(ana.run("rates", "set", "USD", "0.87", "--in", "EUR", "--date", "2026-03-02").exitCode == 0)
+        for d in [ana, ben, ana] { #expect(try d.run("sync").exitCode == 0) }
+        for d in [ana, ben] {
+            let taxi = try #require((try d.run("list", "--format", "json").json["purchases"] as? [[String: Any]])?.first)
+            #expect("\(taxi)".contains("26.10") && "\(taxi)".contains("manual"), "at Ana's rate: \(taxi)")
+        }
+        #expect(try snapshot(ana) == snapshot(ben))
+    }
+
     /// Two shared trips of one name visible to a role: `trip join` names their owners, and
     /// OWNER/NAME picks one.
     @Test func joiningAnAmbiguousNameListsTheOwners() throws {

@@ -449,11 +449,6 @@ extension SyncStore {
             """, [.integer(hlc), .text(kind), .integer(localID), .text(device)])
     }
 
-    /// The device that removed row `localID` last (`markDeleted`).
-    func deletedDevice(kind: String, localID: Int64) throws -> String {
-        try db.scalarText("SELECT deleted_device FROM sync_rows WHERE kind = ? AND local_id = ?", [.text(kind), .integer(localID)]) ?? ""
-    }
-
     /// The row was restored at clock `hlc` (the latest restore is kept).
     func markRestored(kind: String, localID: Int64, hlc: Int64) throws {
         try db.run(
@@ -680,6 +675,23 @@ extension SyncStore {
         }
     }
 
+    /// The first (by global id) refund of purchase `gid` whose winning version in the log's order
+    /// is not a removal. A live version always carries its row, and with it the global id of the
+    /// purchase it refunds.
+    func firstLiveRefund(of gid: String, trip id: Int64) throws -> LogVersion? {
+        try db.prepare(
+            """
+            SELECT \(LogVersionColumn.sqlList) FROM sync_log_versions
+            WHERE trip_id = ?1 AND removed = 0 AND instr(payload, ?2) > 0 AND json_extract(payload, '$.refund_of') = ?2
+            ORDER BY gid LIMIT 1
+            """
+        ).first([.integer(id), .text(gid)]) { statement in
+            let v = statement.row(LogVersionColumn.self)
+            return LogVersion(
+                version: Version(hlc: v.int(.hlc), device: v.text(.device)), removed: v.int(.removed) != 0, payload: v.optionalText(.payload))
+        }
+    }
+
     func setLogVersion(gid: String, trip id: Int64, _ v: LogVersion) throws {
         try db.run(
             """
@@ -723,28 +735,19 @@ extension SyncStore {
         try db.scalarInt("SELECT count(*) FROM sync_conflicts WHERE conflict_gid = ?", [.text(gid)]) ?? 0 > 0
     }
 
-    /// Closes the open conflicts of trip `trip` listed for `reason` whose purchase is no longer in
-    /// the trip (the removal applied after all), the removal (the version without a row) kept.
-    func closeConflictsOfGoneRows(trip: Int64, reason: String, at now: String) throws {
+    /// Closes the open conflicts of row `row` listed for `reason`, the removal (the version
+    /// without a row) kept: it applied after all.
+    func closeRemovalConflicts(row: String, reason: String, at now: String) throws {
         try db.run(
             """
             UPDATE sync_conflicts SET resolved_at = ?3, winner = CASE WHEN mine IS NULL THEN 'mine' ELSE 'theirs' END
-            WHERE trip_id = ?1 AND reason = ?2 AND resolved_at IS NULL
-              AND NOT EXISTS (SELECT 1 FROM purchases p WHERE p.id = sync_conflicts.local_id AND p.trip_id = ?1)
-            """, [.integer(trip), .text(reason), .text(now)])
+            WHERE gid = ?1 AND reason = ?2 AND resolved_at IS NULL
+            """, [.text(row), .text(reason), .text(now)])
     }
 
-    /// Drops the conflicts of trip `trip` listed for `reason` whose removal (the version without a
-    /// row) a later restore superseded: that removal no longer waits, so the conflict goes on
-    /// every device, open or closed, as if never listed (a device that pulled the removal and the
-    /// restore in one sync never listed it).
-    func dropConflictsOfRestoredRemovals(trip: Int64, reason: String) throws {
-        try db.run(
-            """
-            DELETE FROM sync_conflicts WHERE trip_id = ?1 AND reason = ?2
-              AND EXISTS (SELECT 1 FROM sync_rows r WHERE r.kind = sync_conflicts.kind AND r.local_id = sync_conflicts.local_id
-                AND r.restored_hlc > CASE WHEN sync_conflicts.mine IS NULL THEN sync_conflicts.mine_hlc ELSE sync_conflicts.theirs_hlc END)
-            """, [.integer(trip), .text(reason)])
+    /// Removes the conflicts of row `row` listed for `reason`, open or closed, as if never listed.
+    func dropConflicts(row: String, reason: String) throws {
+        try db.run("DELETE FROM sync_conflicts WHERE gid = ? AND reason = ?", [.text(row), .text(reason)])
     }
 
     func closeConflict(_ id: Int64, winner: String, at now: String) throws {
