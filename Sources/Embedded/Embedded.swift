@@ -22,6 +22,7 @@ public enum Embedded {
         ("m0018_log_versions", PackageResources.m0018_log_versions_sql),
         ("m0019_set_aside_changes", PackageResources.m0019_set_aside_changes_sql),
         ("m0020_server_identity_and_partial_joins", PackageResources.m0020_server_identity_and_partial_joins_sql),
+        ("m0021_device_roles", PackageResources.m0021_device_roles_sql),
         ("m0022_rates_scoped_to_trips", PackageResources.m0022_rates_scoped_to_trips_sql),
     ]
 

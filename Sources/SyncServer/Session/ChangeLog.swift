@@ -141,7 +141,7 @@ struct ChangeLog {
 
     /// The kind of a device's note of how many of its changes wait because the trip was closed
     /// elsewhere (`pushHeldStatus`). Not a row: a device that does not know it skips it.
-    static let heldKind = "held"
+    static let heldKind = SyncChange.heldKind
 
     /// Tells the other devices that `count` changes of `device` wait for the trip to be reopened
     /// (0: none any more). Appended like any change; each device's latest one counts.
@@ -170,7 +170,8 @@ struct ChangeLog {
         changes(
             try connection.query(
                 """
-                SELECT seq, change_id, kind, gid, op, hlc, base_hlc, device, author, payload FROM trip_ledger.changes
+                SELECT seq, change_id, kind, gid, op, hlc, base_hlc, device, author, payload,
+                  (extract(epoch FROM committed_at) * 1000)::bigint AS committed_ms FROM trip_ledger.changes
                 WHERE trip_gid = $1 AND seq > $2::bigint ORDER BY seq LIMIT $3::int
                 """, [tripGID, String(seq), String(ChangeLog.batchSize)]))
     }
@@ -181,7 +182,8 @@ struct ChangeLog {
         changes(
             try connection.query(
                 """
-                SELECT seq, change_id, kind, gid, op, hlc, base_hlc, device, author, payload FROM trip_ledger.changes
+                SELECT seq, change_id, kind, gid, op, hlc, base_hlc, device, author, payload,
+                  (extract(epoch FROM committed_at) * 1000)::bigint AS committed_ms FROM trip_ledger.changes
                 WHERE trip_gid = $1 AND kind = 'trip' AND payload IS NOT NULL ORDER BY seq LIMIT 1
                 """, [tripGID])
         ).first
@@ -189,10 +191,12 @@ struct ChangeLog {
 
     private func changes(_ rows: PostgresRows) -> [SyncChange] {
         rows.rows.map { r in
-            SyncChange(
+            var c = SyncChange(
                 changeID: r[1] ?? "", kind: r[2] ?? "", gid: r[3] ?? "", op: r[4] ?? "", hlc: Int64(r[5] ?? "") ?? 0,
                 baseHLC: Int64(r[6] ?? "") ?? 0, device: r[7] ?? "", payload: r[9], seq: Int64(r[0] ?? "") ?? 0,
                 author: r[8] ?? "")
+            c.committedAt = r.count > 10 ? Int64(r[10] ?? "") ?? 0 : 0
+            return c
         }
     }
 

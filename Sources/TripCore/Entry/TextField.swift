@@ -15,6 +15,12 @@
 public enum TextField {
     /// The longest note, in bytes of UTF-8.
     public static let noteMaxBytes = 4096
+    /// The longest trip name, in bytes of UTF-8.
+    public static let tripNameMaxBytes = 200
+    /// The longest member name, in bytes of UTF-8.
+    public static let memberMaxBytes = 100
+    /// The longest category or payment method, in bytes of UTF-8.
+    public static let labelMaxBytes = 100
 
     /// Returns `text` unchanged if it follows the rules above, else throws
     /// `TripError.badTextValue` naming `field` and the (escaped, shortened) value.

@@ -193,7 +193,7 @@ public enum PurchaseBuilder {
 
     /// A category or payment method checked, then stored as `TextField.label` has it; nil when empty.
     private static func label(_ text: String, field: String) throws(TripError) -> String? {
-        let label = TextField.label(try TextField.check(text, field: field, maxBytes: 100))
+        let label = TextField.label(try TextField.check(text, field: field, maxBytes: TextField.labelMaxBytes))
         return label.isEmpty ? nil : label
     }
 

@@ -147,7 +147,7 @@ extension Ledger {
     }
 
     static func memberName(_ text: String) throws(TripError) -> String {
-        let name = try checkText(text.trimmingSpaces, field: "member", maxBytes: 100, allowEmpty: false)
+        let name = try checkText(text.trimmingSpaces, field: "member", maxBytes: TextField.memberMaxBytes, allowEmpty: false)
         if name.contains(",") || name.contains("=") || name.contains(" ") && name.split(separator: " ").isEmpty {
             throw .badTextValue(field: "member", value: text, reason: "cannot contain , or = (they separate --split entries)")
         }

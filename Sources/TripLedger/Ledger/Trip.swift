@@ -38,7 +38,7 @@ extension Ledger {
 
     /// A trip name checked, then tidied (`TextField.tidy`); case and width stay as typed.
     static func checkTripName(_ text: String, field: String) throws(TripError) -> String {
-        TextField.tidy(try checkText(text, field: field, maxBytes: 200, allowEmpty: false))
+        TextField.tidy(try checkText(text, field: field, maxBytes: TextField.tripNameMaxBytes, allowEmpty: false))
     }
 
     /// Refuses `name` when another trip's name differs from it only in case, width or spacing,

@@ -16,15 +16,20 @@ extension Ledger {
                 var summary = PullSummary()
                 let me = try deviceID()
                 MemberIDMemo.shared.clear()
+                // Nothing is trusted (`PulledChangeCheck`): a refused change is set aside below,
+                // and neither moves the clock nor names a device's role.
+                let refused = try screenPulled(changes, shared: current)
+                let accepted = zip(changes, refused).filter { $0.1 == nil }.map(\.0)
                 // The clock moves past every clock received.
-                try syncStore.advanceClock(past: changes.map(\.hlc).max() ?? 0)
-                try syncStore.noteAuthors(changes)
-                for c in changes {
+                try syncStore.advanceClock(past: accepted.map(\.hlc).max() ?? 0)
+                try syncStore.noteAuthors(accepted)
+                for (c, refusal) in zip(changes, refused) {
                     // Each change in a savepoint of its own: one that cannot be applied is rolled
                     // back alone and set aside, and the pull goes on past it.
                     var counted = PullSummary()
                     do {
                         try syncStore.transaction {
+                            try checkPulled(c, refused: refusal, shared: current)
                             // This device's own changes are here already; they take their place in
                             // the log's order all the same (`noteLogOrder`).
                             if c.device != me || SyncChange.rateKinds.contains(c.kind) { try apply(c, shared: current, into: &counted) }

@@ -28,6 +28,9 @@ public struct SyncChange: Sendable, Equatable {
     /// The server's sequence number (pulls only) and the role that pushed it.
     public var seq: Int64 = 0
     public var author: String = ""
+    /// When the server committed it, in milliseconds since 1970 (pulls only; 0: not known): a
+    /// clock far beyond it is refused (`PulledChangeCheck`).
+    public var committedAt: Int64 = 0
     /// Sent even though another device closed the trip: the traveller chose it (`trip resolve
     /// --keep mine`). Local only; it never travels.
     public var pastClose = false
@@ -38,6 +41,9 @@ public struct SyncChange: Sendable, Equatable {
     /// published, a provider's newest date, a rate set by hand (`trip rates set`). Each device
     /// applies them, its own included, so that every device re-rates alike.
     public static let rateKinds: Set<String> = ["rate", "provider", "manual_rate"]
+    /// The kind of a device's note of how many of its changes wait for a reopen: not a row, and
+    /// no device applies it (the server's session reads it).
+    public static let heldKind = "held"
 
     /// How many rows of the trip the change carries, as a traveller counts them: a snapshot's
     /// purchases, 1 for any other change.

@@ -765,6 +765,27 @@ extension SyncStore {
     }
 }
 
+// MARK: sync_device_roles
+
+extension SyncStore {
+    /// The role device `device` is bound to in trip `trip` (m0021), or `nil` before its first change.
+    func deviceRole(trip: Int64, device: String) throws -> String? {
+        try db.scalarText("SELECT role FROM sync_device_roles WHERE trip_id = ? AND device = ?", [.integer(trip), .text(device)])
+    }
+
+    /// Binds device `device` to `role` in trip `trip`, unless it is bound already.
+    func bindDevice(trip: Int64, device: String, role: String) throws {
+        try db.run(
+            "INSERT INTO sync_device_roles (trip_id, device, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [.integer(trip), .text(device), .text(role)])
+    }
+
+    /// The local trip of the travelling row `gid` of `kind`, or `nil` when this ledger has none.
+    func tripOfRow(kind: String, gid: String) throws -> Int64? {
+        try db.scalarInt("SELECT trip_id FROM sync_rows WHERE kind = ? AND gid = ?", [.text(kind), .text(gid)])
+    }
+}
+
 // MARK: sync_set_aside
 
 extension SyncStore {

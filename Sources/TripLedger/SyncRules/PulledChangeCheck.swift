@@ -1,0 +1,374 @@
+import TripCore
+import TripModel
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The rules every pulled change meets before it is applied (issue 36): a change is input from
+/// another person's device, so it is checked as strictly as a typed amount and kept inside the
+/// trip it came with. These are the rules that need nothing but the change (and the trip's global
+/// id): the same on every device, so every device refuses the same changes. A refused change is
+/// set aside (`sync_set_aside`), listed by `trip conflicts` with the error as its reason.
+///
+/// What a field may hold is what `trip add`, `trip new` and `trip member add` accept: the same
+/// text limits (`TextField`), known currencies (`CurrencyTable`), amounts within
+/// `PurchaseBound`, real dates (`CivilDate`), rates as `RateQuote.checkedRate` reads them.
+struct PulledChangeCheck {
+    /// The synced trip's global id.
+    let tripGID: String
+    /// Wall-clock milliseconds: the bound of a change the server gave no commit time.
+    let now: Int64
+
+    static let ops: Set<String> = ["put", "delete", "restore"]
+    /// How far a change's clock may run ahead of the server's commit time of it, in milliseconds:
+    /// a day. A clock beyond it would pin every device's clock (a clock only moves forward).
+    static let clockLead: Int64 = 86_400_000
+    /// The most bytes one row's payload holds (a snapshot's rows are checked one by one).
+    static let rowPayloadMaxBytes = 256 * 1024
+    /// Every kind a change may have; anything else is refused, not skipped.
+    static let kinds: Set<String> =
+        SyncChange.rowKinds.union(SyncChange.rateKinds).union(["trip", PurchaseSnapshot.kind, ConflictResolution.kind, SyncChange.heldKind])
+
+    init(tripGID: String, now: Int64 = PulledChangeCheck.wallClock()) {
+        self.tripGID = tripGID
+        self.now = now
+    }
+
+    /// Throws the first rule `c` breaks, naming the field and value at fault.
+    func check(_ c: SyncChange) throws(TripError) {
+        guard Self.kinds.contains(c.kind) else { throw .badTextValue(field: "kind", value: c.kind, reason: "is not a kind of change") }
+        guard Self.ops.contains(c.op) else { throw .badTextValue(field: "op", value: c.op, reason: "is not put, delete or restore") }
+        let bound = (c.committedAt > 0 ? c.committedAt : now) + Self.clockLead
+        guard c.hlc >= 0, c.hlc >> 16 <= bound, c.baseHLC >= 0 else {
+            throw .badTextValue(
+                field: "hlc", value: String(c.hlc), reason: "is more than a day ahead of the server's time of the change (or negative)")
+        }
+        try checkGID(c)
+        if let payload = c.payload, payload.utf8.count > Self.rowPayloadMaxBytes, c.kind != PurchaseSnapshot.kind {
+            throw .badText(
+                field: "payload", reason: "is \(payload.utf8.count) bytes long; the limit is \(Self.rowPayloadMaxBytes) bytes")
+        }
+        try checkPayload(c)
+    }
+
+    /// The global id belongs to this trip: a trip change is this trip's, a member's id is made of
+    /// this trip's, and other rows have the form their kind is given (so a purchase never takes a
+    /// member's id).
+    private func checkGID(_ c: SyncChange) throws(TripError) {
+        let ok: Bool
+        switch c.kind {
+        case "trip": ok = c.gid == tripGID
+        case "member": ok = GlobalID.memberName(c.gid, trip: tripGID).map { !$0.isEmpty } ?? false
+        case "purchase": ok = Self.isRowID(c.gid)
+        case "transfer": ok = Self.isRowID(c.gid) || Self.isSettlement(c.gid, trip: tripGID)
+        case PurchaseSnapshot.kind: ok = c.gid == "\(PurchaseSnapshot.kind):\(tripGID)"
+        case SyncChange.heldKind: ok = c.gid == "\(SyncChange.heldKind):\(tripGID):\(c.device)"
+        default: ok = c.gid.hasPrefix(c.kind + ":")
+        }
+        guard ok else { throw .badTextValue(field: "gid", value: c.gid, reason: "is not the id of a \(c.kind) of this trip") }
+    }
+
+    private func checkPayload(_ c: SyncChange) throws(TripError) {
+        guard let payload = c.payload else {
+            guard c.op == "delete" || SyncChange.rateKinds.contains(c.kind) else {
+                throw .badText(field: "payload", reason: "is missing from a \(c.kind) change (\(c.op))")
+            }
+            return
+        }
+        switch c.kind {
+        case PurchaseSnapshot.kind:
+            guard let snapshot = PurchaseSnapshot(payload) else {
+                throw .badTextValue(field: "payload", value: payload, reason: "is not a snapshot of purchases")
+            }
+            let columns = snapshot.columns
+            do {
+                try snapshot.forEachRow { gid, _, values in
+                    let id = String(decoding: gid, as: UTF8.self)
+                    guard Self.isRowID(id) else { throw TripError.badTextValue(field: "gid", value: id, reason: "is not the id of a purchase") }
+                    try checkFields(kind: "purchase", op: "put", zip(columns, values.sqlValues(0..<values.count)).map { ($0, $1) })
+                }
+            } catch let error as TripError {
+                throw error
+            } catch {
+                throw .badText(field: "snapshot", reason: "\(error)")
+            }
+        case ConflictResolution.kind:
+            guard ConflictResolution(c) != nil else {
+                throw .badTextValue(field: "payload", value: payload, reason: "is not a resolution of a conflict")
+            }
+        case _ where SyncChange.rateKinds.contains(c.kind):
+            break  // a rate's fields are the rate store's to read (`receiveManualRate`)
+        default:
+            guard let fields = FlatJSON.fields(payload) else {
+                throw .badTextValue(field: "payload", value: payload, reason: "is not a JSON object of text, numbers and nulls")
+            }
+            try checkFields(kind: c.kind, op: c.op, fields)
+        }
+    }
+
+    /// Each field of a row of `kind` against its rule; the fields a row cannot be without must be
+    /// there.
+    func checkFields(kind: String, op: String, _ fields: [(String, SQLValue)]) throws(TripError) {
+        guard let rules = Self.rules[kind] else { return }
+        var missing = Set(rules.filter(\.value.required).keys)
+        for (key, value) in fields {
+            missing.remove(key)
+            let rule = rules[key] ?? FieldRule(.unknown, nullable: true)
+            try rule.check(value, field: "\(kind).\(key)", trip: tripGID)
+        }
+        if let first = missing.sorted().first { throw .badText(field: "\(kind).\(first)", reason: "is missing") }
+    }
+
+    // MARK: global ids
+
+    /// A purchase's or transfer's own global id: a UUIDv7 (`GlobalID.make`), or any id of up to 64
+    /// letters, digits, `-` and `_` (ids written before), never one of the forms with a `:` that
+    /// name other things (a member's, a settle-up's, a snapshot's).
+    static func isRowID(_ text: String) -> Bool {
+        let u = text.utf8
+        return (1...64).contains(u.count)
+            && u.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x5F }
+    }
+
+    /// A settle-up's transfer of `trip` (`GlobalID.settlement`).
+    static func isSettlement(_ gid: String, trip: String) -> Bool {
+        let prefix = "settle:\(trip):"
+        guard gid.hasPrefix(prefix) else { return false }
+        let hash = gid.utf8.dropFirst(prefix.utf8.count)
+        return hash.count == 16 && hash.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    static func wallClock() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec / 1_000_000)
+    }
+}
+
+// MARK: field rules
+
+/// What one field of a travelling row may hold.
+struct FieldRule {
+    enum Kind {
+        /// Free text under `TextField`'s rules; `layout`: tabs and line breaks (a note).
+        case text(max: Int, layout: Bool = false, empty: Bool = true)
+        /// A column this version does not know (a newer one, skipped as it is): any number, or
+        /// text up to the note's limit.
+        case unknown
+        case currency, date, rate
+        /// An integer amount in minor units within `PurchaseBound`, at least `min`.
+        case minor(min: Int64)
+        /// 0 or 1.
+        case flag
+        case choice(Set<String>)
+        /// A purchase's global id.
+        case purchase
+        /// A member of this trip: `@NAME` or the member's whole global id.
+        case member
+        /// `MEMBER=WEIGHT,…`, each member of this trip, each weight an integer or a fraction.
+        case members
+    }
+
+    let kind: Kind
+    let nullable: Bool
+    let required: Bool
+
+    init(_ kind: Kind, nullable: Bool = false, required: Bool = false) {
+        self.kind = kind
+        self.nullable = nullable
+        self.required = required
+    }
+
+    func check(_ value: SQLValue, field: String, trip: String) throws(TripError) {
+        let text: String
+        switch value {
+        case .null:
+            guard nullable else { throw .badText(field: field, reason: "is null") }
+            return
+        case .integer(let n):
+            switch kind {
+            case .minor(let min):
+                guard n >= min, PurchaseBound.contains(n) else {
+                    throw .badAmount(field: field, value: String(n), reason: "is out of bounds (\(min) to \(PurchaseBound.maxMinorUnits))")
+                }
+            case .flag:
+                guard n == 0 || n == 1 else { throw .badAmount(field: field, value: String(n), reason: "is not 0 or 1") }
+            case .unknown:
+                break
+            default:
+                throw .badTextValue(field: field, value: String(n), reason: "is a number, not text")
+            }
+            return
+        case .text(let t):
+            text = t
+        }
+        func refuse(_ reason: String) -> TripError { .badTextValue(field: field, value: text, reason: reason) }
+        switch kind {
+        case .minor, .flag:
+            throw refuse("is not a whole number")
+        case .text(let max, let layout, let empty):
+            _ = try TextField.check(text, field: field, maxBytes: max, allowEmpty: empty, allowsLayout: layout)
+        case .unknown:
+            _ = try TextField.check(text, field: field, maxBytes: TextField.noteMaxBytes, allowsLayout: true)
+        case .currency:
+            guard (try? CurrencyTable.shared.currency(for: text)) != nil, text == text.uppercased() else {
+                throw refuse("is not an ISO 4217 currency that holds money")
+            }
+        case .date:
+            guard CivilDate(iso: text) != nil else { throw refuse("is not a real date (YYYY-MM-DD)") }
+        case .rate:
+            _ = try RateQuote.checkedRate(text, field: field)
+        case .choice(let allowed):
+            guard allowed.contains(text) else { throw .badChoice(field: field, value: text, allowed: allowed.sorted()) }
+        case .purchase:
+            guard PulledChangeCheck.isRowID(text) else { throw refuse("is not the id of a purchase") }
+        case .member:
+            guard FieldRule.isMember(Substring(text), trip: trip) else { throw refuse("is not a member of this trip") }
+        case .members:
+            _ = try TextField.check(text, field: field, maxBytes: PulledChangeCheck.rowPayloadMaxBytes)
+            for item in text.split(separator: ",") {
+                guard let eq = item.lastIndex(of: "="), FieldRule.isMember(item[..<eq], trip: trip),
+                    FieldRule.isWeight(item[item.index(after: eq)...])
+                else { throw .badTextValue(field: field, value: String(item), reason: "is not MEMBER=WEIGHT of a member of this trip") }
+            }
+        }
+    }
+
+    /// `@NAME` (a member of this trip by the name their id is made of) or `member:TRIP:…`.
+    static func isMember(_ reference: Substring, trip: String) -> Bool {
+        if reference.first == "@" {
+            let name = reference.dropFirst()
+            return !name.isEmpty && (try? TextField.check(String(name), field: "member", maxBytes: TextField.memberMaxBytes * 2)) != nil
+        }
+        return GlobalID.memberName(String(reference), trip: trip).map { !$0.isEmpty } ?? false
+    }
+
+    /// `N` or `N/D`: whole numbers that fit 64 bits, never negative, `D` above zero.
+    static func isWeight(_ text: Substring) -> Bool {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }),
+            let numerator = Int64(parts[0]), numerator >= 0
+        else { return false }
+        return parts.count == 1 || (Int64(parts[1]) ?? 0) > 0
+    }
+}
+
+extension PulledChangeCheck {
+    /// The fields of each kind of row and their rules, as `trip new`, `trip member add`,
+    /// `trip add` and `trip transfer` write them.
+    static let rules: [String: [String: FieldRule]] = {
+        let timestamp = FieldRule(.text(max: 64)), label = FieldRule(.text(max: TextField.labelMaxBytes), nullable: true)
+        let note = FieldRule(.text(max: TextField.noteMaxBytes, layout: true))
+        let spec = FieldRule(.text(max: TextField.noteMaxBytes), nullable: true)
+        let amount = FieldRule(.minor(min: -PurchaseBound.maxMinorUnits)), home = FieldRule(.minor(min: -PurchaseBound.maxMinorUnits), nullable: true)
+        let purchase: [String: FieldRule] = [
+            "date": FieldRule(.date, required: true), "note": note, "category": label, "paid_with": label,
+            "currency": FieldRule(.currency, required: true), "expression": FieldRule(.text(max: TextField.noteMaxBytes)),
+            "price_minor": FieldRule(.minor(min: 0), required: true), "discount_minor": amount, "service_minor": amount,
+            "tax_minor": amount, "tip_minor": amount, "total_minor": amount, "discount_spec": spec, "service_spec": spec,
+            "tax_spec": spec, "tip_spec": spec, "tax_included": FieldRule(.flag), "rounding": FieldRule(.text(max: 32)),
+            "preset": label, "purchase_rate": FieldRule(.rate, nullable: true), "charged_minor": home,
+            "home_currency": FieldRule(.currency, required: true), "home_minor": home, "home_discount_minor": home,
+            "home_service_minor": home, "home_tax_minor": home, "home_tip_minor": home, "rate": FieldRule(.rate, nullable: true),
+            "rate_date": FieldRule(.date, nullable: true),
+            "rate_source": FieldRule(.choice(["identity", "manual", "charged", "provider", "fallback", "none"])),
+            "rate_provider": label, "rate_fetched_at": FieldRule(.text(max: 64), nullable: true), "provisional": FieldRule(.flag),
+            "created_at": timestamp, "updated_at": timestamp, "explicit_fields": FieldRule(.text(max: TextField.noteMaxBytes), nullable: true),
+            "kind": FieldRule(.choice(["purchase", "refund", "credit"])), "refund_of": FieldRule(.purchase, nullable: true),
+            "payers": FieldRule(.members, nullable: true), "shares": FieldRule(.members, nullable: true),
+        ]
+        return [
+            "trip": [
+                "name": FieldRule(.text(max: TextField.tripNameMaxBytes, empty: false), required: true),
+                "local_currency": FieldRule(.currency, nullable: true), "home_currency": FieldRule(.currency, required: true),
+                "start_date": FieldRule(.date, nullable: true), "end_date": FieldRule(.date, nullable: true), "preset": label,
+                "budget_minor": FieldRule(.minor(min: 0), nullable: true), "created_at": timestamp,
+                "closed_at": FieldRule(.text(max: 64), nullable: true),
+            ],
+            "member": ["name": FieldRule(.text(max: TextField.memberMaxBytes, empty: false), required: true), "joined_at": timestamp],
+            "purchase": purchase,
+            "transfer": [
+                "from_member": FieldRule(.member, required: true), "to_member": FieldRule(.member, required: true),
+                "date": FieldRule(.date, required: true), "currency": FieldRule(.currency, required: true),
+                "amount_minor": FieldRule(.minor(min: 1), required: true), "home_currency": FieldRule(.currency, required: true),
+                "home_minor": home, "rate": FieldRule(.rate, nullable: true), "rate_date": FieldRule(.date, nullable: true),
+                "rate_source": FieldRule(.text(max: 32)), "rate_provider": label, "provisional": FieldRule(.flag), "note": note,
+                "created_at": timestamp,
+            ],
+        ]
+    }()
+}
+
+// MARK: the checks that need this ledger
+
+extension Ledger {
+    /// Screens a pulled batch before anything of it is applied: the rules of `PulledChangeCheck`,
+    /// and the device each change names. A device id is bound, in each trip, to the role that
+    /// pushed its first change there (the server writes `author`, nobody can forge it), and this
+    /// device's own id to the role it pushes as: a change that names a device bound to another
+    /// role is refused on every device alike. Returns why each change is refused (`nil`: it is
+    /// not), in order; the others bind their devices.
+    func screenPulled(_ changes: [SyncChange], shared: SharedTrip) throws -> [TripError?] {
+        let check = PulledChangeCheck(tripGID: shared.gid)
+        let me = try deviceID()
+        var bound: [String: String] = [:]
+        var refused: [TripError?] = []
+        for c in changes {
+            refused.append(nil)
+            do throws(TripError) {
+                try check.check(c)
+            } catch {
+                refused[refused.count - 1] = error
+                continue
+            }
+            guard !c.author.isEmpty else { continue }
+            let role: String?
+            if let known = bound[c.device] {
+                role = known
+            } else {
+                role = try c.device == me ? syncStore.author(ofDevice: me) : syncStore.deviceRole(trip: shared.trip.id, device: c.device)
+            }
+            if let role, role != c.author {
+                refused[refused.count - 1] = .badTextValue(
+                    field: "device", value: c.device, reason: "is \(role)'s device; this change was pushed by \(c.author)")
+                continue
+            }
+            if role == nil, c.device != me { try syncStore.bindDevice(trip: shared.trip.id, device: c.device, role: c.author) }
+            bound[c.device] = c.author
+        }
+        return refused
+    }
+
+    /// The last check of a pulled change, in its own savepoint before it is applied: refused by
+    /// `screenPulled`, or naming a row this ledger holds under another trip (a row found here
+    /// under another trip is never touched).
+    func checkPulled(_ c: SyncChange, refused: TripError?, shared: SharedTrip) throws {
+        if let refused { throw refused }
+        func own(_ kind: String, _ gid: String, field: String) throws {
+            guard let trip = try syncStore.tripOfRow(kind: kind, gid: gid), trip != shared.trip.id else { return }
+            throw TripError.badTextValue(field: field, value: gid, reason: "is a \(kind) of another trip on this device")
+        }
+        switch c.kind {
+        case "trip", "member", "purchase", "transfer":
+            try own(c.kind, c.gid, field: "gid")
+            if c.kind == "purchase", let payload = c.payload, let fields = FlatJSON.fields(payload),
+                case .text(let refunded)? = fields.first(where: { $0.0 == "refund_of" })?.1
+            {
+                try own("purchase", refunded, field: "purchase.refund_of")
+            }
+        case ConflictResolution.kind:
+            // A conflict's id is made of its row's: `conflict:ROW:HLC@DEVICE`.
+            guard let r = ConflictResolution(c), r.conflictGID.hasPrefix("conflict:"), let colon = r.conflictGID.lastIndex(of: ":") else { return }
+            let row = String(r.conflictGID[r.conflictGID.index(r.conflictGID.startIndex, offsetBy: 9)..<colon])
+            for kind in ["trip", "member", "purchase", "transfer"] { try own(kind, row, field: "conflict") }
+        case PurchaseSnapshot.kind:
+            guard let snapshot = c.payload.flatMap(PurchaseSnapshot.init) else { return }
+            try snapshot.forEachRow { gid, _, _ in try own("purchase", String(decoding: gid, as: UTF8.self), field: "gid") }
+        default:
+            break
+        }
+    }
+}
