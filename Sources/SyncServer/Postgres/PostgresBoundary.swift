@@ -94,7 +94,7 @@ final class PostgresConnection {
             if state.isEmpty, cpq_status(handle) != CONNECTION_OK {
                 throw PostgresBoundary.connectionError(cpq_error_message(handle), server: displayName)
             }
-            throw SharingError.server(sqlState: state, message: PostgresBoundary.oneLine(message), server: displayName)
+            throw SharingError.reported(sqlState: state, message: PostgresBoundary.oneLine(message), server: displayName)
         }
         var names: [String] = []
         let columns = cpq_nfields(result)

@@ -41,6 +41,18 @@ public enum SharingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The connection failed during a pull, after `pushed` changes went out and `pulled` of `of`
     /// came in and were applied (each batch is committed).
     case interrupted(server: String, trip: String, pushed: Int, pulled: Int, of: Int, reason: String)
+    /// The server refused a pushed change (schema 8's `push`, SQLSTATE TL001): `reason` names the
+    /// change and what is wrong with it.
+    case changeRefused(server: String, reason: String)
+    /// The trip was deleted from the server by its administrator (SQLSTATE TL002): it is not
+    /// created again.
+    case tripDeleted(server: String, reason: String)
+    /// Another session held the trip's lock for longer than a sync waits: that session
+    /// (`ROLE (process PID, APPLICATION)`), or `nil` when it let go meanwhile.
+    case tripLocked(server: String, holder: String?, seconds: Int)
+    /// `trip remote init` found a schema `trip_ledger` that it did not create, or that another
+    /// role owns: `reason` says which and how to fix it.
+    case foreignSchema(server: String, reason: String)
     /// `trip sync --all`: these trips failed (each said on stdout with its reason), the others
     /// synced; the exit code is the first failure's.
     case tripsNotSynced([String], of: Int, exitCode: Int32)
@@ -48,6 +60,9 @@ public enum SharingError: Error, Equatable, Sendable, CustomStringConvertible {
     public var exitCode: Int32 {
         switch self {
         case .noRemote, .badRemote, .weakTLS: 64
+        case .changeRefused: 65
+        case .tripDeleted, .foreignSchema: 77
+        case .tripLocked: 69
         case .tripNotShared, .noSharedTrip, .ambiguousSharedTrip, .notGranted: 65
         case .authentication, .permission, .notOwner, .revoked, .otherServer: 77
         case .interrupted: 69
@@ -100,6 +115,15 @@ public enum SharingError: Error, Equatable, Sendable, CustomStringConvertible {
                 ?? "synced with another server before: \(server) has no log of it"
             return "remote: \(quoted(trip)) \(place); check [sync] remote or TRIP_REMOTE, or move the trip there with "
                 + "`trip remote move \(quoted(trip))`; nothing was changed"
+        case let .changeRefused(server, reason):
+            return "remote: \(server) refused a change: \(reason); nothing was changed"
+        case let .tripDeleted(server, reason):
+            return "remote: \(server): \(reason); this device keeps its copy; nothing was changed"
+        case let .tripLocked(server, holder, seconds):
+            return "remote: \(server): the trip's lock is held by \(holder ?? "another session") and was not released within \(seconds) s; "
+                + "nothing was changed; run `trip sync` again later"
+        case let .foreignSchema(server, reason):
+            return "remote: \(server): \(reason); nothing was changed"
         case let .tripsNotSynced(trips, total, _):
             return "sync: \(trips.count) of \(total) trips not synced (\(trips.map { quoted($0) }.joined(separator: ", "))); the others were"
         case let .interrupted(server, trip, pushed, pulled, of, reason):
@@ -120,6 +144,15 @@ public enum SharingError: Error, Equatable, Sendable, CustomStringConvertible {
             return .interrupted(server: server, trip: trip, pushed: pushed, pulled: pulled, of: of, reason: message)
         default:
             return self
+        }
+    }
+
+    /// A failure the server reported, typed when it is one of schema 8's refusals.
+    static func reported(sqlState: String, message: String, server: String) -> SharingError {
+        switch sqlState {
+        case "TL001": .changeRefused(server: server, reason: message)
+        case "TL002": .tripDeleted(server: server, reason: message)
+        default: .server(sqlState: sqlState, message: message, server: server)
         }
     }
 

@@ -27,13 +27,7 @@ struct ChangeLog {
         var changes = changes
         try connection.query("BEGIN")
         do throws(SharingError) {
-            // `lock_trip` (schema 6) locks the trip's row for this transaction and returns its last
-            // number, or NULL for a trip this role neither owns nor was granted.
-            let locked = try connection.query("SELECT trip_ledger.lock_trip($1) AS last_seq", [tripGID])
-            guard let last = locked.rows.first?[0].flatMap({ Int64($0) }) else {
-                throw SharingError.permission(
-                    server: connection.displayName, reason: "this role was not granted the trip (or it is no longer on the server)")
-            }
+            let last = try lock()
             if let closer = try closedElsewhere(by: changes, device: device) {
                 result.held = changes.filter { SyncChange.rowKinds.contains($0.kind) && !$0.pastClose }
                 result.closedBy = closer
@@ -41,33 +35,11 @@ struct ChangeLog {
                 let held = Set(result.held.map(\.changeID))
                 changes.removeAll { held.contains($0.changeID) }
             }
-            // The changes arrive by COPY, PostgreSQL's bulk path, into a table of this session
-            // (its buffers are sized when the session opens); the insert then numbers those the
-            // log does not hold yet, in the order sent.
-            try connection.query(
-                """
-                CREATE TEMPORARY TABLE IF NOT EXISTS incoming (
-                  ord bigint, change_id text, kind text, gid text, op text, hlc bigint, base_hlc bigint, payload text
-                ) ON COMMIT DELETE ROWS
-                """)
-            try connection.copyIn(
-                "COPY pg_temp.incoming (ord, change_id, kind, gid, op, hlc, base_hlc, payload) FROM STDIN", ChangeLog.copyRows(changes))
-            try connection.query(
-                """
-                DELETE FROM pg_temp.incoming i USING trip_ledger.changes c WHERE c.trip_gid = $1 AND c.change_id = i.change_id
-                """, [tripGID])
-            // A first share numbers tens of thousands of rows: sorted in memory, not on disk.
-            try connection.query("SET LOCAL work_mem = '64MB'")
+            // `push` (schema 8) checks every change, skips those the log holds already and numbers
+            // the others after the last, in the order sent; a refusal names the change and why
+            // (`SharingError.changeRefused`).
             let inserted = try connection.query(
-                """
-                WITH added AS (
-                  INSERT INTO trip_ledger.changes (trip_gid, seq, change_id, kind, gid, op, hlc, base_hlc, device, payload)
-                  SELECT $1, $2::bigint + row_number() OVER (ORDER BY ord), change_id, kind, gid, op, hlc, base_hlc, $3, payload
-                  FROM pg_temp.incoming
-                  RETURNING seq, kind, change_id)
-                SELECT count(*) AS added, coalesce(string_agg(change_id, ' ') FILTER (WHERE kind = $4), '') AS snapshots FROM added
-                """, [tripGID, String(last), device, PurchaseSnapshot.kind])
-            // The server's trigger (schema 6) checked the numbers and advanced the trip's last_seq.
+                "SELECT added, snapshots FROM trip_ledger.push($1, $2, $3::jsonb)", [tripGID, device, ChangeLog.batch(changes)])
             let n = Int(inserted.value(0, "added") ?? "0") ?? 0
             try connection.query("COMMIT")
             // A snapshot new to the log counts its purchases.
@@ -83,6 +55,32 @@ struct ChangeLog {
         return result
     }
 
+    /// How long a push waits for the trip's lock: a sync held up longer (another device's push
+    /// of a large trip takes under a second; a session that holds the lock and does nothing takes
+    /// for ever) says who holds it and changes nothing.
+    static let lockTimeout = 5
+
+    /// Locks the trip's row for this transaction (`lock_trip`, schema 6) and returns its last
+    /// number. Waits at most `lockTimeout` seconds, then names the session holding the lock.
+    private func lock() throws(SharingError) -> Int64 {
+        try connection.query("SELECT set_config('lock_timeout', $1, true)", ["\(ChangeLog.lockTimeout)s"])
+        let locked: PostgresRows
+        do {
+            locked = try connection.query("SELECT trip_ledger.lock_trip($1) AS last_seq", [tripGID])
+        } catch let SharingError.server(state, _, server) where state == "55P03" {
+            // The transaction failed: the holder is asked outside it.
+            _ = try? connection.query("ROLLBACK")
+            let holder = try? connection.query("SELECT trip_ledger.lock_holder($1) AS holder", [tripGID]).value(0, "holder")
+            throw SharingError.tripLocked(server: server, holder: holder, seconds: ChangeLog.lockTimeout)
+        }
+        // NULL: a trip this role neither owns nor was granted.
+        guard let last = locked.rows.first?[0].flatMap({ Int64($0) }) else {
+            throw SharingError.permission(
+                server: connection.displayName, reason: "this role was not granted the trip (or it is no longer on the server)")
+        }
+        return last
+    }
+
     /// The role that closed the trip, when its winning version on the server (`Version`, as
     /// every device decides) is closed and was not written by
     /// `device`, and no trip change in `changes` wins over it.
@@ -90,8 +88,8 @@ struct ChangeLog {
         guard changes.contains(where: { SyncChange.rowKinds.contains($0.kind) && !$0.pastClose }) else { return nil }
         let rows = try connection.query(
             """
-            SELECT hlc, device, author, (payload::jsonb ->> 'closed_at') IS NOT NULL AS closed FROM trip_ledger.changes
-            WHERE trip_gid = $1 AND kind = 'trip' AND payload IS NOT NULL ORDER BY hlc DESC, device DESC LIMIT 1
+            SELECT hlc, device, author, trip_ledger.json_field(payload, 'closed_at') IS NOT NULL AS closed
+            FROM trip_ledger.read_log($1, 0, NULL, ARRAY['trip']) WHERE payload IS NOT NULL ORDER BY hlc DESC, device DESC LIMIT 1
             """, [tripGID])
         guard rows.value(0, "closed") == "t", let hlc = rows.value(0, "hlc").flatMap({ Int64($0) }) else { return nil }
         let closer = rows.value(0, "device") ?? ""
@@ -108,14 +106,14 @@ struct ChangeLog {
         let list = JSONValue.array(gids.map { .string($0) }).serialized
         let rows = try connection.query(
             """
-            SELECT gid, op, hlc, device, payload FROM trip_ledger.changes
-            WHERE trip_gid = $1 AND gid IN (SELECT jsonb_array_elements_text($2::jsonb)) ORDER BY gid, hlc, device
+            SELECT gid, op, hlc, device, payload FROM trip_ledger.read_log($1, 0, NULL, NULL, ARRAY(SELECT jsonb_array_elements_text($2::jsonb)))
+            ORDER BY gid, hlc, device
             """, [tripGID, list])
         var latest: [String: ServerVersion] = [:]
         // A purchase's first version may be a row of the first share's snapshot.
         let wanted = Set(gids)
         let snapshots = try connection.query(
-            "SELECT device, payload FROM trip_ledger.changes WHERE trip_gid = $1 AND kind = $2 ORDER BY seq", [tripGID, PurchaseSnapshot.kind])
+            "SELECT device, payload FROM trip_ledger.read_log($1, 0, NULL, ARRAY[$2::text]) ORDER BY seq", [tripGID, PurchaseSnapshot.kind])
         for r in snapshots.rows {
             guard let snapshot = r[1].flatMap(PurchaseSnapshot.init) else { continue }
             for (gid, row) in (try? snapshot.payloads(of: wanted)) ?? [:] {
@@ -158,9 +156,9 @@ struct ChangeLog {
         let rows = try connection.query(
             """
             SELECT author, count FROM (
-              SELECT DISTINCT ON (device) device, author, (payload::jsonb ->> 'count')::int AS count FROM trip_ledger.changes
-              WHERE trip_gid = $1 AND kind = $2 ORDER BY device, seq DESC) latest
-            WHERE device <> $3 AND count > 0 ORDER BY author, device
+              SELECT DISTINCT ON (device) device, author, trip_ledger.json_field(payload, 'count') AS count
+              FROM trip_ledger.read_log($1, 0, NULL, ARRAY[$2::text]) ORDER BY device, seq DESC) latest
+            WHERE device <> $3 AND count ~ '^[1-9][0-9]{0,8}$' ORDER BY author, device
             """, [tripGID, ChangeLog.heldKind, device])
         return rows.rows.map { (role: $0[0] ?? "", count: Int($0[1] ?? "") ?? 0) }
     }
@@ -171,8 +169,8 @@ struct ChangeLog {
             try connection.query(
                 """
                 SELECT seq, change_id, kind, gid, op, hlc, base_hlc, device, author, payload,
-                  (extract(epoch FROM committed_at) * 1000)::bigint AS committed_ms FROM trip_ledger.changes
-                WHERE trip_gid = $1 AND seq > $2::bigint ORDER BY seq LIMIT $3::int
+                  (extract(epoch FROM committed_at) * 1000)::bigint AS committed_ms
+                FROM trip_ledger.read_log($1, $2::bigint, $3::int) ORDER BY seq
                 """, [tripGID, String(seq), String(ChangeLog.batchSize)]))
     }
 
@@ -183,8 +181,8 @@ struct ChangeLog {
             try connection.query(
                 """
                 SELECT seq, change_id, kind, gid, op, hlc, base_hlc, device, author, payload,
-                  (extract(epoch FROM committed_at) * 1000)::bigint AS committed_ms FROM trip_ledger.changes
-                WHERE trip_gid = $1 AND kind = 'trip' AND payload IS NOT NULL ORDER BY seq LIMIT 1
+                  (extract(epoch FROM committed_at) * 1000)::bigint AS committed_ms
+                FROM trip_ledger.read_log($1, 0, NULL, ARRAY['trip']) WHERE payload IS NOT NULL ORDER BY seq LIMIT 1
                 """, [tripGID])
         ).first
     }
@@ -203,54 +201,64 @@ struct ChangeLog {
     /// The last sequence number of the log, or `nil` when this role cannot see the trip (never
     /// granted, or its grant was taken back).
     func lastSeq() throws(SharingError) -> Int64? {
-        let rows = try connection.query("SELECT last_seq FROM trip_ledger.trips WHERE gid = $1", [tripGID])
-        return rows.rows.first.map { $0[0].flatMap { Int64($0) } ?? 0 }
+        let rows = try connection.query("SELECT trip_ledger.last_seq($1) AS last_seq", [tripGID])
+        return rows.rows.first?[0].flatMap { Int64($0) }
     }
 
-    /// The changes as the rows of a text-format COPY: tab-separated, one per line, `\N` for
-    /// NULL, and backslash, tab, newline and carriage return escaped in values.
-    static func copyRows(_ changes: [SyncChange]) -> [UInt8] {
+    /// The changes as `push` takes them: a JSON array of objects, every value a string but the
+    /// clocks, payloads (JSON themselves) as strings, byte for byte.
+    static func batch(_ changes: [SyncChange]) -> String {
         var out: [UInt8] = []
-        out.reserveCapacity(changes.reduce(0) { $0 + ($1.payload?.utf8.count ?? 0) + 160 })
-        func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-            // Runs with nothing to escape (most values are one) are copied whole.
-            var start = 0
-            for i in 0..<bytes.count {
-                let escaped: UInt8
-                switch bytes[i] {
-                case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
-                case UInt8(ascii: "\t"): escaped = UInt8(ascii: "t")
-                case UInt8(ascii: "\n"): escaped = UInt8(ascii: "n")
-                case UInt8(ascii: "\r"): escaped = UInt8(ascii: "r")
-                default: continue
+        out.reserveCapacity(changes.reduce(2) { $0 + ($1.payload?.utf8.count ?? 0) + 200 })
+        let hex = Array("0123456789abcdef".utf8)
+        func string(_ text: String) {
+            out.append(UInt8(ascii: "\""))
+            var text = text
+            text.withUTF8 { bytes in
+                // Runs with nothing to escape (most values are one) are copied whole.
+                var start = 0
+                for i in 0..<bytes.count where bytes[i] < 0x20 || bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "\\") {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                    let b = bytes[i]
+                    if b < 0x20 {
+                        out.append(contentsOf: Array("\\u00".utf8))
+                        out.append(hex[Int(b >> 4)])
+                        out.append(hex[Int(b & 0x0F)])
+                    } else {
+                        out.append(UInt8(ascii: "\\"))
+                        out.append(b)
+                    }
+                    start = i + 1
                 }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
-                out.append(UInt8(ascii: "\\"))
-                out.append(escaped)
-                start = i + 1
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+            out.append(UInt8(ascii: "\""))
         }
-        func field(_ text: String?, last: Bool = false) {
-            if var text {
-                text.withUTF8 { append($0) }
-            } else {
-                out.append(UInt8(ascii: "\\"))
-                out.append(UInt8(ascii: "N"))
-            }
-            out.append(last ? UInt8(ascii: "\n") : UInt8(ascii: "\t"))
+        func field(_ name: String, _ first: Bool = false) {
+            if !first { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: Array("\"\(name)\":".utf8))
         }
-        func number(_ n: Int64) { out.append(contentsOf: String(n).utf8); out.append(UInt8(ascii: "\t")) }
+        out.append(UInt8(ascii: "["))
         for (i, c) in changes.enumerated() {
-            number(Int64(i))
-            field(c.changeID)
-            field(c.kind)
-            field(c.gid)
-            field(c.op)
-            number(c.hlc)
-            number(c.baseHLC)
-            field(c.payload, last: true)
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "{"))
+            field("change_id", true)
+            string(c.changeID)
+            field("kind")
+            string(c.kind)
+            field("gid")
+            string(c.gid)
+            field("op")
+            string(c.op)
+            field("hlc")
+            out.append(contentsOf: String(c.hlc).utf8)
+            field("base_hlc")
+            out.append(contentsOf: String(c.baseHLC).utf8)
+            field("payload")
+            if let payload = c.payload { string(payload) } else { out.append(contentsOf: Array("null".utf8)) }
+            out.append(UInt8(ascii: "}"))
         }
-        return out
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
     }
 }

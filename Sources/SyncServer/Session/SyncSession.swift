@@ -18,10 +18,6 @@ public struct SyncSession {
     private func open() throws(SharingError) -> PostgresConnection {
         let connection = try server.connect()
         try ServerSchema.check(connection)
-        // A push copies its changes into a temporary table; PostgreSQL takes the size of a
-        // session's temporary buffers only before its first temporary table, so it is set here,
-        // once, not by each trip's push (`trip sync --all`).
-        try connection.query("SET temp_buffers = '64MB'")
         // A first share's snapshot is megabytes of text, which lz4 compresses faster than
         // PostgreSQL's default, pglz (`make bench`'s share row; the README's figures). Servers
         // built without lz4 keep their default.
@@ -49,10 +45,9 @@ public struct SyncSession {
         if let remembered = shared.server, remembered.id != here?.id { throw refused }
         try connection.query("BEGIN")
         do throws(SharingError) {
-            let created = try connection.query(
-                "INSERT INTO trip_ledger.trips (gid, name) VALUES ($1, $2) ON CONFLICT (gid) DO NOTHING RETURNING gid",
-                [shared.gid, shared.trip.name])
-            if !created.rows.isEmpty && shared.pulledSeq > 0 { throw refused }
+            // `create_trip` (schema 8) refuses a trip the administrator deleted (`tripDeleted`).
+            let created = try connection.query("SELECT trip_ledger.create_trip($1, $2) AS created", [shared.gid, shared.trip.name])
+            if created.value(0, "created") == "t" && shared.pulledSeq > 0 { throw refused }
             try connection.query("COMMIT")
         } catch {
             _ = try? connection.query("ROLLBACK")
@@ -60,14 +55,10 @@ public struct SyncSession {
         }
     }
 
-    /// Whether the server has a row for `shared` at all, which row-level security hides from a
-    /// role that may not see it: an insert that would create it, rolled back.
+    /// Whether the server has (or had) a row for `shared` at all, which it hides from a role
+    /// that may not use it.
     private func rowExists(_ shared: SharedTrip, _ connection: PostgresConnection) throws(SharingError) -> Bool {
-        try connection.query("BEGIN")
-        defer { _ = try? connection.query("ROLLBACK") }
-        let created = try connection.query(
-            "INSERT INTO trip_ledger.trips (gid, name) VALUES ($1, $2) ON CONFLICT (gid) DO NOTHING RETURNING gid", [shared.gid, shared.trip.name])
-        return created.rows.isEmpty
+        try connection.query("SELECT trip_ledger.trip_known($1) AS known", [shared.gid]).value(0, "known") == "t"
     }
 
     // MARK: remote
@@ -101,7 +92,7 @@ public struct SyncSession {
         }
         let found = try connection.query(
             """
-            SELECT gid, owner FROM trip_ledger.trips WHERE lower(name) = lower($1) AND ($2::name IS NULL OR owner = $2::name)
+            SELECT gid, owner FROM trip_ledger.my_trips() WHERE lower(name) = lower($1) AND ($2::name IS NULL OR owner = $2::name)
             ORDER BY owner, created_at
             """, [tripName, owner])
         guard !found.rows.isEmpty else { throw SharingError.noSharedTrip(tripName) }
@@ -193,7 +184,7 @@ public struct SyncSession {
             if exists.rows.isEmpty {
                 throw TripError.badTextValue(field: "--with", value: r, reason: "is not a role of \(server.display)")
             }
-            try connection.query("INSERT INTO trip_ledger.grants (trip_gid, role) VALUES ($1, $2) ON CONFLICT DO NOTHING", [shared.gid, r])
+            try connection.query("SELECT trip_ledger.grant_trip($1, $2)", [shared.gid, r])
         }
         var result = try sync(shared, connection)
         result.grantedTo = roles
@@ -209,9 +200,8 @@ public struct SyncSession {
         let me = try role(connection)
         if shared.owner != me { throw SharingError.notOwner(trip: trip.name, owner: shared.owner, role: me) }
         for r in roles {
-            let removed = try connection.query(
-                "DELETE FROM trip_ledger.grants WHERE trip_gid = $1 AND role = $2 RETURNING role", [shared.gid, r])
-            if removed.rows.isEmpty { throw SharingError.notGranted(trip: trip.name, role: r) }
+            let removed = try connection.query("SELECT trip_ledger.revoke_trip($1, $2) AS removed", [shared.gid, r])
+            if removed.value(0, "removed") != "t" { throw SharingError.notGranted(trip: trip.name, role: r) }
         }
         return roles
     }
@@ -301,6 +291,9 @@ public struct SyncSession {
         }
         // The role this device pushes as labels its own versions of a conflict: asked once.
         if try !ledger.knowsOwnAuthor() { try ledger.noteOwnAuthor(try role(connection)) }
+        // The device's id is this role's from its first sync (a join's included): no other role
+        // can push under it (schema 8). Refused only at a push: a device that only pulls may.
+        try connection.query("SELECT trip_ledger.register_device($1)", [device])
 
         // 1. Push.
         let heldBefore = try ledger.heldCount(state)

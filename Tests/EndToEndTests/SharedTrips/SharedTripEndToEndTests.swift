@@ -10,10 +10,13 @@ struct SharedTripWorld {
     let database: String
     let folder = TemporaryFolder("trip-shared")
 
-    init(cluster: PostgresCluster? = nil) throws {
+    /// A fresh database on `cluster` (default: the shared one), set up by `trip remote init`
+    /// unless `initialize` is false.
+    init(cluster: PostgresCluster? = nil, initialize: Bool = true) throws {
         let server = try cluster ?? PostgresCluster.start()
         self.cluster = server
         database = try server.freshDatabase()
+        guard initialize else { return }
         let admin = TripProcess(ledgerPath: folder.file("admin.sqlite"), extra: ["TRIP_REMOTE": server.url("tripadmin", database: database)])
         let r = try admin.run("remote", "init")
         guard r.exitCode == 0 else { throw PostgresClusterError(message: "remote init: \(r.stderr)") }
@@ -431,10 +434,12 @@ struct SharedTripEndToEndTests {
         try #require(ana.run("add", "100", "waffles").exitCode == 0)
         try #require(ana.run("share").exitCode == 0)
         let c = world.cluster, db = world.database
-        #expect(try c.psql("ana", database: db, "SELECT count(*) FROM trip_ledger.changes") != "0\n")
-        #expect(try c.psql("dave", database: db, "SELECT count(*) FROM trip_ledger.changes") == "0\n")
-        #expect(try c.psql("dave", database: db, "SELECT count(*) FROM trip_ledger.trips") == "0\n")
-        let gid = try c.psql("ana", database: db, "SELECT gid FROM trip_ledger.trips").trimmingCharacters(in: .whitespacesAndNewlines)
+        // Server schema 8: no role reads the tables; the functions answer with its own trips only.
+        let gid = try c.psql("ana", database: db, "SELECT gid FROM trip_ledger.my_trips()").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try c.psql("ana", database: db, "SELECT count(*) FROM trip_ledger.read_log('\(gid)', 0, NULL)") != "0\n")
+        #expect(try c.psql("dave", database: db, "SELECT count(*) FROM trip_ledger.read_log('\(gid)', 0, NULL)") == "0\n")
+        #expect(try c.psql("dave", database: db, "SELECT count(*) FROM trip_ledger.my_trips()") == "0\n")
+        #expect(throws: PostgresClusterError.self) { try c.psql("dave", database: db, "SELECT count(*) FROM trip_ledger.changes") }
         #expect(throws: PostgresClusterError.self) {
             try c.psql(
                 "dave", database: db,
@@ -455,7 +460,7 @@ struct SharedTripEndToEndTests {
         let join = try dave.run("join", "Oslo")
         #expect(join.exitCode == 65)
         #expect(join.stderr.hasPrefix("trip: join: no shared trip \"Oslo\" visible to this role"), "\(join.stderr)")
-        #expect(try c.psql("ana", database: db, "SELECT count(*) FROM trip_ledger.changes WHERE seq = 99") == "0\n")
+        #expect(try c.psql("tripadmin", database: db, "SELECT count(*) FROM trip_ledger.changes WHERE seq = 99") == "0\n")
     }
 
     /// Server down, wrong password, no schema, weak TLS: one line each, the right exit code,

@@ -92,10 +92,10 @@ struct SyncWedgeTests {
         let world = try SharedTripWorld()
         let (ana, ben) = try world.anaSharesWithBen("Bergen", purchases: [("10", "bread")])
         _ = try world.cluster.psql(
-            "ana", database: world.database,
+            // The administrator: server schema 8 refuses such a change from any other role.
+            "tripadmin", database: world.database,
             """
             BEGIN;
-            SELECT trip_ledger.lock_trip(gid) FROM trip_ledger.trips WHERE name = 'Bergen';
             INSERT INTO trip_ledger.changes (trip_gid, seq, change_id, kind, gid, op, hlc, base_hlc, device, payload)
             SELECT gid, last_seq + 1, 'broken-change', 'purchase', 'broken-purchase', 'put', 1, 0, 'elsewhere', '{not json'
             FROM trip_ledger.trips WHERE name = 'Bergen';
