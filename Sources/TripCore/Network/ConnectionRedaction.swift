@@ -18,7 +18,12 @@ public enum ConnectionRedaction {
     public static func redact(_ conninfo: String) -> String {
         var out = ""
         for piece in pieces(conninfo) {
-            out += piece.secret == nil ? piece.text : piece.text.isEmpty ? "" : mask
+            guard let secret = piece.secret else {
+                out += piece.text
+                continue
+            }
+            // A URI given as a key-value `dbname` shows as a redacted URI.
+            out += piece.text.isEmpty ? "" : piece.text == secret && isURI(secret) ? redact(secret) : mask
         }
         return out
     }
@@ -32,7 +37,7 @@ public enum ConnectionRedaction {
             found.append(piece.text)
             if decoded != piece.text { found.append(decoded) }
             // A URI given as a key-value `dbname`: its own passwords, as libpq reads them.
-            if decoded.lowercased().hasPrefix("postgres") && decoded != conninfo { found += secrets(in: decoded) }
+            if isURI(decoded) && decoded != conninfo { found += secrets(in: decoded) }
         }
         return found
     }
@@ -134,10 +139,12 @@ public enum ConnectionRedaction {
                 // The quotes stay, so that the shape of the string is still readable.
                 if quoted && written.count >= 2 && written.last == "'" {
                     pieces += [Piece(text: "'"), Piece(text: String(written.dropFirst().dropLast()), secret: value), Piece(text: "'")]
+                } else if quoted {
+                    pieces += [Piece(text: "'"), Piece(text: String(written.dropFirst()), secret: value)]
                 } else {
                     pieces.append(Piece(text: written, secret: value))
                 }
-            } else if value.lowercased().hasPrefix("postgres") && value.contains("://") {
+            } else if isURI(value) {
                 let inner = Self.pieces(value)
                 pieces += inner.contains { $0.secret != nil } ? [Piece(text: written, secret: value)] : [Piece(text: written)]
             } else {
@@ -171,6 +178,11 @@ public enum ConnectionRedaction {
     }
 
     // MARK: Helpers
+
+    static func isURI(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://")
+    }
 
     /// A keyword or query name whose value is a secret: `password`, `sslpassword`, any case.
     static func isSensitive(_ name: String) -> Bool { name.lowercased().contains("password") }
