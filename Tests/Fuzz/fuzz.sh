@@ -12,6 +12,7 @@
 #   openerapi    OpenERAPI.parseLatest                                        (RateService)
 #   ecb          ECBXML.parse, the <Cube> scanner                             (RateService)
 #   csv          CSVReader(bytes:chunkSize:).next()                           (TripLedger)
+#   splits       StoredSplit.read / exportCell: stored payers and splits       (TripLedger)
 #
 # How it builds: SwiftPM compiles the library targets once, instrumented, into the separate
 # scratch path .build-fuzz (so the normal .build is untouched), with
@@ -29,7 +30,7 @@
 # as .build-fuzz/crashes/<target>/<run time>/crash-*: copy it into Regressions/<target>/ under
 # a name saying what broke, fix the parser, and check the replay test fails without the fix.
 #
-# Limits: -max_len 4 KiB for amounts, 64 KiB for provider bodies and CSV; -timeout 10 s per input
+# Limits: -max_len 4 KiB for amounts, 64 KiB for provider bodies, CSV and splits; -timeout 10 s per input
 # (a hang is a finding); -rss_limit_mb 2048.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -40,7 +41,7 @@ SCRATCH=$ROOT/.build-fuzz
 PRODUCTS=$SCRATCH/release
 BIN=$SCRATCH/bin
 FUZZ=$ROOT/Tests/Fuzz
-ALL_TARGETS=(amount frankfurter openerapi ecb csv)
+ALL_TARGETS=(amount frankfurter openerapi ecb csv splits)
 
 # The Swift runtime's own crash backtracer reads the stack in a way ASan reports as a second error;
 # libFuzzer and ASan report crashes themselves. Leak checking is off: Swift globals look leaked.
@@ -73,7 +74,7 @@ build() {
         local extra=()
         case $target in
             amount) extra=(${core[@]}) ;;
-            csv) extra=(${core[@]} $(objects TripModel) $(objects Rendering) $(objects TripLedger) -Xcc -fmodule-map-file="$ROOT/Sources/CSQLite/module.modulemap" -lsqlite3) ;;
+            csv | splits) extra=(${core[@]} $(objects TripModel) $(objects Rendering) $(objects TripLedger) -Xcc -fmodule-map-file="$ROOT/Sources/CSQLite/module.modulemap" -lsqlite3) ;;
             *) extra=("${rates[@]}") ;;
         esac
         echo "fuzz: linking .build-fuzz/bin/fuzz-$target" >&2

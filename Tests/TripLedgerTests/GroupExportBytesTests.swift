@@ -128,15 +128,29 @@ struct GroupExportBytesTests {
             for shares in texts.prefix(4) {
                 var (p, s) = (payers, shares)
                 var out: [UInt8] = []
-                p.withUTF8 { p in s.withUTF8 { s in writer.append(trip: trip.id, stored: (p, s), to: &out) } }
-                let cells = p.withUTF8 { p in
-                    s.withUTF8 { s in [GroupExport.cell(p, index: index, members: members), GroupExport.cell(s, index: index, members: members)] }
+                let written = p.withUTF8 { p in s.withUTF8 { s in (try? writer.append(trip: trip.id, purchase: 1, stored: (p, s), to: &out)) != nil }
                 }
-                #expect(String(decoding: out, as: UTF8.self) + "\r\n" == "," + PurchaseCSV.record(cells), "\(payers) | \(shares)")
+                let cells = p.withUTF8 { p in
+                    s.withUTF8 { s in
+                        [
+                            try? GroupExport.cell(p, index: index, members: members, purchase: 1, field: "payers"),
+                            try? GroupExport.cell(s, index: index, members: members, purchase: 1, field: "split"),
+                        ]
+                    }
+                }
+                // A text `trip balances` refuses (a 19-digit weight) is refused by the export too.
+                guard let payersCell = cells[0], let sharesCell = cells[1] else {
+                    #expect(!written, "\(payers) | \(shares)")
+                    continue
+                }
+                #expect(written)
+                #expect(
+                    String(decoding: out, as: UTF8.self) + "\r\n" == "," + PurchaseCSV.record([payersCell, sharesCell]),
+                    "\(payers) | \(shares)")
             }
         }
         var out: [UInt8] = []
-        writer.append(trip: trip.id, stored: nil, to: &out)
+        try writer.append(trip: trip.id, purchase: 1, stored: nil, to: &out)
         #expect(out == Array(",,".utf8))
     }
 

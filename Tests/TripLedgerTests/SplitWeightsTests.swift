@@ -14,7 +14,7 @@ struct SplitWeightsTests {
         let positions = SplitWeights.Positions(ids: ids)
         var text = "\(ids[2])=6800,\(ids[0])=2/4,99=1,\(ids[1])=1"
         var parts: [(index: Int, weight: Rational)] = []
-        text.withUTF8 { SplitWeights.decode($0, index: positions, into: &parts) }
+        try text.withUTF8 { try SplitWeights.decode($0, index: positions, into: &parts, purchase: 1, field: "split") }
         #expect(parts.map(\.index) == [2, 0, 1])
         #expect(parts.map(\.weight) == [Rational(integer: 6800), try Rational(1, 2), .one])
         #expect(positions[99] == nil && positions[-1] == nil)
@@ -22,11 +22,12 @@ struct SplitWeightsTests {
 
     /// `trip export`'s `paid_by` and `split` cells: the copy of whole weights gives exactly what
     /// decoding and `SplitText.write` give, for every stored text, odd or not (the shapes another
-    /// device or an older version may have stored included).
+    /// device or an older version may have stored included), and refuses what decoding refuses.
     @Test(arguments: [
         "12=2715", "12=1,13=1,7=1", "7=1200000,13=5", "13=3/2,12=1", "12=2/4", "12=0", "12=05,7=1", "99=1,12=4",
         "12=4,99=1", "99=1", "", "12=1,", "12=", "=1", "12", "12=1/1", "12=-5", "12=1 ", "7=123456789012345678",
-        "7=1234567890123456789", "12=1,,7=2",
+        "7=1234567890123456789", "12=1,,7=2", "12=abc", "12=1/0", "12=0,7=0", "99=1,12=0", "7=999999999999",
+        "7=1000000000000", "123456789012345678901=1", "12=3/2,7=0/5",
     ])
     func exportCellIsSplitTextOfTheDecodedParts(stored: String) {
         let members = [(7, "Ana"), (12, "Ben"), (13, "Carla Maria")].map {
@@ -36,9 +37,18 @@ struct SplitWeightsTests {
         var text = stored
         text.withUTF8 { bytes in
             var parts: [(index: Int, weight: Rational)] = []
-            SplitWeights.decode(bytes, index: positions, into: &parts)
-            let expected = SplitText.write(parts.map { (members[$0.index].name, $0.weight) })
-            #expect(GroupExport.cell(bytes, index: positions, members: members) == expected, "\(stored)")
+            let decoded = Result { () throws(TripError) in
+                try SplitWeights.decode(bytes, index: positions, into: &parts, purchase: 1, field: "split")
+            }
+            let cell = Result { () throws(TripError) in try GroupExport.cell(bytes, index: positions, members: members, purchase: 1, field: "split") }
+            switch (decoded, cell) {
+            case (.success, .success(let cell)):
+                #expect(cell == SplitText.write(parts.map { (members[$0.index].name, $0.weight) }), "\(stored)")
+            case (.failure(let a), .failure(let b)):
+                #expect(a == b, "\(stored)")
+            default:
+                Issue.record("decode \(decoded) but cell \(cell) for \(stored)")
+            }
         }
     }
 

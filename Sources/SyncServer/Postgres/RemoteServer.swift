@@ -17,13 +17,15 @@ public struct RemoteServer: Sendable {
         guard let conninfo = env["TRIP_REMOTE"].flatMap({ $0.isEmpty ? nil : $0 }) ?? settings.remote.value else {
             throw .noRemote
         }
-        let options = try PostgresBoundary.parseOptions(conninfo)
+        let options: [String: String]
+        do { options = try PostgresBoundary.parseOptions(conninfo) } catch { throw error.redacting(conninfo) }
         let hostList = options["host"] ?? options["hostaddr"] ?? env["PGHOST"] ?? env["PGHOSTADDR"] ?? ""
         let hosts = hostList.split(separator: ",").map { String($0).trimmingSpaces }
         let port = options["port"] ?? env["PGPORT"] ?? "5432"
         let database = options["dbname"] ?? env["PGDATABASE"] ?? options["user"] ?? env["PGUSER"] ?? ""
         let user = options["user"] ?? env["PGUSER"]
-        let display = "\(user.map { $0 + "@" } ?? "")\(hosts.isEmpty ? "local socket" : hostList):\(port)/\(database)"
+        let display = ConnectionRedaction.scrub(
+            "\(user.map { $0 + "@" } ?? "")\(hosts.isEmpty ? "local socket" : hostList):\(port)/\(database)", conninfo: conninfo)
         var overrides: [(String, String)] = []
         if options["connect_timeout"] == nil && env["PGCONNECT_TIMEOUT"] == nil { overrides.append(("connect_timeout", "10")) }
         if options["application_name"] == nil { overrides.append(("application_name", "trip")) }
@@ -52,28 +54,6 @@ public struct RemoteServer: Sendable {
         return lists.compactMap { $0 }.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces } }
     }
 
-    /// The connection string as configured, with any password replaced by `***` (for `trip config`),
-    /// read without loading libpq: the userinfo of a URI, and `password=` in either form.
-    public static func redacted(_ conninfo: String) -> String {
-        var text = conninfo
-        if let scheme = text.firstRange(of: "://") {
-            let rest = text[scheme.upperBound...]
-            let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-            if let at = rest[..<authorityEnd].lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") {
-                text.replaceSubrange(rest.index(after: colon)..<at, with: "***")
-            }
-        }
-        var out = ""
-        var rest = Substring(text)
-        while let r = rest.firstRange(of: "password=") {
-            out += rest[..<r.upperBound] + "***"
-            rest = rest[r.upperBound...]
-            let end = rest.firstIndex { $0 == " " || $0 == "&" } ?? rest.endIndex
-            rest = rest[end...]
-        }
-        return out + rest
-    }
-
     /// Unix sockets (a path, an abstract `@name`, or the default: empty) and loopback addresses
     /// (`Loopback`) never leave this machine.
     static func isLoopback(_ host: String) -> Bool {
@@ -82,7 +62,12 @@ public struct RemoteServer: Sendable {
 
     /// Connects. Loads libpq on first use: no other command pays for it.
     func connect() throws(SharingError) -> PostgresConnection {
-        let connection = try PostgresBoundary.connect(conninfo, overrides: overrides, displayName: display)
+        let connection: PostgresConnection
+        do {
+            connection = try PostgresBoundary.connect(conninfo, overrides: overrides, displayName: display)
+        } catch {
+            throw error.redacting(conninfo)
+        }
         // libpq could still have been pointed elsewhere (a service file, PGHOST): check what it did.
         let details = connection.details
         let local = ([details.host] + details.hostaddrs).allSatisfy(RemoteServer.isLoopback)

@@ -1,8 +1,8 @@
 import TripCore
 
 /// Every failure of the sharing commands, as one line naming the server or the input at fault.
-/// No message ever contains a password: servers are named by `RemoteServer.display`, and libpq's
-/// own messages never echo one.
+/// No message ever contains a password: servers are named by `RemoteServer.display`, and what
+/// libpq says about a connection string passes through `redacting` (its parse errors echo it).
 public enum SharingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No `[sync] remote` and no `TRIP_REMOTE`.
     case noRemote
@@ -130,6 +130,21 @@ public enum SharingError: Error, Equatable, Sendable, CustomStringConvertible {
             let sent = pushed > 0 ? "pushed \(Money.group(String(pushed))), then " : ""
             return "remote: \(server): \(trip): \(sent)pulled \(Money.group(String(pulled))) of \(Money.group(String(of))) changes "
                 + "before the connection failed (\(reason)); run `trip sync` again"
+        }
+    }
+
+    /// The same error with `conninfo`'s passwords hidden wherever its text quotes them
+    /// (`ConnectionRedaction.scrub`).
+    func redacting(_ conninfo: String) -> SharingError {
+        func r(_ text: String) -> String { ConnectionRedaction.scrub(text, conninfo: conninfo) }
+        switch self {
+        case let .badRemote(reason): return .badRemote(reason: r(reason))
+        case let .weakTLS(server, mode): return .weakTLS(server: r(server), sslMode: r(mode))
+        case let .unreachable(server, reason): return .unreachable(server: r(server), reason: r(reason))
+        case let .authentication(server, reason): return .authentication(server: r(server), reason: r(reason))
+        case let .permission(server, reason): return .permission(server: r(server), reason: r(reason))
+        case let .server(state, message, server): return .server(sqlState: state, message: r(message), server: r(server))
+        default: return self
         }
     }
 

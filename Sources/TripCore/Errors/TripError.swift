@@ -36,6 +36,9 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
     case usage(String)
     /// `trip import`: row `row` (1 = the first data row after the header), column `column`.
     case badRow(row: Int, column: String, value: String, reason: String)
+    /// A value stored in the ledger that cannot be read (a pulled row of a shared trip, a file
+    /// changed by hand): `row` names it (`purchase #7`), `field` its column.
+    case badStoredValue(row: String, field: String, value: String, reason: String)
     /// A network or provider failure; the message is already one line naming the cause.
     case unavailable(String)
     case storage(String)
@@ -118,6 +121,8 @@ public enum TripError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(what): add --yes to confirm"
         case let .badRow(row, column, value, reason):
             return "import: row \(row), column \(column): \(quoted(value)) \(reason)"
+        case let .badStoredValue(row, field, value, reason):
+            return "ledger: \(row): stored \(field) \(quoted(value)) \(reason)"
         case let .usage(message), let .unavailable(message), let .storage(message):
             return message
         }

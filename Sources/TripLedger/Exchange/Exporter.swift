@@ -73,7 +73,7 @@ extension Ledger {
                         lastTrip = p.tripID
                         try sink.append { out in
                             PurchaseCSV.append(PurchaseCSV.fields(p)[..<PurchaseCSV.paidByColumn], to: &out)
-                            cells.append(trip: p.tripID, stored: split, to: &out)
+                            try cells.append(trip: p.tripID, purchase: p.id, stored: split, to: &out)
                             out.append(UInt8(ascii: ","))
                             PurchaseCSV.appendField(membersCell, to: &out)
                             facts(p.tripID, to: &out)

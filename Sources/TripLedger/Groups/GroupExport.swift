@@ -68,9 +68,9 @@ final class GroupExport {
         /// Appends the cells of a purchase of trip `tripID` whose stored split is `stored`, each
         /// after its comma; both empty when it has none.
         mutating func append(
-            trip tripID: Int64, stored: (payers: UnsafeBufferPointer<UInt8>, shares: UnsafeBufferPointer<UInt8>)?,
-            to out: inout [UInt8]
-        ) {
+            trip tripID: Int64, purchase id: Int64,
+            stored: (payers: UnsafeBufferPointer<UInt8>, shares: UnsafeBufferPointer<UInt8>)?, to out: inout [UInt8]
+        ) throws(TripError) {
             out.append(UInt8(ascii: ","))
             if trip != tripID {
                 trip = tripID
@@ -80,16 +80,20 @@ final class GroupExport {
                 namesNeedQuotes = list.contains { $0.name.utf8.contains(where: PurchaseCSV.needsQuotes) }
             }
             guard let stored, let index else { return out.append(UInt8(ascii: ",")) }
-            appendQuoted(stored.payers, index: index, to: &out)
+            try appendQuoted(stored.payers, index: index, purchase: id, field: "payers", to: &out)
             out.append(UInt8(ascii: ","))
-            appendQuoted(stored.shares, index: index, to: &out)
+            try appendQuoted(stored.shares, index: index, purchase: id, field: "split", to: &out)
         }
 
         /// One cell, quoted as `PurchaseCSV.record` quotes a field.
-        private mutating func appendQuoted(_ stored: UnsafeBufferPointer<UInt8>, index: SplitWeights.Positions, to out: inout [UInt8]) {
+        private mutating func appendQuoted(
+            _ stored: UnsafeBufferPointer<UInt8>, index: SplitWeights.Positions, purchase id: Int64, field: String,
+            to out: inout [UInt8]
+        ) throws(TripError) {
             guard !namesNeedQuotes else {
                 scratch.removeAll(keepingCapacity: true)
-                GroupExport.appendCell(stored, index: index, names: names, members: list, to: &scratch)
+                try GroupExport.appendCell(
+                    stored, index: index, names: names, members: list, purchase: id, field: field, to: &scratch)
                 return scratch.withUnsafeBufferPointer { PurchaseCSV.appendField($0, to: &out) }
             }
             // Past the names, a cell holds only `=`, digits, `/` and the commas between parts, so
@@ -97,11 +101,12 @@ final class GroupExport {
             // most one; one of several parts is written after an opening quote, which goes again
             // when the cell has no comma after all (a part of no member of the trip is left out).
             guard stored.contains(UInt8(ascii: ",")) else {
-                return GroupExport.appendCell(stored, index: index, names: names, members: list, to: &out)
+                return try GroupExport.appendCell(
+                    stored, index: index, names: names, members: list, purchase: id, field: field, to: &out)
             }
             let start = out.count
             out.append(UInt8(ascii: "\""))
-            GroupExport.appendCell(stored, index: index, names: names, members: list, to: &out)
+            try GroupExport.appendCell(stored, index: index, names: names, members: list, purchase: id, field: field, to: &out)
             if out[(start + 1)...].contains(UInt8(ascii: ",")) {
                 out.append(UInt8(ascii: "\""))
             } else {
@@ -129,26 +134,29 @@ final class GroupExport {
     }
 
     /// A stored `payers` or `shares` text as its CSV cell: `SplitText.write` of its decoded parts.
-    static func cell(_ stored: UnsafeBufferPointer<UInt8>, index: SplitWeights.Positions, members list: [Member]) -> String {
+    static func cell(
+        _ stored: UnsafeBufferPointer<UInt8>, index: SplitWeights.Positions, members list: [Member], purchase id: Int64, field: String
+    ) throws(TripError) -> String {
         var out: [UInt8] = []
-        appendCell(stored, index: index, names: MemberNames(list), members: list, to: &out)
+        try appendCell(stored, index: index, names: MemberNames(list), members: list, purchase: id, field: field, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// `cell`, appended to `out` (unquoted).
     static func appendCell(
         _ stored: UnsafeBufferPointer<UInt8>, index: SplitWeights.Positions, names: MemberNames, members list: [Member],
-        to out: inout [UInt8]
-    ) {
+        purchase id: Int64, field: String, to out: inout [UInt8]
+    ) throws(TripError) {
         if appendWholeWeights(stored, index: index, names: names, to: &out) { return }
         var parts: [(index: Int, weight: Rational)] = []
-        SplitWeights.decode(stored, index: index, into: &parts)
+        try SplitWeights.decode(stored, index: index, into: &parts, purchase: id, field: field)
         out.append(contentsOf: SplitText.write(parts.map { (list[$0.index].name, $0.weight) }).utf8)
     }
 
     /// Appends the cell of a text whose weights are all whole numbers written as `fractionText`
-    /// writes them (the common case: every payer's amount), each weight's digits copied, and is
-    /// true; for any other text appends nothing and is false, and `appendCell` decodes it.
+    /// writes them (the common case: every payer's amount), within `PurchaseBound` and not all
+    /// zero, each weight's digits copied, and is true; for any other text appends nothing and is
+    /// false, and `appendCell` decodes it (or refuses it, as `SplitWeights.decode` does).
     static func appendWholeWeights(
         _ b: UnsafeBufferPointer<UInt8>, index: SplitWeights.Positions, names: MemberNames, to out: inout [UInt8]
     ) -> Bool {
@@ -159,11 +167,14 @@ final class GroupExport {
             return false
         }
         var i = 0
+        var anyWeight = false
+        guard b.last != UInt8(ascii: ",") else { return false }
         while i < b.count {
             var id: Int64 = 0
             let idStart = i
+            // Wrapping: an id of more than 18 digits is refused just below.
             while isDigit(i) {
-                id = id * 10 + Int64(b[i] - 0x30)
+                id = id &* 10 &+ Int64(b[i] - 0x30)
                 i += 1
             }
             guard i > idStart, i - idStart <= 18, i < b.count, b[i] == UInt8(ascii: "=") else { return refuse() }
@@ -171,10 +182,12 @@ final class GroupExport {
             let weightStart = i
             while isDigit(i) { i += 1 }
             let digits = i - weightStart
-            guard digits > 0, digits <= 18, digits == 1 || b[weightStart] != UInt8(ascii: "0"),
+            // Twelve digits: `PurchaseBound.maxMinorUnits`.
+            guard digits > 0, digits <= 12, digits == 1 || b[weightStart] != UInt8(ascii: "0"),
                 i == b.count || b[i] == UInt8(ascii: ",")
             else { return refuse() }
             if let position = index[id] {
+                anyWeight = anyWeight || b[weightStart] != UInt8(ascii: "0")
                 if out.count > start { out.append(UInt8(ascii: ",")) }
                 names.append(position, to: &out)
                 out.append(UInt8(ascii: "="))
@@ -182,7 +195,7 @@ final class GroupExport {
             }
             i += 1
         }
-        return true
+        return out.count == start || anyWeight || refuse()
     }
 
     /// The member postings of `p` in its home currency, in join order: each member's share minus

@@ -74,7 +74,10 @@ extension Ledger {
         }
         var typed = isNew ? nil : try splitStore.typed(purchase: p.id)
         if let before, !isNew {
-            let parts = try splitStore.lookup().parts(trip: p.tripID, purchase: p.id, index: SplitWeights.Positions(members))
+            // A split given whole needs nothing of the old one, so an unreadable stored one can be replaced.
+            let parts =
+                payerWeights != nil && shareWeights != nil
+                ? nil : try splitStore.lookup().parts(trip: p.tripID, purchase: p.id, index: SplitWeights.Positions(members))
             if payerWeights == nil, let parts {
                 payerWeights = try keepTypedAmounts(
                     parts.payers, of: members, was: before.breakdown.total, now: p.breakdown.total, rest: typed?.payerRest,

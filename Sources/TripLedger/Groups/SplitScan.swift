@@ -46,23 +46,24 @@ extension Ledger {
             row.id = s.int(.purchaseID)
             row.payers.removeAll(keepingCapacity: true)
             row.sharers.removeAll(keepingCapacity: true)
-            s.withBytes(.payers) { SplitWeights.decode($0, index: index, into: &row.payers) }
-            s.withBytes(.shares) { SplitWeights.decode($0, index: index, into: &row.sharers) }
+            let id = row.id
+            try s.withBytes(.payers) { try SplitWeights.decode($0, index: index, into: &row.payers, purchase: id, field: "payers") }
+            try s.withBytes(.shares) { try SplitWeights.decode($0, index: index, into: &row.sharers, purchase: id, field: "split") }
             // Money back (a refund, a credit) counts negative, and is divided like a purchase.
             let sign: Int64 = s.int(.isPurchase) == 1 ? 1 : -1
             row.moneyBack = sign < 0
-            row.total = sign * s.int(.total)
-            row.home = s.optionalInt(.home).map { sign * $0 }
+            row.total = sign * (try Self.bounded(s.int(.total), purchase: id, field: "total"))
+            row.home = try s.optionalInt(.home).map { sign * (try Self.bounded($0, purchase: id, field: "home amount")) }
             if row.home == nil || currency != nil || details { row.currency = s.text(.currency) }
             if details {
                 row.category = s.optionalText(.category)
                 row.source = RateSource(rawValue: s.text(.rateSource)) ?? .none
                 row.provisional = s.int(.provisional) == 1
                 row.taxIncluded = s.int(.taxIncluded) == 1
-                row.homeDiscount = sign * s.int(.homeDiscount)
-                row.homeService = sign * s.int(.homeService)
-                row.homeTax = sign * s.int(.homeTax)
-                row.homeTip = sign * s.int(.homeTip)
+                row.homeDiscount = sign * (try Self.bounded(s.int(.homeDiscount), purchase: id, field: "home discount"))
+                row.homeService = sign * (try Self.bounded(s.int(.homeService), purchase: id, field: "home service"))
+                row.homeTax = sign * (try Self.bounded(s.int(.homeTax), purchase: id, field: "home tax"))
+                row.homeTip = sign * (try Self.bounded(s.int(.homeTip), purchase: id, field: "home tip"))
                 row.date = s.text(.date)
                 row.paidWith = s.optionalText(.paidWith)
                 row.note = s.text(.note)
@@ -72,5 +73,16 @@ extension Ledger {
         }
         let all = try purchaseStore.count(trip: trip.id, from: from, to: to, currency: currency)
         return all - split
+    }
+
+    /// A stored amount of purchase `id`, refused beyond `PurchaseBound` (which every write keeps):
+    /// balances add thousands of them, and one near Int64's ends would overflow the sums.
+    static func bounded(_ amount: Int64, purchase id: Int64, field: String) throws(TripError) -> Int64 {
+        guard PurchaseBound.contains(amount) else {
+            throw .badStoredValue(
+                row: "purchase #\(id)", field: field, value: String(amount),
+                reason: "is beyond the largest amount a purchase holds (\(PurchaseBound.maxMinorUnits) minor units)")
+        }
+        return amount
     }
 }

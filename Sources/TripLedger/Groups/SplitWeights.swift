@@ -45,33 +45,75 @@ enum SplitWeights {
     }
 
     /// Appends to `out` the parts of `bytes` whose member is in `index` (its position in join
-    /// order).
+    /// order). A text that is not `MEMBER_ID=WEIGHT,…` with weights that divide an amount (whole or
+    /// `NUM/DEN`, within `PurchaseBound`, not all zero) is refused with one line naming purchase
+    /// `id` and `field`: a pulled row or a hand-edited file can hold anything, and a weight read as
+    /// zero would leave balances that do not add up.
     static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, index: Positions, into out: inout [(index: Int, weight: Rational)],
+        purchase id: Int64, field: String
+    ) throws(TripError) {
+        guard let reason = parse(bytes, index: index, into: &out) else { return }
+        throw .badStoredValue(
+            row: "purchase #\(id)", field: field, value: String(decoding: bytes, as: UTF8.self), reason: reason)
+    }
+
+    /// `decode`'s reading: nil when `bytes` was read whole, else why not.
+    static func parse(
         _ bytes: UnsafeBufferPointer<UInt8>, index: Positions, into out: inout [(index: Int, weight: Rational)]
-    ) {
+    ) -> String? {
+        let malformed = "is not MEMBER_ID=WEIGHT,… (whole or NUM/DEN weights up to \(PurchaseBound.maxMinorUnits))"
         var i = 0
-        func number() -> Int64 {
+        // Digits up to `limit`, or nil for none or more.
+        func number(upTo limit: Int64) -> Int64? {
+            let start = i
             var v: Int64 = 0
             while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 {
-                v = v &* 10 &+ Int64(bytes[i] - 48)
+                let digit = Int64(bytes[i] - 48)
+                guard v <= (limit - digit) / 10 else { return nil }
+                v = v * 10 + digit
                 i += 1
             }
-            return v
+            return i > start ? v : nil
         }
+        func expect(_ byte: UInt8) -> Bool {
+            guard i < bytes.count, bytes[i] == byte else { return false }
+            i += 1
+            return true
+        }
+        let first = out.count
+        var anyWeight = false
+        var fractions = false
         while i < bytes.count {
-            let id = number()
-            i += 1  // "="
-            let num = number()
+            if i > 0 && !expect(UInt8(ascii: ",")) { return malformed }
+            guard let id = number(upTo: .max), expect(UInt8(ascii: "=")), let num = number(upTo: PurchaseBound.maxMinorUnits)
+            else { return malformed }
             var den: Int64 = 1
-            if i < bytes.count, bytes[i] == 47 {  // "/"
-                i += 1
-                den = number()
+            if expect(UInt8(ascii: "/")) {
+                guard let d = number(upTo: PurchaseBound.maxMinorUnits), d > 0 else { return malformed }
+                den = d
             }
-            i += 1  // ","
             guard let position = index[id] else { continue }
             // A whole number (the common case, and every payer's amount) needs no reduction.
-            out.append((position, den == 1 ? Rational(integer: Int128(num)) : (try? Rational(Int128(num), Int128(den))) ?? .zero))
+            guard den != 1, let weight = try? Rational(Int128(num), Int128(den)) else {
+                out.append((position, Rational(integer: Int128(num))))
+                anyWeight = anyWeight || num > 0
+                continue
+            }
+            fractions = true
+            out.append((position, weight))
         }
+        guard out.count > first else { return nil }
+        guard fractions else { return anyWeight ? nil : "gives every member a weight of zero" }
+        let weights = out[first...].map(\.weight)
+        do {
+            _ = try Allocation.largestRemainder(PurchaseBound.maxMinorUnits, weights: weights)
+        } catch .noWeight {
+            return "gives every member a weight of zero"
+        } catch {
+            return "holds weights too fine to divide an amount by"
+        }
+        return nil
     }
 
     /// The member ids a `payers` or `shares` text names.

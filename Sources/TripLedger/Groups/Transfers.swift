@@ -71,7 +71,8 @@ extension Ledger {
                     field: edit.to != nil ? "to" : "from", value: edit.to ?? edit.from ?? payee.name,
                     reason: "is the member who pays; a transfer is between two members")
             }
-            let cur = try edit.currency.map { c throws(TripError) in try CurrencyTable.shared.currency(for: c) } ?? .stored(t.currency)
+            // `--currency won` as `trip add 8900 won` reads it (README, "Currency words").
+            let cur = try edit.currency.map { try currency(word: $0, field: "currency", trip: trip) } ?? .stored(t.currency)
             var minor = t.amount
             if let amount = edit.amount {
                 minor = try AmountExpression.evaluate(amount, field: "amount", minorUnits: cur.minorUnits, rounding: settings.rounding.value)

@@ -47,6 +47,8 @@ extension Ledger {
                         + "remove it there (`trip rm \(id)`, which every device follows) and add it to \(quoted(trip.name))")
             }
             var draft = draft
+            // `--currency won` as `trip add 8900 won` reads it (README, "Currency words").
+            if let word = draft.currency { draft.currency = try currency(word: word, field: "currency", trip: trip).code }
             if let amount = draft.amount {
                 (draft.amount, draft.currency) = try PastedAmount.read(amount, given: draft.currency, purchaseCurrency: old.currency) {
                     "trip edit \(id) --amount \($0) --currency \($1)"

@@ -307,8 +307,9 @@ struct StreamedPurchaseRow: PurchaseFields {
         let split = ResultRow<SplitColumn>(statement, base: Purchase.Column.count)
         guard !split.isNull(.payers) else { return false }
         let index = try splits.positions(trip: int(.tripID))
-        split.withBytes(.payers) { SplitWeights.decode($0, index: index, into: &payers) }
-        split.withBytes(.shares) { SplitWeights.decode($0, index: index, into: &sharers) }
+        let id = int(.id)
+        try split.withBytes(.payers) { try SplitWeights.decode($0, index: index, into: &payers, purchase: id, field: "payers") }
+        try split.withBytes(.shares) { try SplitWeights.decode($0, index: index, into: &sharers, purchase: id, field: "split") }
         return true
     }
 }

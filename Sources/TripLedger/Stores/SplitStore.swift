@@ -85,8 +85,8 @@ struct SplitLookup {
         try statement.first([.integer(tripID), .integer(id)]) { s in
             let row = ResultRow<SplitColumn>(s)
             var parts = SplitParts()
-            row.withBytes(.payers) { SplitWeights.decode($0, index: index, into: &parts.payers) }
-            row.withBytes(.shares) { SplitWeights.decode($0, index: index, into: &parts.sharers) }
+            try row.withBytes(.payers) { try SplitWeights.decode($0, index: index, into: &parts.payers, purchase: id, field: "payers") }
+            try row.withBytes(.shares) { try SplitWeights.decode($0, index: index, into: &parts.sharers, purchase: id, field: "split") }
             return parts
         }
     }

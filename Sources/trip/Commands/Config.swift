@@ -31,7 +31,7 @@ extension TripCommand {
             let home = try c.ledgerExists ? c.openLedger().defaultHome() : nil
             let rows = SettingsFormat.rows(
                 s, home: home.map { ($0.currency.code, $0.source) }, providerURLs: urls,
-                remote: ("sync.remote", remote.map { RemoteServer.redacted($0.0) } ?? "none", remote?.1 ?? s.remote.source))
+                remote: ("sync.remote", remote.map { ConnectionRedaction.redact($0.0) } ?? "none", remote?.1 ?? s.remote.source))
             emit(global.format, json: SettingsFormat.json(rows, s, ledger: c.ledgerPath), text: SettingsFormat.text(rows, s, ledger: c.ledgerPath))
         }
     }
