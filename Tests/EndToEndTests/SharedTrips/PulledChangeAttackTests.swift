@@ -147,7 +147,7 @@ struct PulledChangeAttackTests {
             #expect((aside.first?["reason"] as? String)?.isEmpty == false, "\(attack): \(aside)")
         }
         // The victim's clock did not move: her next change is numbered by her own clock.
-        try #require(ana.run("add", "5", "tea", "--trip", "Japan").exitCode == 0)
+        try #require(ana.run("add", "5", "tea", "--trip", "Japan", "--paid-by", "Ana", "--split", "all").exitCode == 0)
         try #require(ana.run("sync", "--all").exitCode == 0)
         let clock = try #require(
             Int64(try admin("SELECT hlc FROM trip_ledger.changes WHERE trip_gid = '\(japan)' AND author = 'ana' ORDER BY seq DESC LIMIT 1")))
