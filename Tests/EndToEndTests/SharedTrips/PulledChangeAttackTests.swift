@@ -158,7 +158,8 @@ struct PulledChangeAttackTests {
         // A new device joins the trip past the change, and sets it aside too.
         let join = try carla.run("join", "Japan")
         #expect(join.exitCode == 0, "\(attack): \(join.stderr)")
-        let shown = (carla: try snapshot(carla), ana: try snapshot(ana)), aside = try openSetAside(carla).count
+        // Compared by what the trip holds: the local trip id differs (Carla never had trip Old).
+        let shown = (carla: try notes(carla), ana: try notes(ana)), aside = try openSetAside(carla).count
         withKnownIssue("Carla holds no trip Old: she cannot tell the purchase is Old's") {
             #expect(shown.carla == shown.ana, "\(attack)")
             #expect(aside == 1, "\(attack)")
