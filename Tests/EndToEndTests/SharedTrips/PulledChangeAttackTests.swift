@@ -70,10 +70,10 @@ struct Attack: Sendable, CustomStringConvertible {
 /// agrees, and a new device joins (issue 36: "A device trusts nothing it pulls").
 @Suite("Shared trips: a device trusts nothing it pulls")
 struct PulledChangeAttackTests {
-    /// The role the forged changes are written as. Dave is a grantee of Japan; should the server
-    /// refuse a grantee's hand-written rows, `tripadmin` (the tables' owner) writes them instead,
-    /// for the devices must refuse them all the same.
-    static let writer = "dave"
+    /// The role the forged changes are written as. Dave is a grantee of Japan, but server schema 8
+    /// refuses his hand-written rows (`ServerAttackTests`), so `tripadmin` (the tables' owner) writes
+    /// them in his name: the devices must refuse them all the same.
+    static let writer = "tripadmin"
 
     /// Writes `attack` into Japan's log, numbered after its last, as `writer`.
     static func forge(_ attack: Attack, world: SharedTripWorld, japan: String, old: String, oldPurchase: String) throws {
@@ -86,9 +86,9 @@ struct PulledChangeAttackTests {
             bind(
                 """
                 BEGIN;
-                INSERT INTO trip_ledger.changes (trip_gid, seq, change_id, kind, gid, op, hlc, base_hlc, device, payload)
-                SELECT :japan, trip_ledger.lock_trip(:japan) + 1, 'attack-change', '\(attack.kind)', \(attack.gid), 'put', \(attack.hlc), 0,
-                  \(attack.device), \(attack.payload);
+                INSERT INTO trip_ledger.changes (trip_gid, seq, change_id, kind, gid, op, hlc, base_hlc, device, author, payload)
+                SELECT :japan, (SELECT last_seq FROM trip_ledger.trips WHERE gid = :japan FOR UPDATE) + 1, 'attack-change',
+                  '\(attack.kind)', \(attack.gid), 'put', \(attack.hlc), 0, \(attack.device), 'dave', \(attack.payload);
                 COMMIT;
                 """))
     }
