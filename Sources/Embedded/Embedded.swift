@@ -22,6 +22,7 @@ public enum Embedded {
         ("m0018_log_versions", PackageResources.m0018_log_versions_sql),
         ("m0019_set_aside_changes", PackageResources.m0019_set_aside_changes_sql),
         ("m0020_server_identity_and_partial_joins", PackageResources.m0020_server_identity_and_partial_joins_sql),
+        ("m0023_charged_amount_source", PackageResources.m0023_charged_amount_source_sql),
     ]
 
     /// `config/settings.toml`: the default settings.
