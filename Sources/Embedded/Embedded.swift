@@ -24,6 +24,7 @@ public enum Embedded {
         ("m0020_server_identity_and_partial_joins", PackageResources.m0020_server_identity_and_partial_joins_sql),
         ("m0021_device_roles", PackageResources.m0021_device_roles_sql),
         ("m0022_rates_scoped_to_trips", PackageResources.m0022_rates_scoped_to_trips_sql),
+        ("m0023_charged_amount_source", PackageResources.m0023_charged_amount_source_sql),
     ]
 
     /// `config/settings.toml`: the default settings.

@@ -14,6 +14,7 @@ public enum SettingsFormat {
             ("rounding", s.rounding.value.rawValue, s.rounding.source),
             ("tip_base", s.tipOnTaxed.value ? "taxed" : "subtotal", s.tipOnTaxed.source),
             ("stale_days", String(s.staleDays.value), s.staleDays.source),
+            ("statement_match_days", String(s.statementMatchDays.value), s.statementMatchDays.source),
             ("date_order", s.dateOrder.value?.rawValue ?? "none", s.dateOrder.source),
             ("rates.chain", s.rateChain.value.joined(separator: ", "), s.rateChain.source),
             ("rates.connect_timeout", String(s.connectTimeout.value), s.connectTimeout.source),

@@ -23,9 +23,9 @@ struct TripBench {
     static func main() throws {
         var args = CommandLine.arguments.dropFirst()
         var tripBinary = ".build/release/trip", dataDir = ".build-bench-data"
-        var profile = false, onlyRates = false, onlyGroups = false, onlyGroupExchange = false
+        var profile = false, onlyRates = false, onlyGroups = false, onlyGroupExchange = false, onlyStatement = false
         // `--only add,list`: only these groups of rows (add, list, report, groups, group-exchange, sharing,
-        // rates, exchange, import), to measure one change without the whole run.
+        // rates, exchange, statement, import), to measure one change without the whole run.
         var only: Set<String>?
         while let a = args.popFirst() {
             if a == "--trip", let v = args.popFirst() { tripBinary = v }
@@ -35,6 +35,7 @@ struct TripBench {
             if a == "--only-groups" { onlyGroups = true }
             // Without the 1,000,000-purchase ledger, which takes minutes to generate.
             if a == "--only-group-exchange" { onlyGroupExchange = true }
+            if a == "--only-statement" { onlyStatement = true }
             if a == "--only", let v = args.popFirst() { only = Set(v.split(separator: ",").map(String.init)) }
         }
         func wanted(_ group: String) -> Bool { only?.contains(group) ?? true }
@@ -46,6 +47,10 @@ struct TripBench {
         }
         if onlyGroupExchange {
             for (name, ms, _) in try groupExchangeRows(tripBinary: tripBinary, dataDir: dataDir) { print("\(name): \(format(ms))") }
+            return
+        }
+        if onlyStatement {
+            for (name, ms, _) in try statementRows(tripBinary: tripBinary, dataDir: dataDir) { print("\(name): \(format(ms))") }
             return
         }
         if onlyRates {
@@ -84,6 +89,7 @@ struct TripBench {
         if wanted("sharing") { rows.append(contentsOf: try sharingRows(tripBinary: tripBinary, dataDir: dataDir)) }
         if wanted("rates") { rows.append(contentsOf: try rateRows(tripBinary: tripBinary, dataDir: dataDir)) }
         if wanted("exchange") { rows.append(contentsOf: exchangeRows(tripBinary: tripBinary, dataDir: dataDir)) }
+        if wanted("statement") { rows.append(contentsOf: try statementRows(tripBinary: tripBinary, dataDir: dataDir)) }
         if wanted("import") { rows.append(contentsOf: try importRows(tripBinary: tripBinary, dataDir: dataDir, ledgerPath: ledgerPath)) }
         print("")
         print("| operation | median | target |")

@@ -21,6 +21,7 @@ struct PurchaseColumnTests {
     static let notInserted: Set<String> = [
         "id",  // bound before the row's values: drawn from `id_high_water`
         "import_key",  // set by the importer's batch insert and kept by edit, by their own statements
+        "charged_source",  // set by a statement's reconcile and kept by edit, by their own statements (m0023)
     ]
 
     static func tableColumns() throws -> [String] {

@@ -13,6 +13,8 @@ public struct Settings: Sendable {
     public var rounding: Sourced<RoundingMode>
     public var tipOnTaxed: Sourced<Bool>
     public var staleDays: Sourced<Int>
+    /// `statement_match_days`: how many days a statement's row may be from the purchase it matches.
+    public var statementMatchDays: Sourced<Int>
     /// How slash dates (`3/5`) are read; nil: only when one reading is possible.
     public var dateOrder: Sourced<DateOrder?>
     public var rateChain: Sourced<[String]>
@@ -71,7 +73,8 @@ public struct Settings: Sendable {
             homeCurrency: Sourced(value: Currency(code: "USD", minorUnits: 2, name: "US Dollar"), source: placeholder),
             rounding: Sourced(value: .halfUp, source: placeholder),
             tipOnTaxed: Sourced(value: false, source: placeholder),
-            staleDays: Sourced(value: 7, source: placeholder), dateOrder: Sourced(value: nil, source: placeholder),
+            staleDays: Sourced(value: 7, source: placeholder), statementMatchDays: Sourced(value: 3, source: placeholder),
+            dateOrder: Sourced(value: nil, source: placeholder),
             rateChain: Sourced(value: ["frankfurter", "open-er-api"], source: placeholder),
             providerURLs: [:], ecbHistory: Sourced(value: "90d", source: placeholder),
             connectTimeout: Sourced(value: 5, source: placeholder), totalTimeout: Sourced(value: 20, source: placeholder),
@@ -101,6 +104,9 @@ public struct Settings: Sendable {
             case ("", "stale_days"):
                 guard let d = Int(e.value), d >= 0, d <= 3660 else { throw bad("stale_days must be a whole number of days") }
                 staleDays = Sourced(value: d, source: here)
+            case ("", "statement_match_days"):
+                guard let d = Int(e.value), (0...31).contains(d) else { throw bad("statement_match_days must be 0 to 31 days") }
+                statementMatchDays = Sourced(value: d, source: here)
             case ("", "date_order"):
                 guard let o = DateOrder(rawValue: e.value) else { throw bad("date_order must be \"dmy\", \"mdy\" or \"ymd\"") }
                 dateOrder = Sourced(value: o, source: here)

@@ -76,12 +76,14 @@ public struct ImportResult: Sendable, Equatable {
     public var isStatement = false
     /// A card statement's money-back rows linked as refunds of their purchases (the others are credits).
     public var refundsLinked = 0
+    /// A card statement's rows as reconciled with the trip's purchases (`StatementPlan`).
+    public var plan: StatementPlan?
 
     private var statementJSON: [String: JSONValue] {
         guard isStatement else { return [:] }
         return [
             "profile": profile.map { .string($0) } ?? .null, "not_imported": .object(notImported.mapValues { .int(Int64($0)) }),
-            "refunds_linked": .int(Int64(refundsLinked)),
+            "refunds_linked": .int(Int64(refundsLinked)), "reconcile": plan?.json ?? .null,
         ]
     }
 
@@ -110,6 +112,10 @@ public struct ImportResult: Sendable, Equatable {
         let dup = skipped == 1 ? "duplicate" : "duplicates"
         let moved = transfers == 0 ? "" : " and \(transfers) transfer\(transfers == 1 ? "" : "s")"
         let read = profile.map { "read as a \($0) statement\n" } ?? ""
+        if let plan, plan.reconciledAny || plan.dryRun {
+            let linked = refundsLinked == 0 ? "" : "\nlinked \(refundsLinked) refund\(refundsLinked == 1 ? "" : "s")"
+            return read + plan.text(notImported: notImported) + linked
+        }
         let total = notImported.values.reduce(0, +)
         let kinds = notImported.sorted { $0.key < $1.key }.map { label, n in
             "\(n) \(label)\(n == 1 || label == "pending" || label.hasSuffix("s") ? "" : "s")"

@@ -28,6 +28,10 @@ public struct StatementOptions: Sendable {
     /// `--paid-by` and `--split`: who paid the rows and who shares them on a group trip, as
     /// `trip add` reads them (default: this device's member pays, every member shares).
     public var split = SplitDraft()
+    /// `--add-unmatched`: a row that fits two or more logged purchases is added as its own.
+    public var addUnmatched = false
+    /// `--dry-run`: the plan (`StatementPlan`), row by row, and nothing written.
+    public var dryRun = false
 
     public init() {}
 }
@@ -47,6 +51,8 @@ private struct StatementLine {
     var chargedCell: String? = nil
     /// Money back: the text a purchase's note must equal for it to be linked as a refund.
     var merchant: String? = nil
+    /// A fee column's amount beside its row: never matched to a logged purchase.
+    var isFee = false
 }
 
 extension Ledger {
@@ -136,6 +142,9 @@ extension Ledger {
         var built: [(PurchaseRow, UInt64)] = []
         var refunds: [(key: UInt64, amount: Int64, currency: Currency, merchant: String, date: CivilDate)] = []
         var keys = ImportKeys()
+        // What reconciling needs of each built row (`StatementReconcile.swift`).
+        var planRows: [StatementPlan.Row] = []
+        var spending: [Reconcile.Row?] = []
         for line in read.lines {
             let draft = PurchaseDraft(
                 amount: Money(minorUnits: line.amount, currency: line.currency).plainText, currency: line.currency.code,
@@ -185,6 +194,14 @@ extension Ledger {
             if line.isCredit { h.add(PurchaseKind.credit.rawValue) }
             let key = keys.key(for: h.value)
             built.append((row, key))
+            let charged = row.charged.map { Money(minorUnits: $0, currency: trip.homeCurrency) }
+            planRows.append(
+                StatementPlan.Row(
+                    number: line.number, date: line.date, paid: Money(minorUnits: line.amount, currency: line.currency),
+                    charged: charged, note: row.note, kind: line.isFee ? "fee" : line.isCredit ? "money back" : nil, outcome: .added))
+            spending.append(
+                line.isFee || line.isCredit
+                    ? nil : Reconcile.Row(key: key, currency: line.currency.code, amount: line.amount, date: line.date, charged: row.charged))
             if line.isCredit, let m = line.merchant, !m.isEmpty {
                 refunds.append((key, row.breakdown.total, row.currency, m, line.date))
             }
@@ -192,7 +209,17 @@ extension Ledger {
         if built.isEmpty && read.skipped.isEmpty && read.refused.isEmpty {
             throw TripError.badText(field: "import", reason: "the file has a header but no rows; nothing to import")
         }
-        let (added, linked, outside) = try transaction {
+        let planKeys = built.map { $0.1 }
+        var plan = try statementPlan(planRows, keys: planKeys, spending: spending, trip: trip, addUnmatched: so.addUnmatched)
+        plan.dryRun = so.dryRun
+        // Only what the plan adds goes in; a matched row is already in the trip.
+        built = zip(built, plan.rows).filter { _, r in
+            switch r.outcome {
+            case .added, .duplicate, .ambiguous(_, true): true
+            case .matched, .ambiguous(_, false), .difference: false
+            }
+        }.map { $0.0 }
+        let (added, linked, outside) = try statementTransaction(dryRun: so.dryRun) {
             let lastID = try purchaseStore.maxID()
             let removedAbove = try highWater(.purchases)
             let sink = try ImportSink(store: purchaseStore, databasePath: database.path, bulkThreshold: .max, progressEvery: .max)
@@ -220,6 +247,8 @@ extension Ledger {
                     linked += 1
                 }
             }
+            try purchaseStore.markAddedFromStatement(after: lastID)
+            try applyMatches(plan, keys: planKeys)
             return (sink.added, linked, try outsideTripDatesWarning(after: lastID, trips: [trip]))
         }
         var result = ImportResult(imported: added, skipped: built.count - added, trips: [trip.name])
@@ -227,6 +256,7 @@ extension Ledger {
         result.profile = profile.title == "generic" ? nil : profile.title
         result.notImported = read.skipped
         result.isStatement = true
+        result.plan = plan
         if let outside { result.warnings.append(outside) }
         for r in read.refused { result.warnings.append("warning: skipped \(r.error.description)") }
         return result
@@ -609,6 +639,7 @@ private struct StatementRowReader {
         out.lines.append(
             StatementLine(
                 number: number, date: try date(row, number: number), amount: fee.minorUnits, currency: currency, isCredit: false,
-                note: "fee: " + (note.isEmpty ? "row \(number)" : note), category: "fees", charged: nil, amountCell: feeText))
+                note: "fee: " + (note.isEmpty ? "row \(number)" : note), category: "fees", charged: nil, amountCell: feeText,
+                isFee: true))
     }
 }

@@ -435,6 +435,9 @@ extension PurchaseStore {
     func replace(id: Int64, with row: PurchaseRow, now: String) throws {
         let created = try db.scalarText("SELECT created_at FROM purchases WHERE id = ?", [.integer(id)]) ?? now
         let importKey = try db.scalarInt("SELECT import_key FROM purchases WHERE id = ?", [.integer(id)])
+        // Where the charged amount came from (m0023) holds while the edit keeps the amount.
+        let chargedSource = try db.scalarText(
+            "SELECT charged_source FROM purchases WHERE id = ? AND charged_minor IS ?", [.integer(id), SQLValue(row.charged)])
         // The row is deleted and inserted again under its id: its refunds' `refund_of` points at it
         // in between, so foreign keys are checked at commit (the pragma ends with the transaction).
         try db.execute("PRAGMA defer_foreign_keys = ON")
@@ -442,6 +445,9 @@ extension PurchaseStore {
         try insert(row, id: id, now: now, createdAt: created)
         if let importKey {
             try db.run("UPDATE purchases SET import_key = ? WHERE id = ?", [.integer(importKey), .integer(id)])
+        }
+        if let chargedSource {
+            try db.run("UPDATE purchases SET charged_source = ? WHERE id = ?", [.text(chargedSource), .integer(id)])
         }
     }
 
@@ -1241,5 +1247,70 @@ extension PurchaseStore {
             LEFT JOIN purchase_splits s ON s.purchase_id = p.id AND s.trip_id = ?2 WHERE p.id = ?1
             """
         ).first([.integer(id), .integer(tripID)]) { ($0.optionalInt(0), $0.optionalText(1), $0.optionalText(2)) }
+    }
+}
+
+// MARK: - Reconciling a statement
+
+/// A purchase a statement's row may be (`Reconcile.Purchase`), and the import key it was added with.
+enum ReconcileCandidateColumn: Int32, ColumnList {
+    case id, currency, total, date, charged, chargedSource, importKey
+
+    var sql: StaticString {
+        switch self {
+        case .id: "id"
+        case .currency: "currency"
+        case .total: "total_minor"
+        case .date: "date"
+        case .charged: "charged_minor"
+        case .chargedSource: "charged_source"
+        case .importKey: "import_key"
+        }
+    }
+}
+
+extension PurchaseStore {
+    /// The money paid in trip `tripID` (no refunds, no credits), as `Reconcile` reads it, and the
+    /// import keys the trip's rows were added with (a statement row imported before is a duplicate).
+    func reconcileCandidates(trip tripID: Int64) throws -> (purchases: [Reconcile.Purchase], importKeys: Set<UInt64>) {
+        var purchases: [Reconcile.Purchase] = []
+        var keys: Set<UInt64> = []
+        try db.prepare("SELECT \(ReconcileCandidateColumn.sqlList) FROM purchases WHERE trip_id = ? AND kind = 'purchase'")
+            .forEach([.integer(tripID)]) {
+                let s = ResultRow<ReconcileCandidateColumn>($0)
+                if let k = s.optionalInt(.importKey) { keys.insert(UInt64(bitPattern: k)) }
+                guard let date = CivilDate(iso: s.text(.date)) else { return }
+                let charged = s.optionalInt(.charged)
+                let source: Reconcile.Source =
+                    if let key = s.optionalText(.chargedSource).flatMap(Self.statementKey) {
+                        .statement(key)
+                    } else {
+                        charged == nil ? .none : .byHand
+                    }
+                purchases.append(
+                    Reconcile.Purchase(
+                        id: s.int(.id), currency: s.text(.currency), total: s.int(.total), date: date, charged: charged, source: source))
+            }
+        return (purchases, keys)
+    }
+
+    /// `statement:KEY` (m0023): the charged amount of purchase `id` is statement row `key`'s.
+    func setChargedFromStatement(id: Int64, key: UInt64) throws {
+        try db.run(
+            "UPDATE purchases SET charged_source = ? WHERE id = ?", [.text(Self.chargedSource(key)), .integer(id)])
+    }
+
+    /// Marks the purchases a statement added (ids above `lastID`) as its rows', by their import key.
+    func markAddedFromStatement(after lastID: Int64) throws {
+        try db.run(
+            "UPDATE purchases SET charged_source = 'statement:' || import_key WHERE id > ? AND import_key IS NOT NULL",
+            [.integer(lastID)])
+    }
+
+    static func chargedSource(_ key: UInt64) -> String { "statement:\(Int64(bitPattern: key))" }
+
+    static func statementKey(_ source: String) -> UInt64? {
+        guard source.hasPrefix("statement:"), let k = Int64(source.dropFirst("statement:".count)) else { return nil }
+        return UInt64(bitPattern: k)
     }
 }

@@ -19,7 +19,10 @@ extension TripCommand {
             discussion: """
                 A file whose header names home_total is in the export format (trip export --format csv). Any other
                 is a card statement: its layout is recognised by its header (Revolut, Wise, Monzo, N26, Amex, DKB;
-                --profile chooses one) or given by --date-column and --amount-column. Spending becomes purchases,
+                --profile chooses one) or given by --date-column and --amount-column. A spending row that is a
+                purchase already logged (same currency and amount, dated within statement_match_days) gives it
+                its charged amount instead of adding it again; one that fits two is listed, not guessed.
+                Other spending becomes purchases,
                 money in a refund of its purchase when exactly one fits (else a credit), fees purchases in
                 category fees right after their row; top-ups, transfers, exchanges, card
                 settlements and pending rows are skipped and counted. Every row is imported or none is. Row numbers in errors count data rows: 1 is the first row after
@@ -58,6 +61,9 @@ extension TripCommand {
         @Option(help: "Card statement: the year of dates written without one (default: the latest not in the future).") var year: Int?
         @Flag(help: "Card statement: import pending rows too.") var includePending = false
         @Flag(help: "Card statement: import the other rows when some are refused, and list those.") var skipBadRows = false
+        @Flag(help: "Card statement: add a row that fits two or more purchases already logged as its own purchase.")
+        var addUnmatched = false
+        @Flag(help: "Card statement: print what each row would do (match, add, ambiguous) and write nothing.") var dryRun = false
         @Flag(help: "A Splitwise group export: expenses with payers and shares, payments as transfers, members added as needed.")
         var splitwise = false
         @Flag(help: "With --splitwise: import expenses with several payers, each paying in proportion to their column.")
@@ -119,6 +125,8 @@ extension TripCommand {
             options.statementOptions.year = year
             options.statementOptions.includePending = includePending
             options.statementOptions.skipBadRows = skipBadRows
+            options.statementOptions.addUnmatched = addUnmatched
+            options.statementOptions.dryRun = dryRun
             options.statementOptions.userProfiles = StatementProfile.userFolder(environment: TextFile.environment())
             options.statementOptions.split = SplitDraft(paidBy: paidBy, split: split)
             let ledger = try global.openLedger(create: true)

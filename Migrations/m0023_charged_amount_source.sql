@@ -1,0 +1,12 @@
+-- Where a purchase's charged amount came from, so that a card statement never overwrites one the
+-- traveller typed (issue 37, reconcile).
+--
+-- NULL: typed with --charged, read from an export, or none at all (the charged_minor column says
+-- which). 'statement:KEY': set by the statement row whose import key is KEY (hexadecimal), or the
+-- purchase was added from that row; importing the same statement again finds it by KEY and
+-- changes nothing. A later `trip edit` that changes the charged amount clears it (the edit is then
+-- the traveller's); one that keeps it keeps it.
+--
+-- A plain added column: sync's RowCodec reads the purchases' columns from the schema, so it
+-- travels with the rest of the row.
+ALTER TABLE purchases ADD COLUMN charged_source TEXT;
