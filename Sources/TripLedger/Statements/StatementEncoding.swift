@@ -11,9 +11,10 @@ enum StatementEncoding: String, Sendable {
     case utf16LE = "UTF-16LE"
     case utf16BE = "UTF-16BE"
 
-    /// `bytes` as UTF-8 without a byte order mark, and the encoding they were in.
+    /// `bytes` as UTF-8, and the encoding they were in. A UTF-8 byte order mark is left for the CSV
+    /// reader, which skips one (a second is text, and a header holding it is refused as before).
     static func decode(_ bytes: [UInt8]) -> (text: [UInt8], encoding: StatementEncoding) {
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return (Array(bytes.dropFirst(3)), .utf8BOM) }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return (bytes, .utf8BOM) }
         if bytes.starts(with: [0xFF, 0xFE]) { return (utf16(bytes.dropFirst(2), littleEndian: true), .utf16LE) }
         if bytes.starts(with: [0xFE, 0xFF]) { return (utf16(bytes.dropFirst(2), littleEndian: false), .utf16BE) }
         if String(validating: bytes, as: UTF8.self) != nil { return (bytes, .utf8) }
