@@ -48,7 +48,17 @@ public enum Embedded {
             ("n26", PackageResources.profile_n26_toml),
             ("n26-2024", PackageResources.profile_n26_2024_toml),
             ("amex", PackageResources.profile_amex_toml),
+            ("amex-activity", PackageResources.profile_amex_activity_toml),
             ("dkb", PackageResources.profile_dkb_toml),
+            ("dkb-2023", PackageResources.profile_dkb_2023_toml),
+            ("chase", PackageResources.profile_chase_toml),
+            ("capital-one", PackageResources.profile_capital_one_toml),
+            ("discover", PackageResources.profile_discover_toml),
+            ("starling", PackageResources.profile_starling_toml),
+            ("citi", PackageResources.profile_citi_toml),
+            ("ing-de", PackageResources.profile_ing_de_toml),
+            ("ing-nl", PackageResources.profile_ing_nl_toml),
+            ("sparkasse", PackageResources.profile_sparkasse_toml),
             ("generic", PackageResources.profile_generic_toml),
         ]
     }

@@ -205,26 +205,24 @@ struct RefundStatementEndToEndTests {
         #expect(again.stdout.contains("imported 0 purchases"), "\(again.stdout)\(again.stderr)")
     }
 
-    static let latin1: [UInt8] = Array("Datum;Betrag\r\n2026-03-02;45.00;M".utf8) + [0xFC] + Array("nchen\r\n".utf8)
-    static let utf16LE: [UInt8] = [0xFF, 0xFE] + Array("D\0a\0t\0u\0m\0".utf8)
-    static let utf16BE: [UInt8] = [0xFE, 0xFF] + Array("\0D\0a\0t\0u\0m".utf8)
+    static let statement = "Datum;Betrag;Notiz\r\n2026-03-02;45.00;München\r\n"
+    static let latin1: [UInt8] = Array(statement.data(using: .isoLatin1)!)
+    static let utf16LE: [UInt8] = [0xFF, 0xFE] + Array(statement.data(using: .utf16LittleEndian)!)
+    static let utf16BE: [UInt8] = [0xFE, 0xFF] + Array(statement.data(using: .utf16BigEndian)!)
 
-    @Test(arguments: [(latin1, "Windows-1252"), (utf16LE, "UTF-16LE"), (utf16BE, "UTF-16BE")] as [([UInt8], String)])
-    func aStatementInAnotherEncodingIsRefusedByName(bytes: [UInt8], encoding: String) throws {
+    /// A statement in Latin-1 or UTF-16 is read as such (issue 37), not refused as before.
+    @Test(arguments: [latin1, utf16LE, utf16BE])
+    func aStatementInAnotherEncodingIsReadInIt(bytes: [UInt8]) throws {
         let folder = TemporaryFolder()
         let trip = try Self.berlin(folder)
         let file = folder.file("statement.csv")
         try Data(bytes).write(to: URL(fileURLWithPath: file))
-        let r = try trip.run("import", file, "--delimiter", ";", "--date-column", "Datum", "--amount-column", "Betrag")
-        #expect(r.exitCode == 65)
-        #expect(
-            r.stderr == """
-                trip: import: \(file) is not UTF-8 (looks like \(encoding)); convert it with iconv -f \(encoding.uppercased()) \
-                -t UTF-8 \(file) > \(file.dropLast(4))-utf8.csv
-
-                """)
+        let r = try trip.run(
+            "import", file, "--delimiter", ";", "--date-column", "Datum", "--amount-column", "Betrag", "--note-column", "Notiz",
+            "--currency", "EUR")
+        #expect(r.exitCode == 0, "\(r.stderr)")
         let rows = try #require(try trip.run("list", "--format", "json").json["purchases"] as? [[String: Any]])
-        #expect(rows.isEmpty)
+        #expect(rows.map { $0["note"] as? String } == ["München"])
     }
 }
 

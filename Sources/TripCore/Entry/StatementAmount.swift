@@ -12,8 +12,12 @@ public struct StatementAmount: Sendable, Equatable {
     /// The code the cell wrote (`GBP`, or `EUR` for `€`), or `nil`.
     public let writtenCurrency: String?
 
-    /// Symbols that name one currency only; `$` and `¥` name several and are refused.
-    static let symbols: [String: String] = ["€": "EUR", "£": "GBP", "₹": "INR", "₩": "KRW", "₺": "TRY", "zł": "PLN", "Kč": "CZK"]
+    /// Symbols that name one currency only; `$` and `¥` name several and are refused. None is the
+    /// end of another (`A$` would be the end of `CA$`), since they are tried in no set order.
+    public static let symbols: [String: String] = [
+        "€": "EUR", "£": "GBP", "₹": "INR", "₩": "KRW", "₺": "TRY", "zł": "PLN", "Kč": "CZK", "MX$": "MXN", "US$": "USD",
+        "CA$": "CAD", "AU$": "AUD", "NZ$": "NZD", "HK$": "HKD", "R$": "BRL",
+    ]
 
     /// Reads `cell`. `currency` gives the currency of an amount whose cell names none (its
     /// decimal places decide how the number is read); `field` and the cell are named in errors,

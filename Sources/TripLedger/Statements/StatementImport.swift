@@ -63,8 +63,9 @@ extension Ledger {
     ///
     /// Returns `nil` when no mapping or profile was given and no profile recognises the file: the
     /// caller then reads it as the export format (whose errors say what is missing).
-    func importStatement(bytes: [UInt8], options: ImportOptions) throws -> ImportResult? {
+    func importStatement(bytes raw: [UInt8], options: ImportOptions) throws -> ImportResult? {
         let so = options.statementOptions
+        let bytes = StatementEncoding.decode(raw).text
         let profiles = try StatementProfile.all(userFolder: so.userProfiles)
         var chosen: StatementProfile?
         if let name = so.profile {
@@ -120,13 +121,17 @@ extension Ledger {
         }
         let header = records[headerIndex].map(\.statementCell)
         var seen: Set<String> = []
-        for name in header where !name.isEmpty && !seen.insert(name).inserted {
+        // ING names `Währung` twice, the balance's and the amount's: the reader takes the one after the amount.
+        for name in header
+        where !name.isEmpty && !seen.insert(name).inserted
+            && !(profile.currency.map { StatementProfile.columnMatches(name, $0) } ?? false)
+        {
             throw TripError.badText(field: "import", reason: "the header names column \(quoted(name)) twice")
         }
         let trip = try resolveTrip(options.trip)
         let reader = try StatementRowReader(
             ledger: self, profile: profile, header: header, mapping: mapping, options: so, trip: trip,
-            rows: records.dropFirst(headerIndex + 1))
+            rows: records.dropFirst(headerIndex + 1), recognised: chosen == nil)
         var read = try reader.read()
         if !read.refused.isEmpty && !so.skipBadRows {
             let first = read.refused[0]
@@ -360,7 +365,8 @@ private struct StatementRowReader {
     let at: [String: Int]
     let headerCurrency: Currency?
     let defaultCurrency: Currency?
-    let pattern: DatePattern
+    /// The date patterns the rows decided, tried in turn on each date (`DateChoice`).
+    let patterns: [DatePattern]
     let spendingNegative: Bool
     /// The header's number of cells, and whether its last is empty (a trailing separator).
     let width: Int
@@ -374,7 +380,7 @@ private struct StatementRowReader {
 
     init(
         ledger: Ledger, profile: StatementProfile, header: [String], mapping: StatementMapping?, options: StatementOptions,
-        trip: Trip, rows: ArraySlice<[String]>
+        trip: Trip, rows: ArraySlice<[String]>, recognised: Bool
     ) throws {
         self.ledger = ledger
         self.profile = profile
@@ -387,16 +393,23 @@ private struct StatementRowReader {
         for name in [
             profile.date, profile.amount, profile.paidOut, profile.paidIn, profile.fee, profile.currency, profile.note,
             profile.category, profile.foreignAmount, profile.foreignCurrency, profile.type, profile.state,
-            profile.completedWhenSet, profile.charged,
+            profile.completedWhenSet, profile.charged, profile.direction,
         ].compactMap({ $0 }) {
             if let i = header.firstIndex(where: { StatementProfile.columnMatches($0, name) }) { at[name] = i }
+        }
+        // A currency column named twice (ING's balance and amount) is the one after the amount.
+        if let c = profile.currency, let a = (profile.amount ?? profile.paidOut).flatMap({ at[$0] }),
+            let i = header.indices.first(where: { $0 > a && StatementProfile.columnMatches(header[$0], c) })
+        {
+            at[c] = i
         }
         self.at = at
         // `Betrag (EUR)`, `Paid Out (GBP)`: the header names the account's currency.
         let amountHeader = (profile.amount ?? profile.paidOut).flatMap { at[$0] }.map { header[$0] }
         headerCurrency = amountHeader.flatMap { h -> Currency? in
             guard h.hasSuffix(")"), let open = h.lastIndex(of: "(") else { return nil }
-            return CurrencyTable.shared.lookup(String(h[h.index(after: open)..<h.index(before: h.endIndex)]))
+            let named = String(h[h.index(after: open)..<h.index(before: h.endIndex)])
+            return CurrencyTable.shared.lookup(StatementAmount.symbols[named] ?? named)
         }
         if let c = options.currency {
             defaultCurrency = try CurrencyTable.shared.currency(for: c)
@@ -405,43 +418,29 @@ private struct StatementRowReader {
         } else {
             defaultCurrency = nil
         }
-        // The dates: the profile's or the option's pattern, else the first known one that reads them all.
+        // The dates: the profile's or the option's pattern, else the known ones the rows allow (`DateChoice`);
+        // a UK card's `Pending` is no date.
         let dateCells = rows.compactMap { r -> String? in
             let c = at[profile.date!].flatMap { $0 < r.count ? r[$0].statementCell : nil } ?? ""
-            return c.isEmpty ? nil : c
+            return c.isEmpty || c.lowercased() == "pending" ? nil : c
         }
         if let f = options.dateFormat ?? profile.dateFormat.flatMap(DatePattern.init) {
-            pattern = f
+            patterns = [f]
         } else {
-            let fits = DatePattern.known.filter { p in dateCells.allSatisfy { p.fields($0) != nil } }
-            if fits.count > 1, fits.contains(where: { $0.description.hasPrefix("DD/MM") }),
-                fits.contains(where: { $0.description.hasPrefix("MM/DD") })
-            {
-                throw TripError.badText(
-                    field: "import",
-                    reason: """
-                        the dates of column \(profile.date!) (\(quoted(dateCells.first ?? ""))) read as day/month and as \
-                        month/day; give --date-format DD/MM/YYYY or --date-format MM/DD/YYYY
-                        """)
-            }
-            pattern = fits.first ?? DatePattern("YYYY-MM-DD")!
+            patterns = try Self.datePatterns(dateCells, column: profile.date!)
         }
-        // The sign: the option, the profile, or the file must be unambiguous.
-        if let s = options.spendingNegative ?? profile.spendingNegative {
+        // The sign: the option, the profile, or the file must be unambiguous. A profile recognised
+        // by a header any bank could write must agree with the file's signs too.
+        let negatives = profile.amount.flatMap { at[$0] }.map { Self.negativeShare(rows, column: $0) }
+        let weak = recognised && profile.headerExact && options.spendingNegative == nil
+        if let s = options.spendingNegative ?? (weak && negatives?.mostly == true ? nil : profile.spendingNegative) {
             spendingNegative = s
-        } else if let a = profile.amount, let i = at[a] {
-            var negative = 0, total = 0
-            for r in rows where i < r.count {
-                let t = r[i].statementCell
-                guard !t.isEmpty else { continue }
-                total += 1
-                if t.hasPrefix("-") || t.hasPrefix("(") || t.hasSuffix("-") || t.uppercased().hasSuffix("CR") { negative += 1 }
-            }
-            if total > 0 && negative * 2 > total {
+        } else if let a = profile.amount, let n = negatives {
+            if n.mostly {
                 throw TripError.badText(
                     field: "import",
                     reason: """
-                        \(negative) of \(total) amounts in column \(a) are negative: if this bank writes spending as \
+                        \(n.negative) of \(n.total) amounts in column \(a) are negative: if this bank writes spending as \
                         negative (Revolut, Wise, Monzo and DKB do), give --spending negative (or --negate); if \
                         negative amounts are refunds, give --spending positive
                         """)
@@ -449,6 +448,40 @@ private struct StatementRowReader {
             spendingNegative = false
         } else {
             spendingNegative = false
+        }
+    }
+
+    /// How many of a column's amounts are written negative, and whether that is most of them.
+    private static func negativeShare(_ rows: ArraySlice<[String]>, column i: Int) -> (negative: Int, total: Int, mostly: Bool) {
+        var negative = 0, total = 0
+        for r in rows where i < r.count {
+            let t = r[i].statementCell
+            guard !t.isEmpty else { continue }
+            total += 1
+            if t.hasPrefix("-") || t.hasPrefix("(") || t.hasSuffix("-") || t.uppercased().hasSuffix("CR") { negative += 1 }
+        }
+        return (negative, total, total > 0 && negative * 2 > total)
+    }
+
+    /// The known patterns the dates of `column` allow: a day/month or month/day reading is taken
+    /// only when a row decides it (`12/31/2022`), never guessed.
+    private static func datePatterns(_ cells: [String], column: String) throws -> [DatePattern] {
+        switch DatePattern.choose(for: cells) {
+        case .patterns(let p): return p
+        case .undecided(let example):
+            throw TripError.badText(
+                field: "import",
+                reason: """
+                    the dates of column \(column) (\(quoted(example))) read as day/month and as month/day, and no date \
+                    decides which; give --date-format DD/MM/YYYY or --date-format MM/DD/YYYY
+                    """)
+        case .conflicting(let d, let m):
+            throw TripError.badText(
+                field: "import",
+                reason: """
+                    the dates of column \(column) read only as day/month (\(quoted(d))) and only as month/day \
+                    (\(quoted(m))); give --date-format DD/MM/YYYY or --date-format MM/DD/YYYY
+                    """)
         }
     }
 
@@ -494,6 +527,9 @@ private struct StatementRowReader {
             (!state.isEmpty && profile.pending.contains { $0.lowercased() == state.lowercased() })
             || (profile.completedWhenSet != nil && cell(row, profile.completedWhenSet).isEmpty)
         if pending && !options.includePending { return count("pending") }
+        // UK cards (Barclaycard) write `Pending` in the date column until the row is posted: with no
+        // date it cannot be a purchase yet, whatever --include-pending says.
+        if cell(row, profile.date).lowercased() == "pending" { return count("pending") }
         let typeCell = cell(row, profile.type ?? profile.note)
         let kind = profile.kind(of: typeCell)
         let note = cell(row, profile.note)
@@ -518,6 +554,14 @@ private struct StatementRowReader {
             column = a
             amount = try readAmount(a)
             spending = amount.isNegative == spendingNegative
+            if profile.direction != nil {
+                let way = cell(row, profile.direction).lowercased()
+                guard profile.moneyOut.contains(where: { $0.lowercased() == way }) || profile.moneyIn.contains(where: { $0.lowercased() == way })
+                else {
+                    throw bad(profile.direction, "is neither \((profile.moneyOut + profile.moneyIn).map { quoted($0) }.joined(separator: " nor "))")
+                }
+                spending = profile.moneyOut.contains { $0.lowercased() == way }
+            }
         } else {
             let out = cell(row, profile.paidOut), inn = cell(row, profile.paidIn)
             guard !(out.isEmpty && inn.isEmpty) else { throw bad(profile.paidOut, "is empty, and so is \(profile.paidIn ?? "")") }
@@ -613,9 +657,10 @@ private struct StatementRowReader {
     /// A row's date; a year-less one (`September 15`) is in --year, else the latest year that is not in the future.
     private func date(_ row: [String], number: Int) throws -> CivilDate {
         let dateText = cell(row, profile.date)
-        guard let (d, m, y) = pattern.fields(dateText) else {
-            throw TripError.badRow(
-                row: number, column: profile.date!, value: dateText, reason: "is not a date in the form \(pattern.description)")
+        guard let (d, m, y) = patterns.lazy.compactMap({ $0.validFields(dateText) }).first ?? patterns.lazy.compactMap({ $0.fields(dateText) }).first
+        else {
+            let form = patterns.count == 1 ? "the form \(patterns[0].description)" : "a form this import knows (give --date-format)"
+            throw TripError.badRow(row: number, column: profile.date!, value: dateText, reason: "is not a date in \(form)")
         }
         let year = y ?? options.year ?? DatePattern.latestYear(month: m, day: d, notAfter: ledger.clock.today)
         guard let date = CivilDate(year: year, month: m, day: d) else {

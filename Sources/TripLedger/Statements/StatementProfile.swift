@@ -22,6 +22,10 @@ public struct StatementProfile: Sendable, Equatable {
     public var title: String
     /// Columns that must all be in the header for the layout to be recognised.
     public var detect: [String] = []
+    /// `header_exact`: recognised only when the header is the `detect` columns and nothing else
+    /// (American Express's `Date,Description,Amount`, a header many banks could write). A file so
+    /// recognised whose amounts are mostly of the spending sign's opposite is refused, not guessed.
+    public var headerExact = false
     public var date: String?
     public var dateFormat: String?
     /// One signed amount column, or `paidOut` and `paidIn` (two unsigned columns).
@@ -40,6 +44,11 @@ public struct StatementProfile: Sendable, Equatable {
     public var foreignCurrency: String?
     /// `true`: spending is written negative and money in positive.
     public var spendingNegative: Bool?
+    /// A column that says which way money went, and its values for spending (ING Netherlands'
+    /// `Af Bij` with `Af`): the amount is then unsigned.
+    public var direction: String?
+    public var moneyOut: [String] = []
+    public var moneyIn: [String] = []
     /// The column whose values say what a row is (`Type`); the note when `nil`.
     public var type: String?
     /// A state column, the values that mean pending and the values that mean the row never happened.
@@ -84,6 +93,11 @@ public struct StatementProfile: Sendable, Equatable {
             switch e.key {
             case "title": title = e.value
             case "detect": detect = list(e.value)
+            case "header_exact":
+                guard e.value == "true" || e.value == "false" else {
+                    throw .badConfig(file: origin, line: e.line, message: "header_exact is true or false")
+                }
+                headerExact = e.value == "true"
             case "date": date = e.value
             case "date_format":
                 guard DatePattern(e.value) != nil else {
@@ -105,6 +119,9 @@ public struct StatementProfile: Sendable, Equatable {
                     throw .badConfig(file: origin, line: e.line, message: "spending is negative or positive")
                 }
                 spendingNegative = e.value == "negative"
+            case "direction": direction = e.value
+            case "money_out": moneyOut = list(e.value)
+            case "money_in": moneyIn = list(e.value)
             case "type": type = e.value
             case "state": state = e.value
             case "pending": pending = list(e.value)
@@ -156,17 +173,25 @@ public struct StatementProfile: Sendable, Equatable {
 
     /// Whether `header` has every `detect` column.
     func recognises(_ header: [String]) -> Bool {
-        !detect.isEmpty && detect.allSatisfy { d in header.contains { Self.columnMatches($0, d) } }
+        if headerExact {
+            let cells = header.filter { !$0.isEmpty }
+            return cells.count == detect.count && zip(cells, detect).allSatisfy { Self.columnMatches($0, $1) }
+        }
+        return !detect.isEmpty && detect.allSatisfy { d in header.contains { Self.columnMatches($0, d) } }
     }
 
     /// Whether a header cell is the column a profile or option names: equal ignoring case, or with
-    /// the name's `(*)` standing for the header's `(EUR)`.
+    /// the name's `(*)` standing for the header's `(EUR)`. `Description | Reference` names either
+    /// (Revolut renamed the column in 2018).
     static func columnMatches(_ header: String, _ name: String) -> Bool {
+        let names = name.split(separator: "|")
+        if names.count > 1 { return names.contains { columnMatches(header, String($0)) } }
         let h = header.trimmingSpaces.lowercased(), n = name.trimmingSpaces.lowercased()
         if h == n { return true }
         guard n.hasSuffix("(*)") else { return false }
-        let stem = n.dropLast(3)
-        return h.hasPrefix(stem) && h.hasSuffix(")") && h.count == stem.count + 5
+        // `(EUR)` or a symbol (DKB's `Betrag (€)`): one to three characters in the parentheses.
+        let stem = n.dropLast(2)
+        return h.hasPrefix(stem) && h.hasSuffix(")") && (stem.count + 2...stem.count + 4).contains(h.count)
     }
 
     /// What a row is by its type (or note) cell; `nil` when no pattern matches.
