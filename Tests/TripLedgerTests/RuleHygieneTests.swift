@@ -14,7 +14,12 @@ import Testing
 /// - which spec a field gets and the charged amount's rate: `PurchaseBuilder` (was also in
 ///   `Ledger.prepareRow`, beside the storage);
 /// - which version of a travelling row wins: `Version` (was in `Pull.swift` and twice in
-///   `ChangeLog.swift`).
+///   `ChangeLog.swift`);
+/// - which write of a row wins, an edit, a removal, a restore or a close, and whether two are a
+///   conflict: `Version.decide` (was also in SQL in `ChangeLog` by `ORDER BY hlc`, by clock alone
+///   in `ChangeLog` and `Push`, in three branches of `Pull` and a `switch` in `Conflicts`);
+/// - the clock's tick: the view `sync_next_hlc` of `m0024_one_clock_tick.sql` (was in thirteen
+///   trigger bodies and `SyncStore.tick`); checked in the migrations too (`theClockTicksInOnePlace`).
 @Suite("One home per rule")
 struct RuleHygieneTests {
     struct Rule: Sendable {
@@ -50,7 +55,25 @@ struct RuleHygieneTests {
         Rule(
             name: "which version of a travelling row wins (use Version)", home: "TripLedger/SyncWire/Version.swift",
             patterns: [#"\bhlc\s*>\s*[\w.]*(hlc|HLC)\b\s*\|\|"#, #"\.hlc\s*>\s*hlc\s*\{"#]),
+        Rule(
+            name: "which write of a row wins, a removal against a restore, a conflict (use Version.decide)",
+            home: "TripLedger/SyncWire/Version.swift",
+            patterns: [
+                // The server's order standing in for the rule.
+                #"ORDER BY\s+(\w+,\s*)?hlc\b"#,
+                // A row's clocks compared by hand: a change's against the row's removal or restore.
+                #"\b\w+\.hlc\s*(>|<|>=|<=)\s*[\w?.]*\.(hlc|restored|deleted)\b"#,
+                #"deleted(HLC|\[[^\]]*\])?(\s*\?\?\s*0\))?\s*(>|<|>=|<=)\s*\(?[\w?.]*restored"#,
+                // Which of a removal and an edit wins, by cases.
+                #"case\s*\(\s*(true|false)\s*,\s*(true|false)\s*\)\s*:\s*$"#,
+            ]),
+        tick,
     ]
+
+    /// The clock's tick: its one home is a migration, so it is looked for in `Migrations/` too.
+    static let tick = Rule(
+        name: "the clock's tick (use the view sync_next_hlc)", home: "Migrations/m0024_one_clock_tick.sql",
+        patterns: [#"julianday\('now'\)[^\n]*65536"#, #"max\(\s*hlc\s*\+\s*1\b"#])
 
     /// `file:line: rule` for each line of `source` that spells out a rule outside its home.
     static func findings(in source: String, file: String) -> [String] {
@@ -60,7 +83,8 @@ struct RuleHygieneTests {
             for (number, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let text = String(line)
                 // Documentation may name the numbers; only code is a copy.
-                if text.trimmingCharacters(in: .whitespaces).hasPrefix("//") { continue }
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix("//") || trimmed.hasPrefix("--") { continue }
                 let range = NSRange(text.startIndex..., in: text)
                 if regexes.contains(where: { $0.firstMatch(in: text, range: range) != nil }) {
                     found.append("\(file):\(number + 1): \(rule.name): \(text.trimmingCharacters(in: .whitespaces))")
@@ -75,13 +99,31 @@ struct RuleHygieneTests {
         let files = try FileManager.default.subpathsOfDirectory(atPath: sources.path)
             .filter { $0.hasSuffix(".swift") }.sorted()
         #expect(files.count > 50, "found \(files.count) Swift files under \(sources.path)")
-        for rule in Self.rules { #expect(files.contains(rule.home), "\(rule.home) is gone: move the rule's home here too") }
+        for rule in Self.rules where !rule.home.hasPrefix("Migrations/") {
+            #expect(files.contains(rule.home), "\(rule.home) is gone: move the rule's home here too")
+        }
         var findings: [String] = []
         for file in files {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             findings += Self.findings(in: text, file: file)
         }
         #expect(findings.isEmpty, "a second copy of a rule:\n\(findings.joined(separator: "\n"))")
+    }
+
+    /// Every migration, each trigger a later one creates included, ticks the clock by the one
+    /// definition: no SQL file but its home spells the formula out.
+    @Test func theClockTicksInOnePlace() throws {
+        let migrations = SQLHygieneTests.sources.deletingLastPathComponent().appendingPathComponent("Migrations")
+        let files = try FileManager.default.contentsOfDirectory(atPath: migrations.path).filter { $0.hasSuffix(".sql") }.sorted()
+        #expect(files.contains("m0024_one_clock_tick.sql"), "the tick's home is gone from \(migrations.path)")
+        var findings: [String] = []
+        for file in files {
+            let text = try String(contentsOf: migrations.appendingPathComponent(file), encoding: .utf8)
+            findings += Self.findings(in: text, file: "Migrations/" + file).filter { $0.contains(Self.tick.name) }
+        }
+        #expect(findings.isEmpty, "the clock's tick spelled out again:\n\(findings.joined(separator: "\n"))")
+        let home = try String(contentsOf: migrations.appendingPathComponent("m0024_one_clock_tick.sql"), encoding: .utf8)
+        #expect(Self.findings(in: home, file: "Migrations/elsewhere.sql").count == 1, "the checker no longer finds the tick in its home")
     }
 
     /// The copies this suite replaced, as they were written: each must be caught, or the test
@@ -103,6 +145,17 @@ struct RuleHygieneTests {
         "let incomingWins = c.hlc > localHLC || (c.hlc == localHLC && c.device > localDevice)",
         "if let mine = changes.last(where: { $0.kind == \"trip\" }), mine.hlc > hlc || (mine.hlc == hlc && device > closer) {",
         "if let known = latest[gid], known.hlc > hlc { continue }",
+        // The sync decision as it was written in six places (issue 35).
+        "FROM trip_ledger.read_log($1, 0, NULL, ARRAY['trip']) WHERE payload IS NOT NULL ORDER BY hlc DESC, device DESC LIMIT 1",
+        "ORDER BY gid, hlc, device",
+        "guard alive, c.hlc > state.restored else {",
+        "if !alive, c.hlc > state.deleted, table == .purchases || table == .members {",
+        "let op = payload == nil ? \"delete\" : w.deletedHLC > w.restoredHLC ? \"restore\" : \"put\"",
+        "} else if (version?.deleted ?? 0) > (version?.restored ?? 0) {",
+        "(deleted[v.gid] ?? 0) > (restored[v.gid] ?? 0)",
+        "case (true, false):",
+        "try db.run(\"UPDATE sync_state SET hlc = max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536)\")",
+        "    UPDATE sync_state SET hlc = max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536);",
     ])
     func theCheckerCatchesTheOldCopies(line: String) {
         #expect(Self.findings(in: "import TripCore\n" + line + "\n", file: "TripLedger/Somewhere.swift").count == 1)
@@ -120,7 +173,16 @@ struct RuleHygieneTests {
         ("struct DateMemo {", "TripLedger/BulkImport/ExportRowFastPath.swift"),
         ("func convert(_ v: Int64) -> Int64? { v == 0 ? 0 : factor.timesRounded(v, rounding) }", "TripLedger/Exchange/ImportRow.swift"),
         ("if source == .charged && chargedText.isEmpty {", "TripLedger/Exchange/ImportRow.swift"),
-        ("guard alive, c.hlc > state.restored else {", "TripLedger/SyncRules/Pull.swift"),
+        ("guard alive, Version.decide(held: restore, incoming: incoming).takesEffect else {", "TripLedger/SyncRules/Pull.swift"),
+        ("a.hlc != b.hlc ? a.hlc < b.hlc : a.device < b.device", "TripLedger/SyncWire/Version.swift"),
+        ("guard c.hlc >= 0, c.hlc >> 16 <= bound, c.baseHLC >= 0 else {", "TripLedger/SyncRules/PulledChangeCheck.swift"),
+        ("UPDATE sync_state SET hlc = (SELECT hlc FROM sync_next_hlc);", "TripLedger/Stores/SyncTables/SyncTriggers.swift"),
+        (
+            "SELECT max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536) AS hlc FROM sync_state;",
+            "Migrations/m0024_one_clock_tick.sql"
+        ),
+        ("-- hlc INTEGER NOT NULL, -- hybrid logical clock: milliseconds * 65536 + counter", "Migrations/m0011_sharing.sql"),
+        ("ORDER BY seq", "SyncServer/Session/ChangeLog.swift"),
     ])
     func theCheckerAllowsTheOneHome(line: String, file: String) {
         #expect(Self.findings(in: line + "\n", file: file).isEmpty)

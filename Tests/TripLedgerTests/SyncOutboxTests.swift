@@ -1,3 +1,5 @@
+import Embedded
+import Foundation
 import Rendering
 import TestSupport
 import Testing
@@ -22,6 +24,39 @@ struct SyncOutboxTests {
         _ = try t.ledger.addPurchase(PurchaseDraft(amount: "1200", note: "ramen"))
         #expect(try triggers(t.ledger) == 0)
         #expect(try outbox(t.ledger) == 0)
+    }
+
+    /// A ledger shared before m0024 had triggers that spelled the clock's tick out: the migration
+    /// puts them back, all thirteen, reading the tick from its one definition, and they still
+    /// record each write of the shared trip at a clock later than the one before.
+    @Test func aLedgerSharedBeforeTheTicksHomeGetsTriggersThatUseIt() throws {
+        let t = try TestLedger()
+        let shared = try t.ledger.createTrip(NewTrip(name: "Group", localCurrency: "JPY", homeCurrency: "USD"))
+        _ = try t.ledger.markShared(shared, gid: GlobalID.make(), owner: "ana")
+        // Back to the version before m0024: the view gone, the triggers as m0011's era wrote them.
+        var names: [String] = []
+        try t.ledger.db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%sync%'").forEach { names.append($0.text(0)) }
+        for name in names {
+            let sql = try #require(try t.ledger.db.scalarText("SELECT sql FROM sqlite_master WHERE name = ?", [.text(name)]))
+            try t.ledger.db.execute("DROP TRIGGER \(name)")
+            try t.ledger.db.execute(
+                sql.replacingOccurrences(
+                    of: "(SELECT hlc FROM sync_next_hlc)",
+                    with: "max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536)"))
+        }
+        let m0024 = Migrator.latestVersion
+        #expect(Embedded.migrations.last?.name == "m0024_one_clock_tick", "the test rolls back the last migration: m0024")
+        try t.ledger.db.execute("DROP VIEW sync_next_hlc; DELETE FROM schema_migrations WHERE version = \(m0024); PRAGMA user_version = \(m0024 - 1)")
+        #expect(try t.ledger.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE sql LIKE '%julianday%'") == 13)
+
+        let reopened = try Ledger(path: t.path, settings: t.ledger.settings, clock: t.ledger.clock)
+        #expect(try Migrator.version(of: reopened.db) == Migrator.latestVersion)
+        #expect(try triggers(reopened) == 13)
+        #expect(try reopened.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE sql LIKE '%julianday%'") == 1, "the view alone")
+        #expect(try reopened.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%sync_next_hlc%'") == 13)
+        let before = try reopened.db.scalarInt("SELECT max(hlc) FROM sync_outbox") ?? 0
+        _ = try reopened.addPurchase(PurchaseDraft(amount: "2000", note: "after the migration"))
+        #expect(try reopened.db.scalarInt("SELECT count(*) FROM sync_outbox WHERE hlc > ?", [.integer(before)]) == 1)
     }
 
     /// Sharing installs them; every write to the shared trip is then in the outbox in the same

@@ -86,18 +86,27 @@ struct ChangeLog {
     /// `device`, and no trip change in `changes` wins over it.
     private func closedElsewhere(by changes: [SyncChange], device: String) throws(SharingError) -> String? {
         guard changes.contains(where: { SyncChange.rowKinds.contains($0.kind) && !$0.pastClose }) else { return nil }
+        // Every version of the trip row (a handful: its edits, closes and reopens), the winner
+        // picked here by the one rule, not by an order the server would decide.
         let rows = try connection.query(
             """
             SELECT hlc, device, author, trip_ledger.json_field(payload, 'closed_at') IS NOT NULL AS closed
-            FROM trip_ledger.read_log($1, 0, NULL, ARRAY['trip']) WHERE payload IS NOT NULL ORDER BY hlc DESC, device DESC LIMIT 1
+            FROM trip_ledger.read_log($1, 0, NULL, ARRAY['trip']) WHERE payload IS NOT NULL ORDER BY seq
             """, [tripGID])
-        guard rows.value(0, "closed") == "t", let hlc = rows.value(0, "hlc").flatMap({ Int64($0) }) else { return nil }
-        let closer = rows.value(0, "device") ?? ""
-        if closer == device { return nil }
-        if let mine = changes.last(where: { $0.kind == "trip" }), Version(hlc: mine.hlc, device: device) > Version(hlc: hlc, device: closer) {
+        func write(_ row: Int) -> RowWrite {
+            RowWrite(.edit, hlc: rows.value(row, "hlc").flatMap { Int64($0) } ?? 0, device: rows.value(row, "device") ?? "")
+        }
+        guard !rows.rows.isEmpty else { return nil }
+        let winner = rows.rows.indices.dropFirst().reduce(0) { Version.decide(held: write($0), incoming: write($1)).valuesWin ? $1 : $0 }
+        guard rows.value(winner, "closed") == "t", rows.value(winner, "hlc").flatMap({ Int64($0) }) != nil else { return nil }
+        let closed = write(winner)
+        if closed.version.device == device { return nil }
+        if let mine = changes.last(where: { $0.kind == "trip" }),
+            Version.decide(held: closed, incoming: RowWrite(.edit, hlc: mine.hlc, device: device)).valuesWin
+        {
             return nil
         }
-        return rows.value(0, "author") ?? ""
+        return rows.value(winner, "author") ?? ""
     }
 
     /// The version of each row the server's log holds: the winning `Version`, and a delete not
@@ -107,7 +116,7 @@ struct ChangeLog {
         let rows = try connection.query(
             """
             SELECT gid, op, hlc, device, payload FROM trip_ledger.read_log($1, 0, NULL, NULL, ARRAY(SELECT jsonb_array_elements_text($2::jsonb)))
-            ORDER BY gid, hlc, device
+            ORDER BY seq
             """, [tripGID, list])
         var latest: [String: ServerVersion] = [:]
         // A purchase's first version may be a row of the first share's snapshot.
@@ -120,19 +129,22 @@ struct ChangeLog {
                 latest[gid] = ServerVersion(gid: gid, payload: row.payload, hlc: row.hlc, device: r[0] ?? "")
             }
         }
+        // The latest removal and restore of each row, by clock.
         var deleted: [String: Int64] = [:], restored: [String: Int64] = [:]
         for r in rows.rows {
             let gid = r[0] ?? "", op = r[1] ?? "", hlc = Int64(r[2] ?? "") ?? 0
-            if op == "delete" { deleted[gid] = hlc } else if op == "restore" { restored[gid] = hlc }
+            if op == "delete" { deleted[gid] = max(deleted[gid] ?? 0, hlc) } else if op == "restore" { restored[gid] = max(restored[gid] ?? 0, hlc) }
             // A purchase's removal carries its last version (an edit made before the removal,
             // sent with it): a version like the others.
             guard op != "delete" || r[4] != nil else { continue }
-            let version = Version(hlc: hlc, device: r[3] ?? "")
-            if let known = latest[gid], Version(hlc: known.hlc, device: known.device) > version { continue }
-            latest[gid] = ServerVersion(gid: gid, payload: r[4], hlc: hlc, device: version.device)
+            let incoming = RowWrite(RowWrite.Op(wire: op), hlc: hlc, device: r[3] ?? "")
+            if let known = latest[gid], Version.decide(held: incoming, incoming: RowWrite(.edit, hlc: known.hlc, device: known.device)).valuesWin {
+                continue
+            }
+            latest[gid] = ServerVersion(gid: gid, payload: r[4], hlc: hlc, device: incoming.version.device)
         }
         return latest.values.map { v in
-            (deleted[v.gid] ?? 0) > (restored[v.gid] ?? 0)
+            Version.isRemoved(removedAt: deleted[v.gid] ?? 0, restoredAt: restored[v.gid] ?? 0)
                 ? ServerVersion(gid: v.gid, payload: nil, hlc: v.hlc, device: v.device, removedPayload: v.payload) : v
         }
     }

@@ -33,6 +33,12 @@ public enum Migrator {
         }
     }
 
+    /// What a migration needs done in Swift after its SQL, in its transaction: SQLite cannot
+    /// create a trigger only where a table has rows.
+    private static func followUp(_ name: String, _ db: Database) throws {
+        if name == "m0024_one_clock_tick" { try SyncStore(db: db).reinstallTriggers() }
+    }
+
     private static func apply(_ db: Database, from current: Int, now: String) throws {
         for (index, migration) in Embedded.migrations.enumerated() where index >= current {
             let version = index + 1
@@ -46,6 +52,7 @@ public enum Migrator {
                         version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)
                     """)
                 try db.execute(String(decoding: migration.sql, as: UTF8.self))
+                try followUp(migration.name, db)
                 try db.run(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                     [.integer(Int64(version)), .text(migration.name), .text(now)])

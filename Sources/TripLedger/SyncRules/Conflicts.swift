@@ -298,26 +298,23 @@ extension Ledger {
         }
         if incoming.version == before.version { return false }  // the winner itself, read again
         if c.baseHLC != 0 && c.baseHLC != before.version.hlc { try syncStore.dropConflicts(row: c.gid, lostVersionHLC: c.baseHLC) }
+        // The log keeps no base of its winner: only the change's own base says what it was made on.
+        let decision = Version.decide(
+            held: RowWrite(before.removed ? .removal : .edit, before.version),
+            incoming: RowWrite(RowWrite.Op(wire: c.op), incoming.version, base: c.baseHLC))
+        let incomingWins = decision.incomingWins
         // Written after seeing the winner (a restore always is): no clash.
-        if c.op == "restore" || c.baseHLC == before.version.hlc {
+        if !decision.conflict {
             try syncStore.setLogVersion(gid: c.gid, trip: shared.trip.id, incoming)
             return false
         }
-        let removals = table == .purchases
-        let incomingWins: Bool
+        // Which clashes are listed: a removal against an edit of a purchase, two edits that differ.
         let reason: String
-        switch (before.removed, incoming.removed) {
-        case (true, true):
-            incomingWins = incoming.version > before.version
+        if before.removed != incoming.removed {
+            reason = table == .purchases ? SyncConflict.removedWhileEdited : ""
+        } else if before.removed {
             reason = ""
-        case (true, false):
-            incomingWins = false
-            reason = removals ? SyncConflict.removedWhileEdited : ""
-        case (false, true):
-            incomingWins = true
-            reason = removals ? SyncConflict.removedWhileEdited : ""
-        case (false, false):
-            incomingWins = incoming.version > before.version
+        } else {
             let differ = try before.payload.map { try !syncStore.sameJSON($0, c.payload ?? "{}") } ?? false
             reason = differ ? SyncConflict.editedTwice : ""
         }

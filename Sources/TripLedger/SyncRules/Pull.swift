@@ -239,9 +239,9 @@ extension Ledger {
     /// has (a removal refused here because a row here still names the row); the conflicts every
     /// device lists are found in the log's order (`noteLogOrder`).
     ///
-    /// The rules, the same on every device whatever order the changes arrive in: of two versions
-    /// of a row, the one with the later clock wins whole (ties: the larger device id); a delete
-    /// wins over every edit, and only a restore (written after seeing the delete) undoes it.
+    /// The rules are `Version.decide`'s, the same on every device whatever order the changes
+    /// arrive in: of two versions of a row, the later wins whole (`valuesWin`); a delete wins over
+    /// every edit, and a delete and a restore take effect by the later clock (`takesEffect`).
     private func applyRow(_ c: SyncChange, shared: SharedTrip) throws -> Bool {
         guard let table = RowCodec.Table(kind: c.kind) else { return false }
         var local = try syncStore.localID(kind: c.kind, gid: c.gid)
@@ -267,6 +267,9 @@ extension Ledger {
         let pendingHLC = try syncStore.pendingHLC(kind: c.kind, localID: id)
         let localHLC = max(state.hlc, pendingHLC)
         let localDevice = pendingHLC > state.hlc ? try deviceID() : state.device
+        let incoming = RowWrite(RowWrite.Op(wire: c.op), hlc: c.hlc, device: c.device, base: c.baseHLC)
+        let held = RowWrite(.edit, hlc: localHLC, device: localDevice)
+        let incomingWins = Version.decide(held: held, incoming: incoming).valuesWin
         // A purchase moved to another trip here is gone from this one.
         let alive = table == .purchases ? try purchaseStore.trip(of: id) == shared.trip.id : try syncStore.exists(table, id: id)
         switch c.op {
@@ -274,9 +277,9 @@ extension Ledger {
             try syncStore.markDeleted(kind: c.kind, localID: id, hlc: c.hlc, device: c.device)
             // A purchase's removal carries its last version there: the version kept here (live
             // or in the trash) when it is later than this one's, as an edit would be.
-            let removedWins =
-                table == .purchases && c.payload != nil && Version(hlc: c.hlc, device: c.device) > Version(hlc: localHLC, device: localDevice)
-            guard alive, c.hlc > state.restored else {
+            let removedWins = table == .purchases && c.payload != nil && incomingWins
+            let restore = RowWrite(.restore, hlc: state.restored, device: "")
+            guard alive, Version.decide(held: restore, incoming: incoming).takesEffect else {
                 if removedWins, let payload = c.payload, try purchaseStore.trashedTrip(of: id) == shared.trip.id {
                     try purchaseStore.patchTrashed(id: id, columns: payload)
                     try writeSplits(payload: payload, purchaseID: id, shared: shared)
@@ -295,12 +298,13 @@ extension Ledger {
         case "restore":
             try syncStore.markRestored(kind: c.kind, localID: id, hlc: c.hlc)
             // A purchase from the trash, or a member added again under their name.
-            if !alive, c.hlc > state.deleted, table == .purchases || table == .members {
+            let removal = RowWrite(.removal, hlc: state.deleted, device: "")
+            if !alive, Version.decide(held: removal, incoming: incoming).takesEffect, table == .purchases || table == .members {
                 // The restore brings the row back, not its values: the later version wins whole, as
                 // for an edit. One the trash holds here, later than the restore (an edit it never
                 // saw, made here or pulled while the purchase was removed), comes back with it.
                 let trashWins =
-                    try table == .purchases && Version(hlc: localHLC, device: localDevice) > Version(hlc: c.hlc, device: c.device)
+                    try table == .purchases && Version.decide(held: incoming, incoming: held).valuesWin
                     && purchaseStore.trashedTrip(of: id) == shared.trip.id
                 if trashWins {
                     try purchaseStore.restoreFromTrash(id: id)
@@ -314,7 +318,6 @@ extension Ledger {
             break
         }
         guard let payload = c.payload else { return false }
-        let incomingWins = Version(hlc: c.hlc, device: c.device) > Version(hlc: localHLC, device: localDevice)
         // An edit of a purchase removed here was written without seeing the removal (after it,
         // the purchase is gone on that device too, and only a restore brings it back).
         guard incomingWins else { return false }

@@ -79,7 +79,9 @@ extension Ledger {
             var payload = try columns[w.localID].map {
                 try purchasePayload(columns: $0, refundGID: w.refundGID, payers: w.payers, shares: w.shares, shared: shared)
             }
-            let op = payload == nil ? "delete" : w.deletedHLC > w.restoredHLC ? "restore" : "put"
+            // Here again while the removal still holds: the write undoes it (`Version.decide`).
+            let op =
+                payload == nil ? "delete" : Version.isRemoved(removedAt: w.deletedHLC, restoredAt: w.restoredHLC) ? "restore" : "put"
             if op == "delete" { payload = try removedVersion(w.localID, shared: shared) }
             // The version the row now has here: this change's clock, built on the one before.
             try syncStore.setPurchaseVersion(localID: w.localID, hlc: w.hlc, op: op, device: device, carriesValues: payload != nil)
@@ -236,7 +238,7 @@ extension Ledger {
             if kind == "trip" { return nil }
             op = "delete"
             try syncStore.markDeleted(kind: kind, localID: localID, hlc: hlc, device: device)
-        } else if (version?.deleted ?? 0) > (version?.restored ?? 0) {
+        } else if Version.isRemoved(removedAt: version?.deleted ?? 0, restoredAt: version?.restored ?? 0) {
             op = "restore"
             try syncStore.markRestored(kind: kind, localID: localID, hlc: hlc)
         } else {

@@ -36,9 +36,10 @@ extension SyncStore {
         return try db.transaction(body)
     }
 
-    /// Advances the hybrid logical clock and returns it.
+    /// Advances the hybrid logical clock and returns it: the tick the outbox triggers make too,
+    /// defined once by the view `sync_next_hlc` (m0024).
     func tick() throws -> Int64 {
-        try db.run("UPDATE sync_state SET hlc = max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536)")
+        try db.run("UPDATE sync_state SET hlc = (SELECT hlc FROM sync_next_hlc)")
         return try db.scalarInt("SELECT hlc FROM sync_state") ?? 0
     }
 
@@ -60,6 +61,12 @@ extension SyncStore {
     /// Creates the outbox triggers if this ledger has none yet. Inside the caller's transaction.
     func installTriggers() throws {
         try db.execute(SyncTriggers.sql)
+    }
+
+    /// Creates the outbox triggers again when this ledger shares a trip: m0024 dropped the ones
+    /// that spelled the clock's tick out. In the migration's transaction.
+    func reinstallTriggers() throws {
+        if try !sharedTrips().isEmpty { try installTriggers() }
     }
 
     /// Drops the outbox triggers of new purchases and splits, for a join's bulk insert, which
