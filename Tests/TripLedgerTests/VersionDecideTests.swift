@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+import TripModel
 
 @testable import TripLedger
 
@@ -160,6 +161,32 @@ struct VersionDecideTests {
             let winner = order.dropFirst().reduce(order[0]) { Version.decide(held: $0, incoming: $1).incomingWins ? $1 : $0 }
             #expect(winner == expected, "seed \(seed): \(order)")
         }
+    }
+
+    /// The one question still asked in SQL, for its partial index (m0015): which rows of a trip a
+    /// removal reached and that are still here (`SyncStore.waitingRemovals`). On random removal and
+    /// restore clocks, ties included, it answers as `Version.isRemoved` does.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func theWaitingRemovalsQueryAgreesWithTheRule(seed: UInt64) throws {
+        var g = SplitMix64(seed: seed)
+        let t = try TestLedger()
+        let trip = try t.ledger.createTrip(NewTrip(name: "Group", localCurrency: "JPY", homeCurrency: "USD"))
+        for i in 0..<40 { _ = try t.ledger.addPurchase(PurchaseDraft(amount: "\(100 + i)", note: "p\(i)")) }
+        _ = try t.ledger.markShared(trip, gid: GlobalID.make(), owner: "ana")
+        _ = try t.ledger.prepareOutgoing(try #require(try t.ledger.sharedTrip(trip)))
+        var ids: [Int64] = []
+        try t.ledger.db.prepare("SELECT local_id FROM sync_rows WHERE kind = 'purchase' ORDER BY local_id").forEach { ids.append($0.int(0)) }
+        #expect(ids.count == 40)
+        var expected: Set<Int64> = []
+        for id in ids {
+            let removed = Int64.random(in: 0...4, using: &g), restored = Int64.random(in: 0...4, using: &g)
+            try t.ledger.db.run(
+                "UPDATE sync_rows SET deleted_hlc = ?, restored_hlc = ? WHERE kind = 'purchase' AND local_id = ?",
+                [.integer(removed), .integer(restored), .integer(id)])
+            if Version.isRemoved(removedAt: removed, restoredAt: restored) { expected.insert(id) }
+        }
+        let waiting = try t.ledger.syncStore.waitingRemovals(trip: trip.id)
+        #expect(Set(waiting.map(\.id)) == expected, "seed \(seed)")
     }
 
     /// Worked examples, one per kind of write.

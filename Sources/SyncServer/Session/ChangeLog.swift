@@ -81,7 +81,7 @@ struct ChangeLog {
         return last
     }
 
-    /// The role that closed the trip, when its winning version on the server (`Version`, as
+    /// The role that closed the trip, when its winning version on the server (`Version.decide`, as
     /// every device decides) is closed and was not written by
     /// `device`, and no trip change in `changes` wins over it.
     private func closedElsewhere(by changes: [SyncChange], device: String) throws(SharingError) -> String? {
