@@ -25,6 +25,7 @@ public enum Embedded {
         ("m0021_device_roles", PackageResources.m0021_device_roles_sql),
         ("m0022_rates_scoped_to_trips", PackageResources.m0022_rates_scoped_to_trips_sql),
         ("m0023_charged_amount_source", PackageResources.m0023_charged_amount_source_sql),
+        ("m0025_unknown_wire_fields", PackageResources.m0025_unknown_wire_fields_sql),
     ]
 
     /// `config/settings.toml`: the default settings.
