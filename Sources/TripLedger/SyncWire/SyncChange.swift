@@ -94,12 +94,13 @@ public struct ServerVersion: Sendable, Equatable {
     /// A deleted row's latest version before its removal: what the other devices show where a
     /// row still names it and the removal was not applied.
     public let removedPayload: String?
+    /// The payloads are read from the log as they travel: without their wire format version.
     public init(gid: String, payload: String?, hlc: Int64, device: String, removedPayload: String? = nil) {
         self.gid = gid
-        self.payload = payload
+        self.payload = payload.map { WireFormat.unstamped($0).payload }
         self.hlc = hlc
         self.device = device
-        self.removedPayload = removedPayload
+        self.removedPayload = removedPayload.map { WireFormat.unstamped($0).payload }
     }
 }
 

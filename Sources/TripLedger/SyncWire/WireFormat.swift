@@ -27,11 +27,6 @@ enum WireFormat {
     static let payloads: [String: WirePayload] = Dictionary(
         uniqueKeysWithValues: [trip, member, purchase, transfer, snapshot, rate, provider, manualRate, resolution, held].map { ($0.kind, $0) })
 
-    /// The declaration of the row kind stored in `table`.
-    static func payload(table: String) -> WirePayload? {
-        payloads.values.first { $0.table == table && $0.kind != PurchaseSnapshot.kind }
-    }
-
     /// `payload` with this release's version as its first member. Not a snapshot's: a release
     /// before the declaration reads a snapshot's head in a fixed order (a snapshot without a
     /// version is 1.0), nor a `held` note, which the server reads.
