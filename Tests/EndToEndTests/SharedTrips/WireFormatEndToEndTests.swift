@@ -86,6 +86,42 @@ struct WireFormatEndToEndTests {
         #expect(try snapshot(ben) == snapshot(ana))
     }
 
+    /// A first share written by release 1.3, whose purchases carry one more column: a join inserts
+    /// them in bulk and keeps the column's values beside them; an edit sends its row's back.
+    @Test func aNewerMinorVersionsSnapshotColumnIsKeptOnJoin() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben")
+        try #require(ana.run("new", "Japan", "--currency", "EUR", "--home", "EUR").exitCode == 0)
+        for (amount, note) in [("30", "lunch"), ("12", "taxi")] { try #require(ana.run("add", amount, note).exitCode == 0) }
+        try #require(ana.run("share", "--with", "ben").exitCode == 0)
+        let japan = try Self.admin(world, "SELECT gid FROM trip_ledger.trips WHERE name = 'Japan'")
+        // The snapshot's head in its fixed order, its version first; each row gets `R-N`.
+        _ = try Self.admin(
+            world,
+            """
+            UPDATE trip_ledger.changes SET payload = '{"v":"1.3","count":' || (payload::jsonb ->> 'count')
+              || ',"columns":' || ((payload::jsonb -> 'columns') || '["receipt_id"]'::jsonb)::text
+              || ',"rows":' || (SELECT jsonb_agg(r.value || jsonb_build_array('R-' || r.n) ORDER BY r.n)
+                                FROM jsonb_array_elements(payload::jsonb -> 'rows') WITH ORDINALITY r(value, n))::text || '}'
+            WHERE trip_gid = '\(japan)' AND kind = 'snapshot'
+            """)
+        let join = try ben.run("join", "Japan")
+        try #require(join.exitCode == 0, "\(join.stderr)")
+        #expect(try openSetAside(ben).isEmpty)
+        #expect(try notes(ben) == ["lunch", "taxi"])
+        #expect(try snapshot(ben) == snapshot(ana))
+
+        try #require(ben.run("edit", String(try Self.localID(ben, note: "taxi")), "--note", "taxi, shared").exitCode == 0)
+        try #require(ben.run("sync").exitCode == 0)
+        let sent = try Self.admin(
+            world,
+            """
+            SELECT concat_ws('|', payload::jsonb ->> 'note', payload::jsonb ->> 'receipt_id') FROM trip_ledger.changes
+            WHERE trip_gid = '\(japan)' AND kind = 'purchase' ORDER BY seq DESC LIMIT 1
+            """)
+        #expect(sent == "taxi, shared|R-2")
+    }
+
     @Test func aNewerMajorVersionIsSetAsideOnEveryDeviceAndThePullGoesOn() throws {
         let world = try SharedTripWorld()
         let (ana, ben) = try world.anaSharesWithBen("Japan", purchases: [("30", "lunch")])
