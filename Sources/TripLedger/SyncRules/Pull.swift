@@ -279,7 +279,7 @@ extension Ledger {
                 table == .purchases && c.payload != nil && Version(hlc: c.hlc, device: c.device) > Version(hlc: localHLC, device: localDevice)
             guard alive, c.hlc > state.restored else {
                 if removedWins, let payload = c.payload, try purchaseStore.trashedTrip(of: id) == shared.trip.id {
-                    try patchTrashed(id: id, payload: payload)
+                    try purchaseStore.patchTrashed(id: id, columns: payload)
                     try writeSplits(payload: payload, purchaseID: id, shared: shared)
                     try syncStore.setVersion(kind: c.kind, localID: id, hlc: c.hlc, device: c.device, base: c.baseHLC)
                 }
@@ -329,24 +329,11 @@ extension Ledger {
         } else if table == .purchases {
             // Deleted here: the edit is kept in the trash, so `trip restore` brings back the latest
             // version, payers and split included (their row survives the removal).
-            try patchTrashed(id: id, payload: payload)
+            try purchaseStore.patchTrashed(id: id, columns: payload)
             try writeSplits(payload: payload, purchaseID: id, shared: shared)
         }
         try syncStore.setVersion(kind: c.kind, localID: id, hlc: c.hlc, device: c.device, base: c.baseHLC)
         return false
-    }
-
-    /// Writes a pulled version of a removed purchase over the trash's copy: its declared columns,
-    /// and beside it the fields this release does not declare (`RowCodec.keepUnknownFields`).
-    private func patchTrashed(id: Int64, payload: String) throws {
-        let codec = syncStore.codec
-        let fields = FlatJSON.fields(payload)
-        let declared = try fields.map { fields in
-            let written = Set(RowCodec.writtenColumns(.purchases))
-            return WireFormat.object(fields.filter { written.contains($0.0) })
-        }
-        try purchaseStore.patchTrashed(id: id, columns: declared ?? payload)
-        try codec.keepUnknownFields(.purchases, id: id, try fields.flatMap { try codec.unknownFields(.purchases, $0) })
     }
 
     /// Applies a first share's purchases. A ledger that holds none of the trip's purchases yet (a
