@@ -98,9 +98,10 @@ struct PulledChangeCheck {
                 throw .badText(field: "snapshot", reason: "\(error)")
             }
         case ConflictResolution.kind:
-            guard ConflictResolution(c) != nil else {
+            guard ConflictResolution(c) != nil, let fields = FlatJSON.fields(payload) else {
                 throw .badTextValue(field: "payload", value: payload, reason: "is not a resolution of a conflict")
             }
+            try checkFields(kind: c.kind, op: c.op, fields)
         case _ where SyncChange.rateKinds.contains(c.kind):
             break  // a rate's fields are the rate store's to read (`receiveManualRate`)
         default:
