@@ -84,6 +84,43 @@ struct WireFormatEndToEndTests {
         try #require(ana.run("sync").exitCode == 0)
         #expect(try notes(ana) == ["lunch", "taxi, shared"])
         #expect(try snapshot(ben) == snapshot(ana))
+
+        // A removal carries the purchase's last version: with them too.
+        try #require(ana.run("rm", String(try Self.localID(ana, note: "taxi, shared"))).exitCode == 0)
+        try #require(ana.run("sync").exitCode == 0)
+        let removed = try Self.admin(
+            world, "SELECT concat_ws('|', author, op, payload::jsonb -> 'receipt_id', payload::jsonb -> 'claim_minor') \(latest)")
+        #expect(removed == #"ana|delete|"R-77"|1200"#)
+    }
+
+    /// An edit by release 1.3 of a purchase removed here goes into the trash with its fields kept
+    /// beside it; `trip restore` brings the purchase back, and its change carries them.
+    @Test func aNewerMinorVersionsFieldsSurviveTheTrash() throws {
+        let world = try SharedTripWorld()
+        let (ana, ben) = try world.anaSharesWithBen("Japan", purchases: [("30", "lunch"), ("12", "taxi")])
+        let japan = try Self.admin(world, "SELECT gid FROM trip_ledger.trips WHERE name = 'Japan'")
+        try #require(ben.run("rm", String(try Self.localID(ben, note: "lunch"))).exitCode == 0)
+        try #require(ben.run("sync").exitCode == 0)
+        let lunchID = String(try Self.localID(ana, note: "lunch"))
+        try #require(ana.run("sync").exitCode == 0)
+        #expect(try notes(ana) == ["taxi"])
+        let latest = "FROM trip_ledger.changes WHERE trip_gid = '\(japan)' AND kind = 'purchase' ORDER BY seq DESC LIMIT 1"
+        // Written without seeing the removal (built on the snapshot's version), later than it.
+        try Self.forge(
+            world, trip: japan, changeID: "newer-minor-trash", gid: "(SELECT gid \(latest))",
+            payload: """
+                (SELECT ('{"v": "1.3", "receipt_id": "R-9"}'::jsonb || (payload::jsonb - 'v')
+                  || '{"note": "lunch (receipt)"}'::jsonb)::text \(latest))
+                """)
+        let s = try ana.run("sync")
+        #expect(s.exitCode == 0, "\(s.stderr)")
+        #expect(try notes(ana) == ["taxi"], "a removal wins over an edit that did not see it")
+        let restore = try ana.run("restore", lunchID)
+        try #require(restore.exitCode == 0, "\(restore.stderr)")
+        try #require(ana.run("sync").exitCode == 0)
+        #expect(try notes(ana) == ["lunch (receipt)", "taxi"])
+        let sent = try Self.admin(world, "SELECT concat_ws('|', author, op, payload::jsonb ->> 'note', payload::jsonb ->> 'receipt_id') \(latest)")
+        #expect(sent == "ana|restore|lunch (receipt)|R-9")
     }
 
     /// A first share written by release 1.3, whose purchases carry one more column: a join inserts
