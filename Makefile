@@ -86,7 +86,7 @@ test: test-deps
 ## trips under kills and restarts, and the convergence test over 200 seeds of 60 steps.
 ## `make test` runs the same suites small. They run the release `trip` (TRIP_BIN), as users do: the
 ## debug build needs about four times the CPU for a 100,000-row import. CI runs both.
-HARDENING_SUITES := CrashSafetyTests|ConcurrencyTests|DiskFullEndToEndTests|ConvergenceTests
+HARDENING_SUITES := CrashSafetyTests|ConcurrencyTests|DiskFullEndToEndTests|ConvergenceTests|OldReleaseCompatibilityTests
 test-long: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE_FLAGS) --product trip

@@ -26,6 +26,7 @@ public enum Embedded {
         ("m0022_rates_scoped_to_trips", PackageResources.m0022_rates_scoped_to_trips_sql),
         ("m0023_charged_amount_source", PackageResources.m0023_charged_amount_source_sql),
         ("m0024_one_clock_tick", PackageResources.m0024_one_clock_tick_sql),
+        ("m0025_unknown_wire_fields", PackageResources.m0025_unknown_wire_fields_sql),
     ]
 
     /// `config/settings.toml`: the default settings.

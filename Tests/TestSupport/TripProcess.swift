@@ -19,6 +19,8 @@ public struct TripResult: Sendable {
 public struct TripProcess: Sendable {
     public let ledgerPath: String
     public var environment: [String: String]
+    /// The `trip` this runner starts: `binary`, or another release's (`OldRelease`).
+    public var executable = TripProcess.binary
 
     public static var binary: String {
         if let p = ProcessInfo.processInfo.environment["TRIP_BIN"] { return p }
@@ -46,7 +48,7 @@ public struct TripProcess: Sendable {
     @discardableResult
     public func run(_ args: [String], stdin: String? = nil) throws -> TripResult {
         let r = try spawnAndWait(
-            TripProcess.binary, args.map { Array($0.utf8) }, environment: environment,
+            executable, args.map { Array($0.utf8) }, environment: environment,
             stdin: stdin.map { Array($0.utf8) })
         return TripResult(
             stdout: String(decoding: r.stdout, as: UTF8.self), stderr: String(decoding: r.stderr, as: UTF8.self),

@@ -122,7 +122,7 @@ struct MigrationTests {
         try db.execute(
             """
             DROP VIEW sync_next_hlc;
-            DROP TABLE sync_device_roles; DROP TABLE sync_set_aside; DROP TABLE sync_log_versions; DROP TABLE sync_resolutions; DROP TABLE sync_devices;
+            DROP TABLE sync_unknown_fields; DROP TABLE sync_device_roles; DROP TABLE sync_set_aside; DROP TABLE sync_log_versions; DROP TABLE sync_resolutions; DROP TABLE sync_devices;
             DROP TABLE sync_conflicts; DROP TABLE sync_outbox; DROP TABLE sync_rows;
             DROP TABLE shared_trips; DROP TABLE sync_state;
             DROP TABLE transfers; DROP TABLE purchase_splits; DROP TABLE members; DROP TABLE split_rest;

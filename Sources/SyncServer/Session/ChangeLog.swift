@@ -206,6 +206,7 @@ struct ChangeLog {
                 baseHLC: Int64(r[6] ?? "") ?? 0, device: r[7] ?? "", payload: r[9], seq: Int64(r[0] ?? "") ?? 0,
                 author: r[8] ?? "")
             c.committedAt = r.count > 10 ? Int64(r[10] ?? "") ?? 0 : 0
+            c.takeWireVersion()
             return c
         }
     }
@@ -267,7 +268,7 @@ struct ChangeLog {
             field("base_hlc")
             out.append(contentsOf: String(c.baseHLC).utf8)
             field("payload")
-            if let payload = c.payload { string(payload) } else { out.append(contentsOf: Array("null".utf8)) }
+            if let payload = c.wirePayload { string(payload) } else { out.append(contentsOf: Array("null".utf8)) }
             out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: "]"))

@@ -621,7 +621,18 @@ extension PurchaseStore {
 
     /// Writes the columns of `columns` (a travelling purchase's JSON object; its references by
     /// global id are left out) over removed purchase `id`, so a restore brings back that version.
+    /// Only its declared columns (`WireFormat`); the fields this release does not declare are kept
+    /// beside the row (`RowCodec.keepUnknownFields`), as for a purchase that is not removed.
     func patchTrashed(id: Int64, columns: String) throws {
+        let codec = RowCodec(db: db)
+        if let fields = FlatJSON.fields(columns) {
+            let written = Set(RowCodec.writtenColumns(.purchases))
+            try db.run(
+                "UPDATE removed_purchases SET row = json_patch(row, ?) WHERE id = ?",
+                [.text(WireFormat.object(fields.filter { written.contains($0.0) })), .integer(id)])
+            try codec.keepUnknownFields(.purchases, id: id, try codec.unknownFields(.purchases, fields))
+            return
+        }
         try db.run(
             """
             UPDATE removed_purchases SET row = json_patch(row, json_remove(?, '$.refund_of', '$.payers', '$.shares')) WHERE id = ?

@@ -260,7 +260,7 @@ extension Ledger {
         guard let table = RowCodec.Table(kind: c.kind), let shared = try sharedTrips().first(where: { $0.trip.name == c.trip }) else { return }
         if let mine = c.mine {
             try writeRow(table, id: c.localID, payload: mine, shared: shared, fromTrash: table == .purchases)
-        } else if let row = try syncStore.codec.read(table, id: c.localID) {
+        } else if let row = try syncStore.codec.read(table, id: c.localID, stored: table == .purchases) {
             if table == .purchases {
                 try purchaseStore.putInTrash(id: c.localID, trip: shared.trip.id, removedAt: clock.now, row: row)
                 try splitStore.deleteAny(purchase: c.localID)

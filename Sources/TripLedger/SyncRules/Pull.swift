@@ -162,7 +162,8 @@ extension Ledger {
                 for (kind, id) in waiting {
                     switch kind {
                     case "purchase":
-                        guard try purchaseStore.refundIDs(of: id).isEmpty, let row = try syncStore.codec.read(.purchases, id: id) else { continue }
+                        guard try purchaseStore.refundIDs(of: id).isEmpty, let row = try syncStore.codec.read(.purchases, id: id, stored: true)
+                        else { continue }
                         try purchaseStore.putInTrash(id: id, trip: shared.trip.id, removedAt: clock.now, row: row)
                         try syncStore.delete(.purchases, id: id)
                     default:
@@ -367,6 +368,13 @@ extension Ledger {
         // (`BatchInsert`), their values packed in one buffer per table.
         try syncStore.dropPurchaseInsertTriggers()
         let purchases = try syncStore.codec.batchInsert(.purchases, names: snapshot.columns, fixed: ["trip_id", "refund_of"])
+        // Fields a later release wrote, kept beside their rows once the rows are in.
+        let declared = WireFormat.purchase
+        let unknownColumns = snapshot.columns.indices.filter {
+            snapshot.columns[$0] != WireFormat.versionKey && declared.field(snapshot.columns[$0]) == nil
+                && !declared.columnNames.contains(snapshot.columns[$0])
+        }
+        var unknown: [(id: Int64, fields: String)] = []
         let versions = syncStore.purchaseVersions()
         let splits = splitStore.batches()
         let purchaseWidth = 3 + purchases.kept.count
@@ -406,11 +414,16 @@ extension Ledger {
                     }
                 }
             }
+            if !unknownColumns.isEmpty {
+                let cells = values.sqlValues(0..<values.count)
+                unknown.append((id, WireFormat.object(unknownColumns.map { (snapshot.columns[$0], $0 < cells.count ? cells[$0] : .null) })))
+            }
             pending.rows += 1
             id += 1
             if pending.rows == 64 { try flush() }
         }
         try flush()
+        for row in unknown { try syncStore.codec.keepUnknownFields(.purchases, id: row.id, row.fields) }
         try syncStore.installTriggers()
         return (snapshot.count, 0)
     }
@@ -589,7 +602,8 @@ extension Ledger {
     /// row that someone's money still names is never removed (`referenced`). Returns whether the
     /// row went.
     private func removeLocally(_ table: RowCodec.Table, id: Int64, shared: SharedTrip, change c: SyncChange) throws -> Bool {
-        let mine = try syncStore.codec.read(table, id: id)
+        // The trash keeps the whole row, local columns included.
+        let mine = try syncStore.codec.read(table, id: id, stored: table == .purchases)
         do {
             try transaction {
                 switch table {

@@ -13,9 +13,9 @@ import Darwin
 /// id): the same on every device, so every device refuses the same changes. A refused change is
 /// set aside (`sync_set_aside`), listed by `trip conflicts` with the error as its reason.
 ///
-/// What a field may hold is what `trip add`, `trip new` and `trip member add` accept: the same
-/// text limits (`TextField`), known currencies (`CurrencyTable`), amounts within
-/// `PurchaseBound`, real dates (`CivilDate`), rates as `RateQuote.checkedRate` reads them.
+/// What a field may hold is declared once, in the wire format (`WireFormat`): what `trip add`,
+/// `trip new` and `trip member add` accept. A change of a later major version of the wire format
+/// is set aside whole.
 struct PulledChangeCheck {
     /// The synced trip's global id.
     let tripGID: String
@@ -39,6 +39,8 @@ struct PulledChangeCheck {
 
     /// Throws the first rule `c` breaks, naming the field and value at fault.
     func check(_ c: SyncChange) throws(TripError) {
+        // First: a later major version may have other kinds, ids and fields.
+        try WireFormat.checkVersion(c.wireVersion, fields: c.payload.flatMap(FlatJSON.fields))
         guard Self.kinds.contains(c.kind) else { throw .badTextValue(field: "kind", value: c.kind, reason: "is not a kind of change") }
         guard Self.ops.contains(c.op) else { throw .badTextValue(field: "op", value: c.op, reason: "is not put, delete or restore") }
         let bound = (c.committedAt > 0 ? c.committedAt : now) + Self.clockLead
@@ -96,9 +98,10 @@ struct PulledChangeCheck {
                 throw .badText(field: "snapshot", reason: "\(error)")
             }
         case ConflictResolution.kind:
-            guard ConflictResolution(c) != nil else {
+            guard ConflictResolution(c) != nil, let fields = FlatJSON.fields(payload) else {
                 throw .badTextValue(field: "payload", value: payload, reason: "is not a resolution of a conflict")
             }
+            try checkFields(kind: c.kind, op: c.op, fields)
         case _ where SyncChange.rateKinds.contains(c.kind):
             break  // a rate's fields are the rate store's to read (`receiveManualRate`)
         default:
@@ -109,17 +112,9 @@ struct PulledChangeCheck {
         }
     }
 
-    /// Each field of a row of `kind` against its rule; the fields a row cannot be without must be
-    /// there.
+    /// Each field of a row of `kind` against the wire format's declaration of it (`WireFormat`).
     func checkFields(kind: String, op: String, _ fields: [(String, SQLValue)]) throws(TripError) {
-        guard let rules = Self.rules[kind] else { return }
-        var missing = Set(rules.filter(\.value.required).keys)
-        for (key, value) in fields {
-            missing.remove(key)
-            let rule = rules[key] ?? FieldRule(.unknown, nullable: true)
-            try rule.check(value, field: "\(kind).\(key)", trip: tripGID)
-        }
-        if let first = missing.sorted().first { throw .badText(field: "\(kind).\(first)", reason: "is missing") }
+        try WireFormat.payloads[kind]?.check(fields, trip: tripGID)
     }
 
     // MARK: global ids
@@ -146,160 +141,6 @@ struct PulledChangeCheck {
         clock_gettime(CLOCK_REALTIME, &spec)
         return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec / 1_000_000)
     }
-}
-
-// MARK: field rules
-
-/// What one field of a travelling row may hold.
-struct FieldRule {
-    enum Kind {
-        /// Free text under `TextField`'s rules; `layout`: tabs and line breaks (a note).
-        case text(max: Int, layout: Bool = false, empty: Bool = true)
-        /// A column this version does not know (a newer one, skipped as it is): any number, or
-        /// text up to the note's limit.
-        case unknown
-        case currency, date, rate
-        /// An integer amount in minor units within `PurchaseBound`, at least `min`.
-        case minor(min: Int64)
-        /// 0 or 1.
-        case flag
-        case choice(Set<String>)
-        /// A purchase's global id.
-        case purchase
-        /// A member of this trip: `@NAME` or the member's whole global id.
-        case member
-        /// `MEMBER=WEIGHT,…`, each member of this trip, each weight an integer or a fraction.
-        case members
-    }
-
-    let kind: Kind
-    let nullable: Bool
-    let required: Bool
-
-    init(_ kind: Kind, nullable: Bool = false, required: Bool = false) {
-        self.kind = kind
-        self.nullable = nullable
-        self.required = required
-    }
-
-    func check(_ value: SQLValue, field: String, trip: String) throws(TripError) {
-        let text: String
-        switch value {
-        case .null:
-            guard nullable else { throw .badText(field: field, reason: "is null") }
-            return
-        case .integer(let n):
-            switch kind {
-            case .minor(let min):
-                guard n >= min, PurchaseBound.contains(n) else {
-                    throw .badAmount(field: field, value: String(n), reason: "is out of bounds (\(min) to \(PurchaseBound.maxMinorUnits))")
-                }
-            case .flag:
-                guard n == 0 || n == 1 else { throw .badAmount(field: field, value: String(n), reason: "is not 0 or 1") }
-            case .unknown:
-                break
-            default:
-                throw .badTextValue(field: field, value: String(n), reason: "is a number, not text")
-            }
-            return
-        case .text(let t):
-            text = t
-        }
-        func refuse(_ reason: String) -> TripError { .badTextValue(field: field, value: text, reason: reason) }
-        switch kind {
-        case .minor, .flag:
-            throw refuse("is not a whole number")
-        case .text(let max, let layout, let empty):
-            _ = try TextField.check(text, field: field, maxBytes: max, allowEmpty: empty, allowsLayout: layout)
-        case .unknown:
-            _ = try TextField.check(text, field: field, maxBytes: TextField.noteMaxBytes, allowsLayout: true)
-        case .currency:
-            guard (try? CurrencyTable.shared.currency(for: text)) != nil, text == text.uppercased() else {
-                throw refuse("is not an ISO 4217 currency that holds money")
-            }
-        case .date:
-            guard CivilDate(iso: text) != nil else { throw refuse("is not a real date (YYYY-MM-DD)") }
-        case .rate:
-            _ = try RateQuote.checkedRate(text, field: field)
-        case .choice(let allowed):
-            guard allowed.contains(text) else { throw .badChoice(field: field, value: text, allowed: allowed.sorted()) }
-        case .purchase:
-            guard PulledChangeCheck.isRowID(text) else { throw refuse("is not the id of a purchase") }
-        case .member:
-            guard FieldRule.isMember(Substring(text), trip: trip) else { throw refuse("is not a member of this trip") }
-        case .members:
-            _ = try TextField.check(text, field: field, maxBytes: PulledChangeCheck.rowPayloadMaxBytes)
-            for item in text.split(separator: ",") {
-                guard let eq = item.lastIndex(of: "="), FieldRule.isMember(item[..<eq], trip: trip),
-                    FieldRule.isWeight(item[item.index(after: eq)...])
-                else { throw .badTextValue(field: field, value: String(item), reason: "is not MEMBER=WEIGHT of a member of this trip") }
-            }
-        }
-    }
-
-    /// `@NAME` (a member of this trip by the name their id is made of) or `member:TRIP:…`.
-    static func isMember(_ reference: Substring, trip: String) -> Bool {
-        if reference.first == "@" {
-            let name = reference.dropFirst()
-            return !name.isEmpty && (try? TextField.check(String(name), field: "member", maxBytes: TextField.memberMaxBytes * 2)) != nil
-        }
-        return GlobalID.memberName(String(reference), trip: trip).map { !$0.isEmpty } ?? false
-    }
-
-    /// `N` or `N/D`: whole numbers that fit 64 bits, never negative, `D` above zero.
-    static func isWeight(_ text: Substring) -> Bool {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }),
-            let numerator = Int64(parts[0]), numerator >= 0
-        else { return false }
-        return parts.count == 1 || (Int64(parts[1]) ?? 0) > 0
-    }
-}
-
-extension PulledChangeCheck {
-    /// The fields of each kind of row and their rules, as `trip new`, `trip member add`,
-    /// `trip add` and `trip transfer` write them.
-    static let rules: [String: [String: FieldRule]] = {
-        let timestamp = FieldRule(.text(max: 64)), label = FieldRule(.text(max: TextField.labelMaxBytes), nullable: true)
-        let note = FieldRule(.text(max: TextField.noteMaxBytes, layout: true))
-        let spec = FieldRule(.text(max: TextField.noteMaxBytes), nullable: true)
-        let amount = FieldRule(.minor(min: -PurchaseBound.maxMinorUnits)), home = FieldRule(.minor(min: -PurchaseBound.maxMinorUnits), nullable: true)
-        let purchase: [String: FieldRule] = [
-            "date": FieldRule(.date, required: true), "note": note, "category": label, "paid_with": label,
-            "currency": FieldRule(.currency, required: true), "expression": FieldRule(.text(max: TextField.noteMaxBytes)),
-            "price_minor": FieldRule(.minor(min: 0), required: true), "discount_minor": amount, "service_minor": amount,
-            "tax_minor": amount, "tip_minor": amount, "total_minor": amount, "discount_spec": spec, "service_spec": spec,
-            "tax_spec": spec, "tip_spec": spec, "tax_included": FieldRule(.flag), "rounding": FieldRule(.text(max: 32)),
-            "preset": label, "purchase_rate": FieldRule(.rate, nullable: true), "charged_minor": home,
-            "home_currency": FieldRule(.currency, required: true), "home_minor": home, "home_discount_minor": home,
-            "home_service_minor": home, "home_tax_minor": home, "home_tip_minor": home, "rate": FieldRule(.rate, nullable: true),
-            "rate_date": FieldRule(.date, nullable: true),
-            "rate_source": FieldRule(.choice(["identity", "manual", "charged", "provider", "fallback", "none"])),
-            "rate_provider": label, "rate_fetched_at": FieldRule(.text(max: 64), nullable: true), "provisional": FieldRule(.flag),
-            "created_at": timestamp, "updated_at": timestamp, "explicit_fields": FieldRule(.text(max: TextField.noteMaxBytes), nullable: true),
-            "kind": FieldRule(.choice(["purchase", "refund", "credit"])), "refund_of": FieldRule(.purchase, nullable: true),
-            "payers": FieldRule(.members, nullable: true), "shares": FieldRule(.members, nullable: true),
-        ]
-        return [
-            "trip": [
-                "name": FieldRule(.text(max: TextField.tripNameMaxBytes, empty: false), required: true),
-                "local_currency": FieldRule(.currency, nullable: true), "home_currency": FieldRule(.currency, required: true),
-                "start_date": FieldRule(.date, nullable: true), "end_date": FieldRule(.date, nullable: true), "preset": label,
-                "budget_minor": FieldRule(.minor(min: 0), nullable: true), "created_at": timestamp,
-                "closed_at": FieldRule(.text(max: 64), nullable: true),
-            ],
-            "member": ["name": FieldRule(.text(max: TextField.memberMaxBytes, empty: false), required: true), "joined_at": timestamp],
-            "purchase": purchase,
-            "transfer": [
-                "from_member": FieldRule(.member, required: true), "to_member": FieldRule(.member, required: true),
-                "date": FieldRule(.date, required: true), "currency": FieldRule(.currency, required: true),
-                "amount_minor": FieldRule(.minor(min: 1), required: true), "home_currency": FieldRule(.currency, required: true),
-                "home_minor": home, "rate": FieldRule(.rate, nullable: true), "rate_date": FieldRule(.date, nullable: true),
-                "rate_source": FieldRule(.text(max: 32)), "rate_provider": label, "provisional": FieldRule(.flag), "note": note,
-                "created_at": timestamp,
-            ],
-        ]
-    }()
 }
 
 // MARK: the checks that need this ledger

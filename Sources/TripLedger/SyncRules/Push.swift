@@ -73,16 +73,18 @@ extension Ledger {
         try syncStore.codec.forEach(.purchases, .waitingPurchases, .integer(shared.trip.id), without: Ledger.purchaseLocalColumns) {
             columns[$0] = $1
         }
+        let unknown = try syncStore.codec.keptUnknownFieldsOfWaitingPurchases(trip: shared.trip.id)
         var prepared: [(order: OutgoingOrder, change: SyncChange)] = []
         prepared.reserveCapacity(waiting.count)
         for w in waiting {
             var payload = try columns[w.localID].map {
-                try purchasePayload(columns: $0, refundGID: w.refundGID, payers: w.payers, shares: w.shares, shared: shared)
+                try purchasePayload(
+                    columns: $0, refundGID: w.refundGID, payers: w.payers, shares: w.shares, unknown: unknown[w.localID], shared: shared)
             }
             // Here again while the removal still holds: the write undoes it (`Version.decide`).
             let op =
                 payload == nil ? "delete" : Version.isRemoved(removedAt: w.deletedHLC, restoredAt: w.restoredHLC) ? "restore" : "put"
-            if op == "delete" { payload = try removedVersion(w.localID, shared: shared) }
+            if op == "delete" { payload = try removedVersion(w.localID, unknown: unknown[w.localID], shared: shared) }
             // The version the row now has here: this change's clock, built on the one before.
             try syncStore.setPurchaseVersion(localID: w.localID, hlc: w.hlc, op: op, device: device, carriesValues: payload != nil)
             var change = SyncChange(
@@ -119,7 +121,9 @@ extension Ledger {
         // Purchases that had a global id already, without a version.
         try syncStore.versionUnversionedPurchases(trip: shared.trip.id, hlc: hlc, device: device)
         let codec = syncStore.codec
-        let columns = try codec.columns(.purchases, without: Ledger.purchaseLocalColumns)
+        // Fields a later release wrote are not in a snapshot: its rows share one column list, and
+        // a trip shared for the first time holds no row pulled from one.
+        let columns = codec.columns(.purchases, without: Ledger.purchaseLocalColumns)
         let count = try purchaseStore.count(trip: shared.trip.id)
         // About 340 bytes a purchase.
         var writer = PurchaseSnapshot.Writer(
@@ -248,10 +252,19 @@ extension Ledger {
         return SyncChange(changeID: GlobalID.make(), kind: kind, gid: gid, op: op, hlc: hlc, baseHLC: base, device: device, payload: payload)
     }
 
-    /// The row as it travels: every column by name, without its local ids, and with references
-    /// to other rows by their global ids (a purchase's payers and split, a refund's purchase, a
-    /// transfer's members).
+    /// The row as it travels: every declared column by name (`WireFormat`), without its local ids,
+    /// with references to other rows by their global ids (a purchase's payers and split, a
+    /// refund's purchase, a transfer's members), then the fields a later release wrote into it,
+    /// as they came.
     func travellingPayload(kind: String, localID: Int64, table: RowCodec.Table, shared: SharedTrip) throws -> String? {
+        let unknown = try syncStore.codec.keptUnknownFields(table, id: localID)
+        return try declaredPayload(kind: kind, localID: localID, table: table, shared: shared).map {
+            WireFormat.appending(unknown: unknown, to: $0)
+        }
+    }
+
+    /// `travellingPayload` but the fields a later release wrote.
+    private func declaredPayload(kind: String, localID: Int64, table: RowCodec.Table, shared: SharedTrip) throws -> String? {
         if kind == "purchase" {
             // Two statements, not four: a first share reads every purchase of the trip. The keys
             // come in the order they always had (the row's columns, then refund_of, payers, shares).
@@ -261,7 +274,7 @@ extension Ledger {
             else { return nil }
             return try purchasePayload(
                 columns: columns, refundGID: try refundOf.map { try globalID(kind: "purchase", localID: $0, shared: shared) },
-                payers: payers, shares: shares, shared: shared)
+                payers: payers, shares: shares, unknown: nil, shared: shared)
         }
         guard let row = try syncStore.codec.read(table, id: localID) else { return nil }
         switch kind {
@@ -280,8 +293,10 @@ extension Ledger {
     /// A purchase as it travels, from its columns (`RowCodec` without `purchaseLocalColumns`) and its
     /// references already looked up: every column but its local ids, then the refunded purchase's
     /// global id and the payers and split with global member ids (in that order, which every
-    /// device writes alike).
-    private func purchasePayload(columns: String, refundGID: String?, payers: String?, shares: String?, shared: SharedTrip) throws -> String {
+    /// device writes alike), and last the fields a later release wrote into it (`unknown`).
+    private func purchasePayload(
+        columns: String, refundGID: String?, payers: String?, shares: String?, unknown: String?, shared: SharedTrip
+    ) throws -> String {
         var out = Array(columns.utf8)
         guard out.last == UInt8(ascii: "}") else { return columns }
         out.removeLast()
@@ -296,18 +311,19 @@ extension Ledger {
             (value.map { JSONValue.string($0) } ?? .null).write(to: &out)
         }
         out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
+        return WireFormat.appending(unknown: unknown, to: String(decoding: out, as: UTF8.self))
     }
 
     /// The version a removal carries: the purchase as the trash holds it, edits made here since
     /// the last sync included (they travel with the removal, so a refund from another device that
     /// brings the purchase back brings back the same version everywhere). `nil` when the trash
     /// does not hold it.
-    private func removedVersion(_ id: Int64, shared: SharedTrip) throws -> String? {
+    private func removedVersion(_ id: Int64, unknown: String?, shared: SharedTrip) throws -> String? {
         guard let row = try purchaseStore.trashedRow(id: id, trip: shared.trip.id) else { return nil }
         let (columns, refundGID) = try syncStore.travellingColumns(ofTrashed: row)
         let split = try splitStore.stored(trip: shared.trip.id, purchase: id)
-        return try purchasePayload(columns: columns, refundGID: refundGID, payers: split?.payers, shares: split?.shares, shared: shared)
+        return try purchasePayload(
+            columns: columns, refundGID: refundGID, payers: split?.payers, shares: split?.shares, unknown: unknown, shared: shared)
     }
 
     /// A purchase's columns that do not travel: its local ids, and the refunded purchase's, which

@@ -34,6 +34,9 @@ public struct SyncChange: Sendable, Equatable {
     /// Sent even though another device closed the trip: the traveller chose it (`trip resolve
     /// --keep mine`). Local only; it never travels.
     public var pastClose = false
+    /// The wire format version the payload named (`WireFormat`), taken out of it as it was pulled
+    /// (`takeWireVersion`); `nil`: it named none (1.0, what releases before the declaration wrote).
+    public var wireVersion: WireVersion?
 
     /// The kinds of changes that are rows inside a trip (not the trip itself, not rates).
     public static let rowKinds: Set<String> = ["member", "purchase", "transfer"]
@@ -66,6 +69,20 @@ public struct SyncChange: Sendable, Equatable {
     }
 }
 
+extension SyncChange {
+    /// The payload as it travels: with this release's wire format version (`WireFormat.stamped`).
+    public var wirePayload: String? { payload.map { WireFormat.stamped($0, kind: kind) } }
+
+    /// Takes the wire format version out of a pulled payload into `wireVersion`, so that what is
+    /// applied, compared and listed is the row alone.
+    public mutating func takeWireVersion() {
+        guard let payload else { return }
+        let (rest, version) = WireFormat.unstamped(payload)
+        self.payload = rest
+        wireVersion = version
+    }
+}
+
 /// The version of a row the server's log holds, for a change that waits because another device
 /// closed its trip.
 public struct ServerVersion: Sendable, Equatable {
@@ -77,12 +94,13 @@ public struct ServerVersion: Sendable, Equatable {
     /// A deleted row's latest version before its removal: what the other devices show where a
     /// row still names it and the removal was not applied.
     public let removedPayload: String?
+    /// The payloads are read from the log as they travel: without their wire format version.
     public init(gid: String, payload: String?, hlc: Int64, device: String, removedPayload: String? = nil) {
         self.gid = gid
-        self.payload = payload
+        self.payload = payload.map { WireFormat.unstamped($0).payload }
         self.hlc = hlc
         self.device = device
-        self.removedPayload = removedPayload
+        self.removedPayload = removedPayload.map { WireFormat.unstamped($0).payload }
     }
 }
 

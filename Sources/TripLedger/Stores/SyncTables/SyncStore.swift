@@ -861,7 +861,14 @@ extension SyncStore {
     /// A trashed purchase's row (`PurchaseStore.trashedRow`) as its travelling columns: without
     /// the local ones; and the global id of the purchase it refunds.
     func travellingColumns(ofTrashed row: String) throws -> (columns: String, refundGID: String?) {
-        let columns = try db.scalarText("SELECT json_remove(?, '$.id', '$.trip_id', '$.import_key', '$.refund_of')", [.text(row)]) ?? "{}"
+        // The trash holds every column: only the declared ones travel (`WireFormat`).
+        let travelling = Set(RowCodec.writtenColumns(.purchases))
+        let columns: String
+        if let fields = FlatJSON.fields(row) {
+            columns = WireFormat.object(fields.filter { travelling.contains($0.0) })
+        } else {
+            columns = try db.scalarText("SELECT json_remove(?, '$.id', '$.trip_id', '$.import_key', '$.refund_of')", [.text(row)]) ?? "{}"
+        }
         let refunded = try db.scalarInt("SELECT json_extract(?, '$.refund_of')", [.text(row)])
         return (columns, try refunded.flatMap { try globalID(kind: "purchase", localID: $0) })
     }
