@@ -28,6 +28,7 @@ extension Purchase {
             "kind": .string(kind.rawValue), "refund_of": refundOf.map { .int($0) } ?? .null,
         ]
         if let sharedID { fields["shared_id"] = .string(sharedID) }
+        if let refundOfSharedID { fields["refund_of_shared_id"] = .string(refundOfSharedID) }
         return .object(fields)
     }
 }

@@ -69,8 +69,11 @@ public final class PurchaseStream {
 
     /// Appends row `s`'s purchase object, keys sorted, as `Purchase.json(split:)` serializes it.
     /// `sharedID`: on a shared trip the row's shared id (`.some(nil)` before its first sync), written
-    /// as `shared_id`; `nil` on any other trip, whose objects have no such key.
-    public func writeJSON(_ s: some PurchaseFields, sharedID: String?? = nil, to out: inout [UInt8]) throws {
+    /// as `shared_id`; `nil` on any other trip, whose objects have no such key. `refundOfSharedID`:
+    /// a refund's purchase's shared id, written as `refund_of_shared_id` when there is one.
+    public func writeJSON(
+        _ s: some PurchaseFields, sharedID: String?? = nil, refundOfSharedID: String? = nil, to out: inout [UInt8]
+    ) throws {
         let currency = self.currency(s, .currency)
         let home = self.currency(s, .homeCurrency)
         let source = self.source(s)
@@ -159,6 +162,10 @@ public final class PurchaseStream {
         jsonString(source.rawValue, to: &out)
         append(",\"refund_of\":", to: &out)
         if let r = optionalInt(s, .refundOf) { appendInteger(r, to: &out) } else { append("null", to: &out) }
+        if let refundOfSharedID {
+            append(",\"refund_of_shared_id\":", to: &out)
+            jsonString(refundOfSharedID, to: &out)
+        }
         append(",\"rounding\":", to: &out)
         out.append(contentsOf: rounding(s))
         append(",\"service\":", to: &out)
@@ -259,7 +266,10 @@ public final class PurchaseStream {
     // MARK: text
 
     /// Appends row `s`'s line of `trip list`'s table, as `TextFormat.listRow` writes it.
-    public func writeListRow(_ s: some PurchaseFields, _ layout: ListLayout, sharedID: String? = nil, to out: inout [UInt8]) {
+    public func writeListRow(
+        _ s: some PurchaseFields, _ layout: ListLayout, sharedID: String? = nil, refundOfSharedID: String? = nil,
+        to out: inout [UInt8]
+    ) {
         let currency = self.currency(s, .currency)
         let kind = self.kind(s)
         let sign = kind.sign
@@ -320,6 +330,10 @@ public final class PurchaseStream {
         case .refund:
             append("refund of #", to: &out)
             if let r = optionalInt(s, .refundOf) { appendInteger(r, to: &out) } else { out.append(UInt8(ascii: "?")) }
+            if let refundOfSharedID {
+                out.append(0x20)
+                out.append(contentsOf: refundOfSharedID.utf8)
+            }
             out.append(0x20)
         case .credit: append("credit ", to: &out)
         }

@@ -90,7 +90,7 @@ public enum TextFormat {
         let what =
             switch p.kind {
             case .purchase: ""
-            case .refund: " (refund of #\(p.refundOf.map(String.init) ?? "?"))"
+            case .refund: " (refund of #\(p.refundOf.map(String.init) ?? "?")\(p.refundOfSharedID.map { " \($0)" } ?? ""))"
             case .credit: " (credit)"
             }
         var lines = [
@@ -183,7 +183,9 @@ public enum TextFormat {
         let flag = p.conversion.home == nil ? "none" : p.conversion.source.rawValue + (p.conversion.provisional ? "*" : "")
         var note = safe(p.note)
         if let cat = p.category { note = "[\(safe(cat))] " + note }
-        if p.kind == .refund { note = "refund of #\(p.refundOf.map(String.init) ?? "?") " + note }
+        if p.kind == .refund {
+            note = "refund of #\(p.refundOf.map(String.init) ?? "?")\(p.refundOfSharedID.map { " \($0)" } ?? "") " + note
+        }
         if p.kind == .credit { note = "credit " + note }
         return ("#\(p.id)", money(p.signedTotal, p.currency), home, flag, note)
     }

@@ -30,6 +30,9 @@ public struct Purchase: Sendable, Equatable {
     /// On a shared trip, the shared id (`p-7kq4x`, `SharedID`) that `trip edit`, `rm` and
     /// `restore` show; `nil` elsewhere, before the purchase's first sync, and where not read.
     public var sharedID: String?
+    /// On a shared trip, the shared id of the purchase a refund refunds (`refundOf` differs from
+    /// device to device); `nil` where `sharedID` would be.
+    public var refundOfSharedID: String?
 
     public init(
         id: Int64, tripID: Int64, tripName: String, date: CivilDate, note: String, category: String?, paidWith: String?, currency: Currency,

@@ -83,11 +83,18 @@ struct CompletionAndInstallTests {
         let binDir = URL(fileURLWithPath: TripProcess.binary).deletingLastPathComponent().path
         var env = trip.environment
         env["PATH"] = binDir + ":/usr/bin:/bin"
-        let (code, out) = try run("/bin/bash", ["-c", driver, "complete", script, "trip", "use", "K"], env)
-        #expect(code == 0)
-        #expect(out == "Korea\n")
-        let (_, formats) = try run("/bin/bash", ["-c", driver, "complete", script, "trip", "list", "--format", ""], env)
-        #expect(formats == "text\njson\n")
+        // Each part on its own: a failure says whether bash, the completion or the output was at fault.
+        for (line, expected) in [(["trip", "use", "K"], "Korea\n"), (["trip", "list", "--format", ""], "text\njson\n")] {
+            let r = try spawnAndWait("/bin/bash", (["-c", driver, "complete", script] + line).map { Array($0.utf8) }, environment: env)
+            let out = String(decoding: r.stdout, as: UTF8.self), err = String(decoding: r.stderr, as: UTF8.self)
+            let asked = try trip.run(
+                ["---completion", line[1], "--", line.count == 3 ? "positional@0" : "--format", String(line.count - 1), "0"] + line)
+            let context =
+                "\(line): exit \(r.exitCode.map(String.init) ?? "by signal \(r.signal ?? 0)"), stderr [\(err)]; "
+                + "trip ---completion itself: exit \(asked.exitCode), [\(asked.stdout)] [\(asked.stderr)]"
+            #expect(r.exitCode == 0 && err.isEmpty, "\(context)")
+            #expect(out == expected, "\(context)")
+        }
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/make")))

@@ -61,8 +61,21 @@ public func spawn(
     var env: [UnsafeMutablePointer<CChar>?] = environment.map { cString(Array("\($0.key)=\($0.value)".utf8)) } + [nil]
     defer { for p in args + env { p?.deallocate() } }
 
+    // The child starts as from a shell: no signal blocked, every one at its default. Without this
+    // it inherits the spawning thread's mask, and the test threads (libdispatch workers) block
+    // SIGTERM, SIGINT, SIGCHLD and more (`SpawnSignalStateTests`).
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t(), all = sigset_t()
+    sigemptyset(&none)
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
     var pid = pid_t()
-    let rc = posix_spawn(&pid, executable, &actions, nil, &args, &env)
+    let rc = posix_spawn(&pid, executable, &actions, &attributes, &args, &env)
     guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO) }
     return pid
 }

@@ -34,7 +34,9 @@ extension Ledger {
             try purchaseStore.forEachStreamed(q, withSplits: hasMembers, splits: splits) { row in
                 try out.append { buffer in
                     buffer.append(contentsOf: document.separator(first: first).utf8)
-                    try stream.writeJSON(row, sharedID: shared ? .some(try sharedID(.purchase, localID: row.int(.id))) : nil, to: &buffer)
+                    try stream.writeJSON(
+                        row, sharedID: shared ? .some(try sharedID(.purchase, localID: row.int(.id))) : nil,
+                        refundOfSharedID: shared ? try refundOfSharedID(row) : nil, to: &buffer)
                 }
                 first = false
             }
@@ -52,9 +54,15 @@ extension Ledger {
         // The text table shows no split: never joined.
         try purchaseStore.forEachStreamed(q, withSplits: false, splits: splits) { row in
             let code = shared ? try sharedID(.purchase, localID: row.int(.id)) : nil
-            try out.append { stream.writeListRow(row, layout, sharedID: code, to: &$0) }
+            let refunded = shared ? try refundOfSharedID(row) : nil
+            try out.append { stream.writeListRow(row, layout, sharedID: code, refundOfSharedID: refunded, to: &$0) }
         }
         if let footer = TextFormat.listFooter(layout) { try out.write(footer) }
+    }
+
+    /// The shared id of the purchase that refund `row` refunds; `nil` for any other row.
+    private func refundOfSharedID(_ row: some PurchaseFields) throws -> String? {
+        row.isNull(.refundOf) ? nil : try sharedID(.purchase, localID: row.int(.refundOf))
     }
 
     /// The column widths of `trip list`'s text table over exactly the rows `purchaseRows` reads.

@@ -78,7 +78,7 @@ extension Ledger {
             try purchaseStore.insert(row, id: refundID, now: clock.now, createdAt: clock.now)
             // On a group trip a refund is divided like the purchase it refunds.
             try copySplit(from: p, to: refundID)
-            return try purchase(id: refundID)
+            return try withSharedID(try purchase(id: refundID))
         }
     }
 

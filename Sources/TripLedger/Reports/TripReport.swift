@@ -81,6 +81,22 @@ extension Ledger {
     }
 
     func reports(trips: [Trip], _ q: ReportQuery) throws -> [TripReport] {
+        do {
+            return try unguardedReports(trips: trips, q)
+        } catch let error as SQLiteError where error.isIntegerOverflow {
+            // Only an amount beyond `PurchaseBound`, written by hand, can overflow the sums: name it.
+            for trip in trips {
+                if let bad = try purchaseStore.firstAmountBeyondBound(trip: trip.id) {
+                    throw TripError.badStoredValue(
+                        row: "purchase #\(bad.id)", field: bad.field, value: String(bad.value),
+                        reason: "is beyond the largest amount a purchase holds (\(PurchaseBound.maxMinorUnits) minor units)")
+                }
+            }
+            throw error
+        }
+    }
+
+    private func unguardedReports(trips: [Trip], _ q: ReportQuery) throws -> [TripReport] {
         let (since, until) = try clock.range(since: q.since, until: q.until)
         let from = since?.description ?? "0001-01-01", to = until?.description ?? "9999-12-31"
         let range: [SQLValue] = [.text(from), .text(to)]

@@ -28,6 +28,8 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
             || (primaryCode == SQLiteBoundary.ioErrorCode && SQLiteBoundary.isOutOfSpace(errno: systemErrno))
     }
     public var isBusy: Bool { primaryCode == SQLiteBoundary.busyCode }
+    /// A sum or product left SQLite's 64-bit integers (plain `SQLITE_ERROR`, told by its message).
+    public var isIntegerOverflow: Bool { primaryCode == 1 && message == "integer overflow" }
 
     public var description: String {
         var text = "SQLite error \(code): \(message)"

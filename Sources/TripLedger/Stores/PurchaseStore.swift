@@ -922,6 +922,39 @@ extension PurchaseStore {
         ).forEach([.text(from), .text(to)] + (tripID.map { [.integer($0)] } ?? [])) { try body(ResultRow($0)) }
     }
 
+    /// The stored amounts of a purchase in the order `firstAmountBeyondBound` selects them, each
+    /// by the name an error gives it.
+    static let amountFields = [
+        "price", "discount", "service", "tax", "tip", "total", "charged", "home amount", "home discount", "home service",
+        "home tax", "home tip",
+    ]
+
+    /// The first purchase of trip `tripID` (by id) with a stored amount beyond `PurchaseBound`,
+    /// its field and value; `nil` when every amount is within it. Every write keeps the bound, so
+    /// only a file changed by hand has one: this names it after a report's sums overflowed.
+    func firstAmountBeyondBound(trip tripID: Int64) throws -> (id: Int64, field: String, value: Int64)? {
+        var found: (id: Int64, field: String, value: Int64)?
+        try db.prepare(
+            """
+            SELECT id, price_minor, discount_minor, service_minor, tax_minor, tip_minor, total_minor, charged_minor,
+              home_minor, home_discount_minor, home_service_minor, home_tax_minor, home_tip_minor
+            FROM purchases WHERE trip_id = ?1 AND (price_minor NOT BETWEEN -?2 AND ?2 OR discount_minor NOT BETWEEN -?2 AND ?2
+              OR service_minor NOT BETWEEN -?2 AND ?2 OR tax_minor NOT BETWEEN -?2 AND ?2 OR tip_minor NOT BETWEEN -?2 AND ?2
+              OR total_minor NOT BETWEEN -?2 AND ?2 OR charged_minor NOT BETWEEN -?2 AND ?2 OR home_minor NOT BETWEEN -?2 AND ?2
+              OR home_discount_minor NOT BETWEEN -?2 AND ?2 OR home_service_minor NOT BETWEEN -?2 AND ?2
+              OR home_tax_minor NOT BETWEEN -?2 AND ?2 OR home_tip_minor NOT BETWEEN -?2 AND ?2)
+            ORDER BY id LIMIT 1
+            """
+        ).forEach([.integer(tripID), .integer(PurchaseBound.maxMinorUnits)]) { s in
+            for (k, field) in Self.amountFields.enumerated() {
+                guard let value = s.optionalInt(Int32(k + 1)), !PurchaseBound.contains(value) else { continue }
+                found = (s.int(0), field, value)
+                return
+            }
+        }
+        return found
+    }
+
     /// Trip `tripID`'s report lines per day, dated `range` (from, to), in date order.
     func dayLines(trip tripID: Int64, range: [SQLValue]) throws -> [TripReport.Line] {
         var out: [TripReport.Line] = []

@@ -40,10 +40,12 @@ extension Ledger {
         try syncStore.globalID(kind: kind.noun, localID: localID).map { SharedID.code(kind, gid: $0) }
     }
 
-    /// `p` with its shared id, for `trip edit`, `rm` and `restore` to show.
+    /// `p` with its shared id (and a refund with that of its purchase), for `trip edit`, `rm`,
+    /// `restore` and `refund` to show.
     func withSharedID(_ p: Purchase) throws -> Purchase {
         var p = p
         p.sharedID = try sharedID(.purchase, localID: p.id)
+        p.refundOfSharedID = try p.refundOf.flatMap { try sharedID(.purchase, localID: $0) }
         return p
     }
 

@@ -86,12 +86,14 @@ struct SharedIDEndToEndTests {
         let edit = try ben.run("edit", dinner.uppercased(), "--note", "dinner out")
         #expect(edit.exitCode == 0, "\(edit.stderr)")
         #expect(edit.stdout.hasPrefix("Updated #\(seen[1].local["dinner"]!) \(dinner) in Ghent"), "\(edit.stdout)")
+        // The refund line names the purchase it refunds by both ids: Carla's number is not Ben's.
         let refund = try carla.run("refund", beer, "2")
         #expect(refund.exitCode == 0, "\(refund.stderr)")
+        #expect(refund.stdout.contains("(refund of #\(seen[2].local["beer"]!) \(beer))"), "\(refund.stdout)")
         let rm = try ben.run("rm", taxi)
         #expect(rm.exitCode == 0 && rm.stdout.contains(taxi), "\(rm.stderr)\(rm.stdout)")
         let restore = try ben.run("restore", taxi)
-        #expect(restore.exitCode == 0, "\(restore.stderr)")
+        #expect(restore.exitCode == 0 && restore.stdout.contains("#\(seen[1].local["taxi"]!) \(taxi)"), "\(restore.stderr)")
         let transferEdit = try carla.run("transfer", "edit", transfer, "--amount", "25")
         #expect(transferEdit.exitCode == 0 && transferEdit.stdout.contains("transfer T1 \(transfer) in Ghent"), "\(transferEdit.stderr)")
         // A shared id of another kind is refused, saying what it names.
@@ -100,6 +102,10 @@ struct SharedIDEndToEndTests {
         let unknown = try ana.run("edit", "p-zzzzz", "--note", "x")
         #expect(unknown.exitCode == 65 && unknown.stderr.contains("trip sync"), "\(unknown.stderr)")
         try ReferenceClashTests.syncAll([ana, ben, carla])
+        let bensRefund = try ben.run("list", "--trip", "Ghent").stdout
+        #expect(bensRefund.contains("refund of #\(seen[1].local["beer"]!) \(beer) "), "\(bensRefund)")
+        let refundJSON = try ben.run("list", "--trip", "Ghent", "--format", "json").stdout
+        #expect(refundJSON.contains("\"refund_of_shared_id\":\"\(beer)\""), "\(refundJSON)")
         for d in [ana, ben, carla] {
             let s = try Self.purchases(d).shared
             #expect(s["dinner out"] == dinner && s["taxi"] == taxi, "\(s)")
@@ -129,7 +135,7 @@ struct SharedIDEndToEndTests {
 
         // And the transfer goes, by its shared id, everywhere.
         let rmTransfer = try ana.run("rm", transfer)
-        #expect(rmTransfer.exitCode == 0, "\(rmTransfer.stderr)")
+        #expect(rmTransfer.exitCode == 0 && rmTransfer.stdout.contains(transfer), "\(rmTransfer.stderr)\(rmTransfer.stdout)")
         try ReferenceClashTests.syncAll([ana, ben, carla])
         for d in [ana, ben, carla] { #expect(try Self.transfers(d).isEmpty) }
     }
