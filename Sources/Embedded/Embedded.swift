@@ -59,6 +59,8 @@ public enum Embedded {
             ("ing-de", PackageResources.profile_ing_de_toml),
             ("ing-nl", PackageResources.profile_ing_nl_toml),
             ("sparkasse", PackageResources.profile_sparkasse_toml),
+            ("lloyds", PackageResources.profile_lloyds_toml),
+            ("paypal", PackageResources.profile_paypal_toml),
             ("generic", PackageResources.profile_generic_toml),
         ]
     }

@@ -368,6 +368,8 @@ private struct StatementRowReader {
     /// The date patterns the rows decided, tried in turn on each date (`DateChoice`).
     let patterns: [DatePattern]
     let spendingNegative: Bool
+    /// The charges that currency conversion rows give the rows they paid for (PayPal's).
+    let conversions: StatementConversions
     /// The header's number of cells, and whether its last is empty (a trailing separator).
     let width: Int
     let headerEndsEmpty: Bool
@@ -393,7 +395,7 @@ private struct StatementRowReader {
         for name in [
             profile.date, profile.amount, profile.paidOut, profile.paidIn, profile.fee, profile.currency, profile.note,
             profile.category, profile.foreignAmount, profile.foreignCurrency, profile.type, profile.state,
-            profile.completedWhenSet, profile.charged, profile.direction,
+            profile.completedWhenSet, profile.charged, profile.direction, profile.id, profile.conversionOf,
         ].compactMap({ $0 }) {
             if let i = header.firstIndex(where: { StatementProfile.columnMatches($0, name) }) { at[name] = i }
         }
@@ -404,6 +406,10 @@ private struct StatementRowReader {
             at[c] = i
         }
         self.at = at
+        conversions = StatementConversions(rows: rows, profile: profile) { row, name in
+            guard let name, let i = at[name], i < row.count else { return "" }
+            return row[i].statementCell
+        }
         // `Betrag (EUR)`, `Paid Out (GBP)`: the header names the account's currency.
         let amountHeader = (profile.amount ?? profile.paidOut).flatMap { at[$0] }.map { header[$0] }
         headerCurrency = amountHeader.flatMap { h -> Currency? in
@@ -615,6 +621,14 @@ private struct StatementRowReader {
                 value = foreign.minorUnits
                 amountCell = foreignText
             }
+        }
+        // A payment in another currency that the file's own conversion paid for (PayPal's).
+        if charged == nil,
+            let paid = conversions.charged(
+                id: cell(row, profile.id), amount: value, isNegative: amount.isNegative, currency: currency, home: trip.homeCurrency)
+        {
+            charged = paid
+            chargedCell = Money(minorUnits: paid, currency: trip.homeCurrency).plainText
         }
         let date = try self.date(row, number: number)
         let categoryCell = cell(row, profile.category)

@@ -57,6 +57,11 @@ public struct StatementProfile: Sendable, Equatable {
     public var notCompleted: [String] = []
     /// A column that is empty while the row is pending (`Completed Date`).
     public var completedWhenSet: String?
+    /// The column that names each row (PayPal's `Transaction ID`), and the column in which an
+    /// `exchange` row names the row its currency conversion paid for (`Reference Txn ID`): the
+    /// payment is then charged what the conversion took (`StatementConversions`).
+    public var id: String?
+    public var conversionOf: String?
     /// `(kind, patterns)` in file order: the first kind with a matching pattern classifies a row.
     public var rows: [(kind: RowKind, patterns: [String])] = []
 
@@ -127,6 +132,8 @@ public struct StatementProfile: Sendable, Equatable {
             case "pending": pending = list(e.value)
             case "not_completed": notCompleted = list(e.value)
             case "completed_when_set": completedWhenSet = e.value
+            case "id": id = e.value
+            case "conversion_of": conversionOf = e.value
             default:
                 throw .badConfig(file: origin, line: e.line, message: "unknown key \(e.key)")
             }

@@ -1,0 +1,106 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// More card statements in the exact layouts banks write (issue 37), each recognised by its header
+/// alone: header text, delimiter, quoting, preamble, encoding and date forms as public importers'
+/// fixtures show them (each layout names where), with invented rows. The layouts are `static let`s
+/// so the inference tests can read them with their profile removed.
+@Suite("End to end: more real statement layouts")
+struct RealLayoutMoreEndToEndTests {
+    typealias Card = CardStatementEndToEndTests
+
+    static func row(_ trip: TripProcess, note: String) throws -> [String: Any]? {
+        try Card.list(trip).first { $0["note"] as? String == note }
+    }
+
+    /// Lloyds: the header ends in a `,` the rows do not have, Debit Amount and Credit Amount
+    /// unsigned (a whole pound written `2000`), the sort code with a leading apostrophe, the
+    /// description padded with spaces. Layout: Metasaura/ofxstatement-lloyds,
+    /// tests/sample-statement.csv.
+    static let lloyds = """
+        Transaction Date,Transaction Type,Sort Code,Account Number,Transaction Description,Debit Amount,Credit Amount,Balance,
+        28/03/2026,FPI,'30-91-74,02344812,A FRIEND DINNER SPLIT 28MAR26 ,,20,1204.61
+        27/03/2026,DEB,'30-91-74,02344812,PRET A MANGER    CD 1417 ,6.45,,1184.61
+        26/03/2026,DD,'30-91-74,02344812,VODAFONE ROAMING ,12.00,,1191.06
+        25/03/2026,DEB,'30-91-74,02344812,PRET A MANGER    CD 1417 ,,6.45,1203.06
+
+        """
+
+    @Test func lloydsLayout() throws {
+        let folder = TemporaryFolder()
+        let trip = try Card.trip(folder, local: "GBP", home: "GBP")
+        let r = try trip.run("import", try Card.write(Self.lloyds, folder))
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("read as a Lloyds statement\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("imported 3 purchases"), "\(r.stdout)")
+        #expect(r.stdout.contains("skipped 1 row: 1 transfer"), "\(r.stdout)")
+        #expect(try Self.row(trip, note: "VODAFONE ROAMING")?["date"] as? String == "2026-03-26")
+        // 6.45 + 12.00 - 6.45
+        #expect(try Card.net(trip) == "12.00")
+    }
+    // MARK: PayPal
+
+    /// PayPal's activity download: a USD payment paid from EUR is three rows, the payment and a
+    /// conversion in two legs whose Reference Txn ID is the payment's Transaction ID; a payment the
+    /// conversion paid only in part keeps no charge. Layout: OCA/bank-statement-import,
+    /// account_statement_import_paypal/tests/fixtures/activity_en.csv (unquoted, DD/MM/YYYY, `84`
+    /// without decimals, the conversion legs before the payment).
+    static let paypal = """
+        Date,Time,TimeZone,Name,Type,Status,Currency,Gross,Fee,Net,From Email Address,To Email Address,Transaction ID,Address Status,Sales Tax,Reference Txn ID,Invoice Number,Receipt ID,Balance,Contact Phone Number,Subject,Note
+        22/06/2026,02:43:36,PDT,,General Currency Conversion,Completed,EUR,-13.92,0,-13.92,me@example.com,,7KX01,,0,7KX03,DC-1,,0,,Dinner,
+        22/06/2026,02:43:36,PDT,,General Currency Conversion,Completed,USD,15,0,15,,me@example.com,7KX02,,0,7KX03,DC-1,,15,,Dinner,
+        22/06/2026,02:43:36,PDT,Diner Corner,Express Checkout Payment,Completed,USD,-15,0,-15,me@example.com,shop@diner.example,7KX03,Confirmed,0,,DC-1,,0,,Dinner,
+        23/06/2026,10:05:10,PDT,Museum Shop,Website Payment,Completed,EUR,-20.50,0,-20.50,me@example.com,shop@museum.example,7KX04,Confirmed,0,,M-77,,-20.50,,Tickets,
+        23/06/2026,10:05:10,PDT,,Bank Deposit to PP Account ,Completed,EUR,20.50,0,20.50,,me@example.com,7KX05,,0,7KX04,M-77,,0,,Tickets,
+        24/06/2026,18:30:00,PDT,,General Currency Conversion,Completed,EUR,-4.64,0,-4.64,me@example.com,,7KX06,,0,7KX08,,,0,,Taxi,
+        24/06/2026,18:30:00,PDT,,General Currency Conversion,Completed,USD,5,0,5,,me@example.com,7KX07,,0,7KX08,,,8.40,,Taxi,
+        24/06/2026,18:30:00,PDT,City Taxi,Express Checkout Payment,Completed,USD,-8.40,0,-8.40,me@example.com,taxi@example.com,7KX08,Confirmed,0,,,,0,,Taxi,
+
+        """
+
+    @Test func paypalPaymentIsChargedWhatItsConversionTook() throws {
+        let folder = TemporaryFolder()
+        let trip = try Card.trip(folder, local: "USD", home: "EUR")
+        let r = try trip.run("import", try Card.write(Self.paypal, folder))
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("read as a PayPal statement\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("imported 3 purchases"), "\(r.stdout)")
+        #expect(r.stdout.contains("skipped 5 rows: 4 exchanges, 1 top-up"), "\(r.stdout)")
+        let diner = try Self.row(trip, note: "Diner Corner")
+        #expect(diner?["date"] as? String == "2026-06-22")
+        #expect(diner?["currency"] as? String == "USD" && diner?["price"] as? String == "15.00")
+        #expect(diner?["charged"] as? String == "13.92", "\(String(describing: diner))")
+        #expect(try Self.row(trip, note: "Museum Shop")?["price"] as? String == "20.50")
+        // Paid partly from a USD balance: the conversion does not say what the payment cost.
+        let taxi = try Self.row(trip, note: "City Taxi")
+        #expect(taxi?["currency"] as? String == "USD" && taxi?["price"] as? String == "8.40")
+        #expect(taxi?["charged"] == nil || taxi?["charged"] is NSNull, "\(String(describing: taxi))")
+    }
+
+    /// The same download with every cell quoted and decimal commas (an account set to a European
+    /// country), the bank's pending deposit beside the payment it paid for. Layout: a beangulp
+    /// PayPal importer's tests (`test_currency_conversion`, module `beangulp_paypal`).
+    static let paypalQuoted = """
+        "Date","Time","TimeZone","Name","Type","Status","Currency","Gross","Fee","Net","From Email Address","To Email Address","Transaction ID","Reference Txn ID","Receipt ID","Balance","Subject"
+        "13/08/2026","07:00:00","PDT","Grocery Store","PreApproved Payment Bill User Payment","Completed","USD","-15,00","0,00","-15,00","me@example.com","shop@grocery.example","5TX2343","B-9934","","-15,00","Apples and eggs"
+        "13/08/2026","07:00:00","PDT","","Bank Deposit to PP Account ","Pending","EUR","13,92","0,00","13,92","","me@example.com","5TX2344","5TX2343","","13,92","Apples and eggs"
+        "13/08/2026","07:00:00","PDT","","General Currency Conversion","Completed","EUR","-13,92","0,00","-13,92","me@example.com","","5TX2345","5TX2343","","0,00","Apples and eggs"
+        "13/08/2026","07:00:00","PDT","","General Currency Conversion","Completed","USD","15,00","0,00","15,00","","me@example.com","5TX2346","5TX2343","","0,00","Apples and eggs"
+
+        """
+
+    @Test func paypalQuotedWithDecimalCommas() throws {
+        let folder = TemporaryFolder()
+        let trip = try Card.trip(folder, local: "USD", home: "EUR")
+        let r = try trip.run("import", try Card.write(Self.paypalQuoted, folder))
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("read as a PayPal statement\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("imported 1 purchase"), "\(r.stdout)")
+        #expect(r.stdout.contains("skipped 3 rows: 2 exchanges, 1 pending"), "\(r.stdout)")
+        let grocery = try Self.row(trip, note: "Grocery Store")
+        #expect(grocery?["date"] as? String == "2026-08-13")
+        #expect(grocery?["currency"] as? String == "USD" && grocery?["price"] as? String == "15.00")
+        #expect(grocery?["charged"] as? String == "13.92", "\(String(describing: grocery))")
+    }
+}
