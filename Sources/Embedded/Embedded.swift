@@ -61,6 +61,7 @@ public enum Embedded {
             ("sparkasse", PackageResources.profile_sparkasse_toml),
             ("lloyds", PackageResources.profile_lloyds_toml),
             ("paypal", PackageResources.profile_paypal_toml),
+            ("wise-history", PackageResources.profile_wise_history_toml),
             ("generic", PackageResources.profile_generic_toml),
         ]
     }

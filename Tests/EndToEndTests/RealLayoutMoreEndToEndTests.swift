@@ -103,4 +103,62 @@ struct RealLayoutMoreEndToEndTests {
         #expect(grocery?["currency"] as? String == "USD" && grocery?["price"] as? String == "15.00")
         #expect(grocery?["charged"] as? String == "13.92", "\(String(describing: grocery))")
     }
+
+    // MARK: Wise
+
+    /// Wise's multi-currency transaction history: unsigned amounts with a Direction, a card payment
+    /// paid from the EUR balance (13.25 EUR for 14.38 USD, a 0.07 EUR fee apart), one paid from the
+    /// USD balance, an exchange between the account's own balances (NEUTRAL, with its fee), a
+    /// cancelled transfer. Rows as in BeanyLedger/Beany, importers/test/fixtures/wise_0.dart; the
+    /// columns as jeremychia/personal-finances-dbt reads them.
+    static let wiseHistory = """
+        ID,Status,Direction,"Created on","Finished on","Source fee amount","Source fee currency","Target fee amount","Target fee currency","Source name","Source amount (after fees)","Source currency","Target name","Target amount (after fees)","Target currency","Exchange rate",Reference,Batch
+        "CARD_TRANSACTION-1279770001",COMPLETED,OUT,"2026-02-26 12:13:29","2026-02-26 12:13:29",0.07,EUR,,,"Ana Traveller",13.25,EUR,"Blue Bottle Coffee",14.38,USD,1.08530000,,
+        "CARD_TRANSACTION-1352810002",COMPLETED,OUT,"2026-03-01 18:55:30","2026-03-01 18:55:30",0.00,USD,,,"Ana Traveller",8.90,USD,"Yellow Cab",8.90,USD,1.00000000,,
+        "BALANCE_TRANSACTION-1734930003",COMPLETED,NEUTRAL,"2026-02-24 23:56:13","2026-02-24 23:56:13",1.52,EUR,,,"Ana Traveller",298.48,EUR,"Ana Traveller",320.00,USD,1.07210000,,
+        TRANSFER-996240004,COMPLETED,IN,"2026-02-20 18:06:56","2026-02-20 18:07:02",0.00,EUR,,,"Ana Traveller",300.00,EUR,"Ana Traveller",300.00,EUR,1.0,,
+        TRANSFER-996240005,CANCELLED,OUT,"2026-02-21 09:00:00","2026-02-21 09:00:00",0.00,EUR,,,"Ana Traveller",50.00,EUR,"Landlord",50.00,EUR,1.0,,
+
+        """
+
+    @Test func wiseTransactionHistory() throws {
+        let folder = TemporaryFolder()
+        let trip = try Card.trip(folder, local: "USD", home: "EUR")
+        let r = try trip.run("import", try Card.write(Self.wiseHistory, folder))
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("read as a Wise (transaction history) statement\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("skipped 3 rows: 1 cancelled, 1 exchange, 1 transfer"), "\(r.stdout)")
+        let coffee = try Self.row(trip, note: "Blue Bottle Coffee")
+        #expect(coffee?["date"] as? String == "2026-02-26")
+        #expect(coffee?["currency"] as? String == "USD" && coffee?["price"] as? String == "14.38")
+        #expect(coffee?["charged"] as? String == "13.25", "\(String(describing: coffee))")
+        let cab = try Self.row(trip, note: "Yellow Cab")
+        #expect(cab?["currency"] as? String == "USD" && cab?["price"] as? String == "8.90")
+        let fees = try Card.list(trip).filter { $0["category"] as? String == "fees" }
+        #expect(fees.compactMap { $0["price"] as? String }.sorted() == ["0.07", "1.52"], "\(fees)")
+    }
+
+    /// Wise's balance statement as the ledger_cli Dart app reads it: `Total fees` last and no
+    /// `Exchange To Amount`, so a GBP payment from the EUR balance is its EUR amount. Layout:
+    /// amos-joshua/ledger_cli_dart, test/core/test_formats.dart (`dd-mm-y`, the description in
+    /// column 13) and its tests' Wise rows.
+    static let wiseBalance = """
+        TransferWise ID,Date,Amount,Currency,Description,Payment Reference,Running Balance,Exchange From,Exchange To,Exchange Rate,Payer Name,Payee Name,Payee Account Number,Merchant,Card Last Four Digits,Card Holder Full Name,Attachment,Note,Total fees
+        CARD-58213,08-01-2026,-4.99,EUR,Card transaction of 4.99 EUR issued by Cafe Nero,,146.65,,,,,,,Cafe Nero,1234,Ana Traveller,,,0
+        CARD-58214,06-01-2026,-40.88,EUR,Card transaction of 35.98 GBP issued by Tesco,,151.64,EUR,GBP,0.88025,,,,Tesco,1234,Ana Traveller,,,0.31
+        TRANSFER-9911,04-01-2026,200.00,EUR,Received money from Ana Traveller,,192.52,,,,Ana Traveller,,,,,,,,0
+
+        """
+
+    @Test func wiseBalanceStatementWithoutExchangeToAmount() throws {
+        let folder = TemporaryFolder()
+        let trip = try Card.trip(folder, local: "EUR", home: "EUR")
+        let r = try trip.run("import", try Card.write(Self.wiseBalance, folder))
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("read as a Wise statement\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("imported 2 purchases"), "\(r.stdout)")
+        #expect(r.stdout.contains("skipped 1 row: 1 transfer"), "\(r.stdout)")
+        #expect(try Self.row(trip, note: "Card transaction of 35.98 GBP issued by Tesco")?["date"] as? String == "2026-01-06")
+        #expect(try Card.net(trip) == "45.87")
+    }
 }
