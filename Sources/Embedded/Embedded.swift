@@ -62,6 +62,7 @@ public enum Embedded {
             ("lloyds", PackageResources.profile_lloyds_toml),
             ("paypal", PackageResources.profile_paypal_toml),
             ("wise-history", PackageResources.profile_wise_history_toml),
+            ("bunq", PackageResources.profile_bunq_toml),
             ("generic", PackageResources.profile_generic_toml),
         ]
     }

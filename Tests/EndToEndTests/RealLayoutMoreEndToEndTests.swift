@@ -161,4 +161,31 @@ struct RealLayoutMoreEndToEndTests {
         #expect(try Self.row(trip, note: "Card transaction of 35.98 GBP issued by Tesco")?["date"] as? String == "2026-01-06")
         #expect(try Card.net(trip) == "45.87")
     }
+
+    // MARK: bunq
+
+    /// bunq: `;`, every cell quoted, decimal commas with `.` between thousands, no currency column.
+    /// Layout: VibeNL/GhostfolioSidekick, GhostfolioSidekick.UnitTests/FileImporter/TestFiles/Bunq/
+    /// Example1/Example1.csv (`"1.000,00"`, `bunq Payday … EUR`).
+    static let bunq = """
+        "Date";"Interest Date";"Amount";"Account";"Counterparty";"Name";"Description"
+        "2026-07-21";"2026-07-21";"-1.250,00";"NL00BUNQ0123456789";"";"Hotel Kaiserhof";"Hotel Kaiserhof WIEN, AT"
+        "2026-07-22";"2026-07-22";"-12,80";"NL00BUNQ0123456789";"";"Cafe Central";"Cafe Central WIEN, AT"
+        "2026-07-23";"2026-07-23";"3,50";"NL00BUNQ0123456789";"NL00BUNQ0123456789";"bunq";"bunq Payday 2026-07-23 EUR"
+        "2026-07-24";"2026-07-24";"12,80";"NL00BUNQ0123456789";"";"Cafe Central";"Cafe Central WIEN, AT"
+
+        """
+
+    @Test func bunqWithDecimalCommas() throws {
+        let folder = TemporaryFolder()
+        let trip = try Card.trip(folder, local: "EUR", home: "EUR")
+        let r = try trip.run("import", try Card.write(Self.bunq, folder))
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("read as a bunq statement\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("skipped 1 row: 1 interest"), "\(r.stdout)")
+        #expect(try Self.row(trip, note: "Hotel Kaiserhof")?["price"] as? String == "1250.00")
+        #expect(try Self.row(trip, note: "Hotel Kaiserhof")?["date"] as? String == "2026-07-21")
+        // 1,250.00 + 12.80 - 12.80 (the café's refund)
+        #expect(try Card.net(trip) == "1250.00")
+    }
 }
