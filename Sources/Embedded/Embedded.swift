@@ -63,6 +63,8 @@ public enum Embedded {
             ("paypal", PackageResources.profile_paypal_toml),
             ("wise-history", PackageResources.profile_wise_history_toml),
             ("bunq", PackageResources.profile_bunq_toml),
+            ("comdirect", PackageResources.profile_comdirect_toml),
+            ("comdirect-visa", PackageResources.profile_comdirect_visa_toml),
             ("generic", PackageResources.profile_generic_toml),
         ]
     }

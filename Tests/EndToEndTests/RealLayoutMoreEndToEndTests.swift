@@ -188,4 +188,98 @@ struct RealLayoutMoreEndToEndTests {
         // 1,250.00 + 12.80 - 12.80 (the café's refund)
         #expect(try Card.net(trip) == "1250.00")
     }
+
+    // MARK: comdirect
+
+    /// comdirect's download holding the current account and the Visa card, in ISO-8859-1: a `;`
+    /// line, each account's own preamble, `;` after every cell, `offen` for a row not booked yet,
+    /// the Visa card's table below the account's. Layout: pb-/beancount-comdirect,
+    /// tests/test_multi_importer.py and beancount_comdirect/multi_importer.py (ISO-8859-1, `offen`).
+    static let comdirect = RealLayoutEndToEndTests.cp1252(
+        """
+        ;
+        "Umsätze Girokonto";"Zeitraum: 01.12.2025 - 10.01.2026";
+        "Neuer Kontostand";"1.134,11 EUR";
+
+        "Buchungstag";"Wertstellung (Valuta)";"Vorgang";"Buchungstext";"Umsatz in EUR";
+        "offen";"offen";"Lastschrift / Belastung";"Auftraggeber: Bäckerei Müller Buchungstext: Brötchen";"-4,50";
+        "06.01.2026";"06.01.2026";"Lastschrift / Belastung";"Auftraggeber: Café Größenwahn Buchungstext: Frühstück Ref. AA00000000000001/0001";"-19,80";
+        "05.01.2026";"05.01.2026";"Übertrag / Überweisung";"Empfänger: Max Muster Buchungstext: Miete Ref. A000000000000002/0";"-1.200,00";
+        "04.01.2026";"04.01.2026";"Auszahlung GAA";"Buchungstext: GA NR00000001 WIEN 03.01/10.15UHR EUR 100,00 Ref. 6AL00000000000003/1";"-100,00";
+        "02.01.2026";"02.01.2026";"Visa-Kartenabrechnung";" SUMME MONATSABRECHNUNG VISA ";"-56,10";
+
+
+
+        "Umsätze Visa-Karte (Kreditkarte)";"Zeitraum: 01.12.2025 - 10.01.2026";
+        "Neuer Kontostand";"0,00 EUR";
+
+        "Buchungstag";"Umsatztag";"Vorgang";"Referenz";"Buchungstext";"Umsatz in EUR";
+        "30.12.2025";"29.12.2025";"Visa-Umsatz";"000000000000802";"HOTEL SACHER WIEN";"-320,00";
+
+        """)
+
+    @Test func comdirectAccountThenVisaCard() throws {
+        let folder = TemporaryFolder()
+        let trip = try Card.trip(folder, local: "EUR", home: "EUR")
+        let path = try RealLayoutEndToEndTests.write(Self.comdirect, folder)
+        let r = try trip.run("import", path)
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("read as a comdirect statement\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("imported 2 purchases"), "\(r.stdout)")
+        #expect(r.stdout.contains("skipped 3 rows: 1 card settlement, 1 pending, 1 transfer"), "\(r.stdout)")
+        let cafe = "Auftraggeber: Café Größenwahn Buchungstext: Frühstück Ref. AA00000000000001/0001"
+        #expect(try Self.row(trip, note: cafe)?["date"] as? String == "2026-01-06")
+        #expect(try Card.net(trip) == "119.80")
+        // The card's table, below the account's, by its profile.
+        let visa = try trip.run("import", path, "--profile", "comdirect-visa")
+        #expect(visa.exitCode == 0, "\(visa.stderr)")
+        #expect(visa.stdout.contains("imported 1 purchase"), "\(visa.stdout)")
+        #expect(try Self.row(trip, note: "HOTEL SACHER WIEN")?["date"] as? String == "2025-12-29")
+        #expect(try Card.net(trip) == "439.80")
+    }
+
+    /// comdirect's download of 2013: empty lines and the bank's name first (`UMS&Auml;TZE` as the
+    /// bank wrote it), no `;` after the last cell, dates padded with a space, the closing balance
+    /// below the rows. Layout: lkleen/comdirect-csv-parser,
+    /// core/src/test/resources/umsaetze_8115990_20130526-1520.testdata.csv.
+    static let comdirect2013 = RealLayoutEndToEndTests.cp1252(
+        """
+
+
+
+
+        "comdirect bank AG"
+        "UMS&Auml;TZE: ANA TRAVELLER"
+        "Erstellt am: 26.05.2026, 15:20 Uhr"
+
+        "Kunden-Nummer:";"1231230"
+        "BLZ:";"20041144"
+        "Verfügbarer Betrag:";"2.234,67 EUR"
+        "Kontostand:";"+2.134,56 EUR"
+
+        "Ums&auml;tze Girokonto";" - Zeitraum: 30 Tage"
+
+        "Neuer Kontostand";"+2.134,56"
+
+        "Buchungstag";"Wertstellung (Valuta)";"Vorgang";"Buchungstext";"Umsatz in EUR"
+        "21.05.2026 ";"21.05.2026 ";"Lastschrift Einzug";"Auftraggeber: BLUMENLADEN Buchungstext: EC 60981180 Ref. 0RK13151D1555835/18675 ";"-33,11"
+        "17.05.2026 ";"17.05.2026 ";"Übertrag/Überweisung";"Auftraggeber: HANS WURST GMBH Buchungstext: KONTO1118353611 Ref. JG11313791816110/3013 ";"33,12"
+        "15.05.2026 ";"15.05.2026 ";"Lastschrift Einzug";"Auftraggeber: BUCHHANDLUNG Buchungstext: EC 60958305 Ref. 6LD1313551033344/5071 ";"-12,40"
+
+        "Alter Kontostand";"+2.146,95"
+
+
+
+        """)
+
+    @Test func comdirectOf2013() throws {
+        let folder = TemporaryFolder()
+        let trip = try Card.trip(folder, local: "EUR", home: "EUR")
+        let r = try trip.run("import", try RealLayoutEndToEndTests.write(Self.comdirect2013, folder))
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("read as a comdirect statement\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("imported 2 purchases"), "\(r.stdout)")
+        #expect(r.stdout.contains("skipped 1 row: 1 transfer"), "\(r.stdout)")
+        #expect(try Card.net(trip) == "45.51")
+    }
 }

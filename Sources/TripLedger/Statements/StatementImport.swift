@@ -388,6 +388,8 @@ private struct StatementRowReader {
         self.profile = profile
         self.options = options
         self.trip = trip
+        // A table that ends before the file does: comdirect's next account, its closing balance.
+        let rows = rows.prefix { !profile.endsTable($0.first?.statementCell ?? "") }
         self.rows = rows
         width = header.count
         headerEndsEmpty = header.last?.isEmpty == true
@@ -413,6 +415,8 @@ private struct StatementRowReader {
         // `Betrag (EUR)`, `Paid Out (GBP)`: the header names the account's currency.
         let amountHeader = (profile.amount ?? profile.paidOut).flatMap { at[$0] }.map { header[$0] }
         headerCurrency = amountHeader.flatMap { h -> Currency? in
+            // `Umsatz in EUR` (comdirect) names it too.
+            if h.dropLast(3).hasSuffix(" in "), let c = CurrencyTable.shared.lookup(String(h.suffix(3))) { return c }
             guard h.hasSuffix(")"), let open = h.lastIndex(of: "(") else { return nil }
             let named = String(h[h.index(after: open)..<h.index(before: h.endIndex)])
             return CurrencyTable.shared.lookup(StatementAmount.symbols[named] ?? named)
@@ -428,7 +432,7 @@ private struct StatementRowReader {
         // a UK card's `Pending` is no date.
         let dateCells = rows.compactMap { r -> String? in
             let c = at[profile.date!].flatMap { $0 < r.count ? r[$0].statementCell : nil } ?? ""
-            return c.isEmpty || c.lowercased() == "pending" ? nil : c
+            return c.isEmpty || profile.isPendingDate(c) ? nil : c
         }
         if let f = options.dateFormat ?? profile.dateFormat.flatMap(DatePattern.init) {
             patterns = [f]
@@ -535,7 +539,7 @@ private struct StatementRowReader {
         if pending && !options.includePending { return count("pending") }
         // UK cards (Barclaycard) write `Pending` in the date column until the row is posted: with no
         // date it cannot be a purchase yet, whatever --include-pending says.
-        if cell(row, profile.date).lowercased() == "pending" { return count("pending") }
+        if profile.isPendingDate(cell(row, profile.date)) { return count("pending") }
         let typeCell = cell(row, profile.type ?? profile.note)
         let kind = profile.kind(of: typeCell)
         let note = cell(row, profile.note)
