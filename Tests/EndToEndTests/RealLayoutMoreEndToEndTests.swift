@@ -282,4 +282,56 @@ struct RealLayoutMoreEndToEndTests {
         #expect(r.stdout.contains("skipped 1 row: 1 transfer"), "\(r.stdout)")
         #expect(try Card.net(trip) == "45.51")
     }
+
+    // MARK: N26
+
+    /// N26's export before 2024 with its `Category` column, every cell quoted, a card payment in
+    /// pesos beside its euros. Layout: siddhantgoel/beancount-n26, beancount_n26/__init__.py
+    /// (`HEADER_FIELDS`) and tests/test_n26_importer.py (the quoted rows).
+    static let n26WithCategory = """
+        "Date","Payee","Account number","Transaction type","Payment reference","Category","Amount (EUR)","Amount (Foreign Currency)","Type Foreign Currency","Exchange Rate"
+        "2019-10-10","Muster GmbH","DE99999999999999999999","Outgoing Transfer","Muster payment","Miscellaneous","-12.34","","",""
+        "2019-10-11","CAFE DE FLORE","","MasterCard Payment","","Bars & Restaurants","-9.90","","",""
+        "2019-10-12","TACO STAND","","MasterCard Payment","","Bars & Restaurants","-13.95","-320.0","MXN","22.9391"
+        "2019-10-13","MAX MUSTERMANN","DE99999999999999999999","Income","Salary","Income","1500.00","","",""
+
+        """
+
+    @Test func n26BeforeTheAppRelaunch() throws {
+        let folder = TemporaryFolder()
+        let trip = try Card.trip(folder, local: "MXN", home: "EUR")
+        let r = try trip.run("import", try Card.write(Self.n26WithCategory, folder))
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("read as a N26 statement\n") || r.stdout.hasPrefix("read as an N26 statement\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("imported 2 purchases"), "\(r.stdout)")
+        #expect(r.stdout.contains("skipped 2 rows: 1 salary, 1 transfer"), "\(r.stdout)")
+        let taco = try Self.row(trip, note: "TACO STAND")
+        #expect(taco?["date"] as? String == "2019-10-12")
+        #expect(taco?["currency"] as? String == "MXN" && taco?["price"] as? String == "320.00")
+        #expect(taco?["charged"] as? String == "13.95", "\(String(describing: taco))")
+        #expect(try Self.row(trip, note: "CAFE DE FLORE")?["currency"] as? String == "EUR")
+    }
+
+    /// N26's export since 2024 as the app writes it: `Type` the one header cell unquoted, rows
+    /// unquoted but for text with spaces, `Original Amount` unsigned beside its currency.
+    /// Layout: BeanyLedger/Beany, importers/test/fixtures/n26.dart.
+    static let n26Of2024 = """
+        "Booking Date","Value Date","Partner Name","Partner Iban",Type,"Payment Reference","Account Name","Amount (EUR)","Original Amount","Original Currency","Exchange Rate"
+        2026-01-02,2026-01-04,"GOOGLE*CLOUD LXXXXX",,Presentment,-,"Main Account",-0.04,0.04,EUR,1
+        2026-01-18,2026-01-19,"CHATGPT SUBSCRIPTION",,Presentment,-,"Main Account",-18.42,20,USD,0.921
+        2026-01-22,2026-01-23,"Stripe Technology Europe Ltd",DK0000000000000000,"Credit Transfer","GitHub Sponsors","Main Account",1.80,,,
+
+        """
+
+    @Test func n26Of2024AsTheAppWritesIt() throws {
+        let folder = TemporaryFolder()
+        let trip = try Card.trip(folder, local: "USD", home: "EUR")
+        let r = try trip.run("import", try Card.write(Self.n26Of2024, folder))
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("imported 2 purchases"), "\(r.stdout)")
+        #expect(r.stdout.contains("skipped 1 row: 1 transfer"), "\(r.stdout)")
+        let chat = try Self.row(trip, note: "CHATGPT SUBSCRIPTION")
+        #expect(chat?["currency"] as? String == "USD" && chat?["price"] as? String == "20.00")
+        #expect(chat?["charged"] as? String == "18.42", "\(String(describing: chat))")
+    }
 }
