@@ -65,6 +65,7 @@ public enum Embedded {
             ("bunq", PackageResources.profile_bunq_toml),
             ("comdirect", PackageResources.profile_comdirect_toml),
             ("comdirect-visa", PackageResources.profile_comdirect_visa_toml),
+            ("curve", PackageResources.profile_curve_toml),
             ("generic", PackageResources.profile_generic_toml),
         ]
     }

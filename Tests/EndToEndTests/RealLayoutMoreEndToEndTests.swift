@@ -334,4 +334,38 @@ struct RealLayoutMoreEndToEndTests {
         #expect(chat?["currency"] as? String == "USD" && chat?["price"] as? String == "20.00")
         #expect(chat?["charged"] as? String == "18.42", "\(String(describing: chat))")
     }
+
+    // MARK: Curve
+
+    /// Curve: a space after every comma, the funding card's amount positive for a purchase and
+    /// negative for a refund, a foreign spend beside it. Layout: CumpsD/financial-converter,
+    /// src/FinancialConverter/Statements/CurveStatement.cs (the header; read with delimiter ", ").
+    static let curve = """
+        Export Format, Date (YYYY-MM-DD as UTC), Time (HH:MM:SS), Merchant, Txn Amount (Funding Card), Txn Currency (Funding Card), Txn Amount (Foreign Spend), Txn Currency (Foreign Spend), Card Name, Card Last 4 Digits, Type, Category, Notes
+        CSV, 2026-05-02, 09:14:55, Pret A Manger, 6.45, GBP, , , Visa Debit, 8480, Personal, Food & Drink,
+        CSV, 2026-05-03, 19:40:12, Trattoria Da Enzo, 41.38, GBP, 48.00, EUR, Visa Debit, 8480, Personal, Food & Drink,
+        CSV, 2026-05-04, 11:02:37, Trattoria Da Enzo, -8.62, GBP, -10.00, EUR, Visa Debit, 8480, Personal, Food & Drink,
+
+        """
+
+    @Test func curveWithForeignSpend() throws {
+        let folder = TemporaryFolder()
+        let trip = try Card.trip(folder, local: "EUR", home: "GBP")
+        let r = try trip.run("import", try Card.write(Self.curve, folder))
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("read as a Curve statement\n"), "\(r.stdout)")
+        let enzo = try Card.list(trip).filter { $0["note"] as? String == "Trattoria Da Enzo" }
+        let meal = enzo.first { $0["kind"] as? String == "purchase" }
+        #expect(meal?["currency"] as? String == "EUR" && meal?["price"] as? String == "48.00", "\(enzo)")
+        #expect(meal?["charged"] as? String == "41.38", "\(enzo)")
+        #expect(meal?["date"] as? String == "2026-05-03")
+        // The refund in euros, linked to the meal.
+        let back = enzo.first { $0["kind"] as? String == "refund" }
+        #expect(back?["refund_of"] as? Int == meal?["id"] as? Int, "\(enzo)")
+        #expect(back?["currency"] as? String == "EUR" && back?["price"] as? String == "10.00", "\(enzo)")
+        #expect(back?["charged"] as? String == "8.62", "\(enzo)")
+        #expect(try Self.row(trip, note: "Pret A Manger")?["price"] as? String == "6.45")
+        // 6.45 + 41.38 - 8.62, what the card paid
+        #expect(try Card.net(trip) == "39.21")
+    }
 }
