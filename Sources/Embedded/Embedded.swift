@@ -66,6 +66,7 @@ public enum Embedded {
             ("comdirect", PackageResources.profile_comdirect_toml),
             ("comdirect-visa", PackageResources.profile_comdirect_visa_toml),
             ("curve", PackageResources.profile_curve_toml),
+            ("revolut-business", PackageResources.profile_revolut_business_toml),
             ("generic", PackageResources.profile_generic_toml),
         ]
     }

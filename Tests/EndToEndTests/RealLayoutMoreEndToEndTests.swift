@@ -368,4 +368,37 @@ struct RealLayoutMoreEndToEndTests {
         // 6.45 + 41.38 - 8.62, what the card paid
         #expect(try Card.net(trip) == "39.21")
     }
+
+    // MARK: Revolut Business
+
+    /// Revolut Business: the merchant's amount unsigned in `Orig amount`, the account's signed in
+    /// `Amount` with the fee apart (`Total amount` adds it), a pending row without its completed
+    /// date. Columns and dates as TolgaV/revolut-business-to-freeagent
+    /// (revolut-business-fee-splitter.py) and jamesfreeman959/python-revolut-business-csv-to-freeagent
+    /// (revolut_to_qif.py, `%Y-%m-%d`) read them; the header's order as importers' tests write it.
+    static let revolutBusiness = """
+        Date started (UTC),Date completed (UTC),ID,Type,State,Description,Reference,Payer,Card number,Card label,Card state,Orig currency,Orig amount,Payment currency,Amount,Total amount,Exchange rate,Fee,Fee currency,Balance,Account,Beneficiary account number,Beneficiary sort code or routing number,Beneficiary IBAN,Beneficiary BIC,MCC,Related transaction id,Spend program,Card references
+        2026-04-10,2026-04-11,6a1f0c2e-0001,CARD_PAYMENT,COMPLETED,Trattoria Roma,,Ana Traveller,443252******0000,Virtual,ACTIVE,EUR,48.00,GBP,-41.38,-41.38,0.862083,0.00,GBP,1958.62,GBP Main,,,,,5812,,,
+        2026-04-12,2026-04-13,6a1f0c2e-0002,CARD_PAYMENT,COMPLETED,Hotel Bellevue,,Ana Traveller,443252******0000,Virtual,ACTIVE,EUR,320.00,GBP,-276.80,-278.80,0.865,2.00,GBP,1679.82,GBP Main,,,,,7011,,,
+        2026-04-09,2026-04-09,6a1f0c2e-0003,TOPUP,COMPLETED,Money added from ANA TRAVELLER,REVOGB21,,,,,,,GBP,2000.00,2000.00,,0.00,GBP,2000.00,GBP Main,,,,,,,,
+        2026-04-14,,6a1f0c2e-0004,CARD_PAYMENT,PENDING,Taxi Milano,,Ana Traveller,443252******0000,Virtual,ACTIVE,EUR,22.00,GBP,-19.03,-19.03,0.865,0.00,GBP,,GBP Main,,,,,4121,,,
+
+        """
+
+    @Test func revolutBusiness() throws {
+        let folder = TemporaryFolder()
+        let trip = try Card.trip(folder, local: "EUR", home: "GBP")
+        let r = try trip.run("import", try Card.write(Self.revolutBusiness, folder))
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("read as a Revolut Business statement\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("skipped 2 rows: 1 pending, 1 top-up"), "\(r.stdout)")
+        let meal = try Self.row(trip, note: "Trattoria Roma")
+        #expect(meal?["date"] as? String == "2026-04-10")
+        #expect(meal?["currency"] as? String == "EUR" && meal?["price"] as? String == "48.00")
+        #expect(meal?["charged"] as? String == "41.38", "\(String(describing: meal))")
+        #expect(try Self.row(trip, note: "Hotel Bellevue")?["charged"] as? String == "276.80")
+        #expect(try Self.row(trip, note: "fee: Hotel Bellevue")?["price"] as? String == "2.00")
+        // 41.38 + 276.80 + 2.00 (the fee), what the account paid
+        #expect(try Card.net(trip) == "320.18")
+    }
 }
