@@ -61,6 +61,14 @@ public enum Embedded {
             ("ing-de", PackageResources.profile_ing_de_toml),
             ("ing-nl", PackageResources.profile_ing_nl_toml),
             ("sparkasse", PackageResources.profile_sparkasse_toml),
+            ("lloyds", PackageResources.profile_lloyds_toml),
+            ("paypal", PackageResources.profile_paypal_toml),
+            ("wise-history", PackageResources.profile_wise_history_toml),
+            ("bunq", PackageResources.profile_bunq_toml),
+            ("comdirect", PackageResources.profile_comdirect_toml),
+            ("comdirect-visa", PackageResources.profile_comdirect_visa_toml),
+            ("curve", PackageResources.profile_curve_toml),
+            ("revolut-business", PackageResources.profile_revolut_business_toml),
             ("generic", PackageResources.profile_generic_toml),
         ]
     }

@@ -368,6 +368,8 @@ private struct StatementRowReader {
     /// The date patterns the rows decided, tried in turn on each date (`DateChoice`).
     let patterns: [DatePattern]
     let spendingNegative: Bool
+    /// The charges that currency conversion rows give the rows they paid for (PayPal's).
+    let conversions: StatementConversions
     /// The header's number of cells, and whether its last is empty (a trailing separator).
     let width: Int
     let headerEndsEmpty: Bool
@@ -386,6 +388,8 @@ private struct StatementRowReader {
         self.profile = profile
         self.options = options
         self.trip = trip
+        // A table that ends before the file does: comdirect's next account, its closing balance.
+        let rows = rows.prefix { !profile.endsTable($0.first?.statementCell ?? "") }
         self.rows = rows
         width = header.count
         headerEndsEmpty = header.last?.isEmpty == true
@@ -393,7 +397,7 @@ private struct StatementRowReader {
         for name in [
             profile.date, profile.amount, profile.paidOut, profile.paidIn, profile.fee, profile.currency, profile.note,
             profile.category, profile.foreignAmount, profile.foreignCurrency, profile.type, profile.state,
-            profile.completedWhenSet, profile.charged, profile.direction,
+            profile.completedWhenSet, profile.charged, profile.direction, profile.id, profile.conversionOf,
         ].compactMap({ $0 }) {
             if let i = header.firstIndex(where: { StatementProfile.columnMatches($0, name) }) { at[name] = i }
         }
@@ -404,9 +408,15 @@ private struct StatementRowReader {
             at[c] = i
         }
         self.at = at
+        conversions = StatementConversions(rows: rows, profile: profile) { row, name in
+            guard let name, let i = at[name], i < row.count else { return "" }
+            return row[i].statementCell
+        }
         // `Betrag (EUR)`, `Paid Out (GBP)`: the header names the account's currency.
         let amountHeader = (profile.amount ?? profile.paidOut).flatMap { at[$0] }.map { header[$0] }
         headerCurrency = amountHeader.flatMap { h -> Currency? in
+            // `Umsatz in EUR` (comdirect) names it too.
+            if h.dropLast(3).hasSuffix(" in "), let c = CurrencyTable.shared.lookup(String(h.suffix(3))) { return c }
             guard h.hasSuffix(")"), let open = h.lastIndex(of: "(") else { return nil }
             let named = String(h[h.index(after: open)..<h.index(before: h.endIndex)])
             return CurrencyTable.shared.lookup(StatementAmount.symbols[named] ?? named)
@@ -422,7 +432,7 @@ private struct StatementRowReader {
         // a UK card's `Pending` is no date.
         let dateCells = rows.compactMap { r -> String? in
             let c = at[profile.date!].flatMap { $0 < r.count ? r[$0].statementCell : nil } ?? ""
-            return c.isEmpty || c.lowercased() == "pending" ? nil : c
+            return c.isEmpty || profile.isPendingDate(c) ? nil : c
         }
         if let f = options.dateFormat ?? profile.dateFormat.flatMap(DatePattern.init) {
             patterns = [f]
@@ -529,7 +539,7 @@ private struct StatementRowReader {
         if pending && !options.includePending { return count("pending") }
         // UK cards (Barclaycard) write `Pending` in the date column until the row is posted: with no
         // date it cannot be a purchase yet, whatever --include-pending says.
-        if cell(row, profile.date).lowercased() == "pending" { return count("pending") }
+        if profile.isPendingDate(cell(row, profile.date)) { return count("pending") }
         let typeCell = cell(row, profile.type ?? profile.note)
         let kind = profile.kind(of: typeCell)
         let note = cell(row, profile.note)
@@ -615,6 +625,14 @@ private struct StatementRowReader {
                 value = foreign.minorUnits
                 amountCell = foreignText
             }
+        }
+        // A payment in another currency that the file's own conversion paid for (PayPal's).
+        if charged == nil,
+            let paid = conversions.charged(
+                id: cell(row, profile.id), amount: value, isNegative: amount.isNegative, currency: currency, home: trip.homeCurrency)
+        {
+            charged = paid
+            chargedCell = Money(minorUnits: paid, currency: trip.homeCurrency).plainText
         }
         let date = try self.date(row, number: number)
         let categoryCell = cell(row, profile.category)

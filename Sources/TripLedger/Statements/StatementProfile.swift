@@ -57,6 +57,16 @@ public struct StatementProfile: Sendable, Equatable {
     public var notCompleted: [String] = []
     /// A column that is empty while the row is pending (`Completed Date`).
     public var completedWhenSet: String?
+    /// The column that names each row (PayPal's `Transaction ID`), and the column in which an
+    /// `exchange` row names the row its currency conversion paid for (`Reference Txn ID`): the
+    /// payment is then charged what the conversion took (`StatementConversions`).
+    public var id: String?
+    public var conversionOf: String?
+    /// First cells that end the table (`Umsätze*`, `Alter Kontostand*`: comdirect writes its next
+    /// account and its closing balance below the rows).
+    public var endsAt: [String] = []
+    /// Date cells that mean the row is not booked yet (`offen`); `Pending` always does (UK cards).
+    public var pendingDates: [String] = []
     /// `(kind, patterns)` in file order: the first kind with a matching pattern classifies a row.
     public var rows: [(kind: RowKind, patterns: [String])] = []
 
@@ -127,6 +137,10 @@ public struct StatementProfile: Sendable, Equatable {
             case "pending": pending = list(e.value)
             case "not_completed": notCompleted = list(e.value)
             case "completed_when_set": completedWhenSet = e.value
+            case "id": id = e.value
+            case "conversion_of": conversionOf = e.value
+            case "ends_at": endsAt = list(e.value)
+            case "pending_dates": pendingDates = list(e.value)
             default:
                 throw .badConfig(file: origin, line: e.line, message: "unknown key \(e.key)")
             }
@@ -192,6 +206,18 @@ public struct StatementProfile: Sendable, Equatable {
         // `(EUR)` or a symbol (DKB's `Betrag (€)`): one to three characters in the parentheses.
         let stem = n.dropLast(2)
         return h.hasPrefix(stem) && h.hasSuffix(")") && (stem.count + 2...stem.count + 4).contains(h.count)
+    }
+
+    /// Whether a row whose first cell is `cell` ends the table.
+    func endsTable(_ cell: String) -> Bool {
+        let t = cell.lowercased()
+        return endsAt.contains { Self.glob($0.lowercased(), t) }
+    }
+
+    /// Whether a date cell says the row is not booked yet.
+    func isPendingDate(_ cell: String) -> Bool {
+        let t = cell.trimmingSpaces.lowercased()
+        return t == "pending" || pendingDates.contains { $0.lowercased() == t }
     }
 
     /// What a row is by its type (or note) cell; `nil` when no pattern matches.
