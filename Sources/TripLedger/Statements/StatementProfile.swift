@@ -57,6 +57,11 @@ public struct StatementProfile: Sendable, Equatable {
     public var notCompleted: [String] = []
     /// A column that is empty while the row is pending (`Completed Date`).
     public var completedWhenSet: String?
+    /// `decimal_mark`: `.` or `,`, the mark every amount is read with; `nil`: decided cell by cell.
+    public var decimalMark: Character?
+    /// `other_money_in = "skip"`: money in that no pattern names and whose description no spending
+    /// row of the file has is skipped (a salary), not taken for a refund. What inference decides.
+    public var skipsOtherMoneyIn = false
     /// `(kind, patterns)` in file order: the first kind with a matching pattern classifies a row.
     public var rows: [(kind: RowKind, patterns: [String])] = []
 
@@ -127,6 +132,16 @@ public struct StatementProfile: Sendable, Equatable {
             case "pending": pending = list(e.value)
             case "not_completed": notCompleted = list(e.value)
             case "completed_when_set": completedWhenSet = e.value
+            case "decimal_mark":
+                guard e.value == "." || e.value == "," else {
+                    throw .badConfig(file: origin, line: e.line, message: "decimal_mark is \".\" or \",\"")
+                }
+                decimalMark = e.value.first
+            case "other_money_in":
+                guard e.value == "skip" || e.value == "refund" else {
+                    throw .badConfig(file: origin, line: e.line, message: "other_money_in is skip or refund")
+                }
+                skipsOtherMoneyIn = e.value == "skip"
             default:
                 throw .badConfig(file: origin, line: e.line, message: "unknown key \(e.key)")
             }
