@@ -53,22 +53,33 @@ public enum StatementInference {
 
     static func decide(_ tables: [Table], hints: Hints) throws(Undecided) -> StatementLayout {
         let found = tables.compactMap { t in headerIndex(t.records, fixed: hints.headerIndex).map { (t, $0) } }
-        guard let (table, at) = found.first else {
+        guard !found.isEmpty else {
             throw Undecided(
                 choice: "header", reason: "no line is followed by rows of the same number of cells (tried , ; and tab)",
                 option: "--skip-lines N and --delimiter D")
         }
-        if found.count > 1 {
-            let names = found.map { delimiterName($0.0.delimiter) }.joined(separator: " and ")
-            throw Undecided(
-                choice: "delimiter", reason: "the file reads as a table with \(names)", option: "--delimiter \(delimiterName(found[0].0.delimiter))")
+        // The delimiter is the one whose table gives the columns their meaning: `;` read as `,` can
+        // make a table of two columns of text, which decides nothing.
+        var decided: [StatementLayout] = []
+        var firstError: (width: Int, error: Undecided)?
+        for (table, at) in found {
+            let columns = Columns(header: table.records[at], rows: dataRows(table.records, header: at))
+            do {
+                var layout = try columns.decide(hints: hints)
+                layout.delimiter = table.delimiter
+                layout.headerIndex = at
+                decided.append(layout)
+            } catch {
+                if firstError.map({ $0.width < columns.header.count }) ?? true { firstError = (columns.header.count, error) }
+            }
         }
-        let header = table.records[at]
-        let rows = dataRows(table.records, header: at)
-        let columns = Columns(header: header, rows: rows)
-        var layout = try columns.decide(hints: hints)
-        layout.delimiter = table.delimiter
-        layout.headerIndex = at
+        if decided.count > 1 {
+            let names = decided.map { delimiterName($0.delimiter) }.joined(separator: " and ")
+            throw Undecided(
+                choice: "delimiter", reason: "the file reads as a statement with \(names)",
+                option: "--delimiter \(delimiterName(decided[0].delimiter))")
+        }
+        guard let layout = decided.first else { throw firstError!.error }
         return layout
     }
 
@@ -220,8 +231,18 @@ extension StatementInference {
             if let hint { return [hint] }
             switch DatePattern.choose(for: cells) {
             case .patterns(let p):
-                // The patterns that read a date of this file, in `known`'s order.
-                return p.filter { p in cells.contains { p.validFields($0) != nil } }
+                // The patterns that read a date of this file, in `known`'s order; an order no date
+                // needs (`06/06/2026` reads both ways alike) is left out when a date rules it out.
+                let reading = p.filter { p in cells.contains { p.validFields($0) != nil } }
+                func only(_ o: DatePattern.Order) -> Bool {
+                    cells.contains { c in
+                        reading.contains { $0.order == o && $0.validFields(c) != nil }
+                            && !reading.contains { $0.order != nil && $0.order != o && $0.validFields(c) != nil }
+                    }
+                }
+                let (day, month) = (only(.dayFirst), only(.monthFirst))
+                guard day != month else { return reading }
+                return reading.filter { $0.order != (day ? .monthFirst : .dayFirst) }
             case .undecided(let example):
                 let forms = DatePattern.known.filter { $0.order != nil && $0.validFields(example) != nil }.map(\.description)
                 throw Undecided(

@@ -27,7 +27,7 @@ extension StatementInference {
         static let description = [
             "description", "beschreibung", "umsatzbeschreibung", "naam / omschrijving", "omschrijving", "merchant", "payee",
             "counter party", "name", "auftraggeber/empfänger", "beguenstigter/zahlungspflichtiger", "details", "reference",
-            "verwendungszweck", "narrative", "memo",
+            "empfänger", "zahlungsempfänger", "counterparty", "verwendungszweck", "narrative", "memo",
         ]
         static let typeColumn: Set<String> = [
             "type", "transaction type", "typ", "umsatztyp", "buchungstext", "mutatiesoort", "buchungsart", "transaktionstyp",
