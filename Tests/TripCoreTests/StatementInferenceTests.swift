@@ -196,6 +196,7 @@ struct StatementInferenceTests {
         ("Date,Booked,Description,Amount\n2026-03-01,2026-03-02,Cafe,-3.50\n", "date column", "--date-column \"Date\""),
         ("Date,Description,Debit,Credit\n2026-03-01,Cafe,3.50,1.00\n", "amount column", "--amount-column"),
         ("Date,Description,Amount,Type\n2026-03-01,Cafe,-3.50,Mystery\n", "row types", "--profile"),
+        ("Date,Description,Debit,Credit\n2026-03-01,REFUND CAFE,3.50,\n2026-03-02,Bar,4.00,\n", "rows that are not spending", "--profile"),
     ])
     func aChoiceTheFileLeavesOpenIsNamedWithItsOption(_ text: String, _ choice: String, _ option: String) {
         guard case .failure(let u) = StatementInference.infer(Self.tables(text)) else {

@@ -206,7 +206,42 @@ extension StatementInference {
             } else if let note {
                 layout.rows = descriptionRules(note)
             }
+            try checkDirections(layout, note: note, type: type)
             return layout
+        }
+
+        /// With money out and money in told apart by columns, a row whose type or description says
+        /// the other way (a `Refund` in the debit column) is refused, not taken as either.
+        func checkDirections(
+            _ layout: StatementLayout, note: Int?, type: (column: Int, rules: [StatementLayout.RowRule], kinds: [String: StatementLayout.RowKind])?
+        ) throws(Undecided) {
+            guard layout.spendingNegative == nil else { return }
+            let out = layout.paidOut.flatMap { header.firstIndex(of: $0) }
+            let way = layout.direction.flatMap { header.firstIndex(of: $0) }
+            for (n, row) in rows.enumerated() {
+                let spending: Bool
+                if let out {
+                    spending = nonZero(cell(row, out))
+                } else if let way {
+                    spending = layout.moneyOut.contains(cell(row, way))
+                } else {
+                    return
+                }
+                let kind = type.flatMap { $0.kinds[cell(row, $0.column).lowercased()] }
+                let says: Bool? =
+                    switch kind {
+                    case .purchase?, .fee?: true
+                    case .refund?, .skip("card settlement")?: false
+                    case .skip?: nil
+                    case nil: Vocabulary.isMoneyIn(cell(row, note)) ? false : nil
+                    }
+                guard let says, says != spending else { continue }
+                throw Undecided(
+                    choice: "rows that are not spending",
+                    reason:
+                        "row \(n + 1) (\(quoted(cell(row, note ?? type?.column)))) is money \(spending ? "out" : "in") but reads as \(says ? "spending" : "a payment or refund")",
+                    option: "--profile NAME (a profile file's [rows] says what each row is)")
+            }
         }
 
         // MARK: dates
