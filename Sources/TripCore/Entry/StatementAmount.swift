@@ -21,9 +21,10 @@ public struct StatementAmount: Sendable, Equatable {
 
     /// Reads `cell`. `currency` gives the currency of an amount whose cell names none (its
     /// decimal places decide how the number is read); `field` and the cell are named in errors,
-    /// with the currency, so `"21.97" has 2 decimal places; JPY has 0` says which.
+    /// with the currency, so `"21.97" has 2 decimal places; JPY has 0` says which. `decimalMark`,
+    /// when the file's amounts decided it (`StatementInference`), makes the other mark grouping only.
     public static func read(
-        _ cell: String, field: String, currency fallback: () throws -> Currency
+        _ cell: String, field: String, decimalMark: Character? = nil, currency fallback: () throws -> Currency
     ) throws -> StatementAmount {
         var t = Substring(cell.trimmingSpaces)
         func bad(_ reason: String) -> TripError { .badAmount(field: field, value: cell, reason: reason) }
@@ -77,6 +78,14 @@ public struct StatementAmount: Sendable, Equatable {
             t = t.dropLast()
         }
         t = Substring(String(t).trimmingSpaces)
+        // The file decided its mark: the number is read by it alone, never re-decided cell by cell.
+        var decided: NumberLiteral?
+        if let mark = decimalMark {
+            guard let plain = Self.plain(t, mark: mark), let v = Rational(decimalText: plain) else {
+                throw bad("is not a valid number with \(quoted(String(mark))) as decimal mark")
+            }
+            decided = NumberLiteral(value: v, fractionDigits: plain.split(separator: ".").dropFirst().first?.count ?? 0)
+        }
         let scalars = Array(t.unicodeScalars)
         guard !scalars.isEmpty,
             scalars.allSatisfy({
@@ -87,12 +96,26 @@ public struct StatementAmount: Sendable, Equatable {
             throw bad("is not an amount; a statement's amount is one number, with its currency code or sign if any")
         }
         let currency = try code.map { c throws(TripError) in try CurrencyTable.shared.currency(for: c) } ?? fallback()
-        let n = try NumberLiteral.read(scalars, field: field, whole: cell, minorUnits: currency.minorUnits)
+        let n = try decided ?? NumberLiteral.read(scalars, field: field, whole: cell, minorUnits: currency.minorUnits)
         guard n.fractionDigits <= currency.minorUnits else {
             throw bad("has \(n.fractionDigits) decimal places; \(currency.code) has \(currency.minorUnits)")
         }
         let scaled = try? n.value.scaled(byPowerOfTen: currency.minorUnits).roundedToInt64(.halfUp)
         guard let value = scaled, PurchaseBound.contains(value) else { throw bad("is too large for one purchase") }
         return StatementAmount(minorUnits: value, isNegative: negative && value != 0, writtenCurrency: code)
+    }
+
+    /// `1.234,50` with mark `,` as `1234.50`: the other mark (and spaces, apostrophes) only between
+    /// groups of three digits; `nil` when they are anywhere else.
+    static func plain(_ text: Substring, mark: Character) -> String? {
+        let parts = text.split(separator: mark, omittingEmptySubsequences: false)
+        guard parts.count <= 2, let whole = parts.first else { return nil }
+        let groups = whole.split(omittingEmptySubsequences: false) { $0 == "." || $0 == "," || $0 == "'" || $0 == " " || $0 == "\u{00A0}" }
+        guard let first = groups.first, !first.isEmpty || parts.count == 2, first.count <= (groups.count > 1 ? 3 : .max),
+            groups.dropFirst().allSatisfy({ $0.count == 3 }), groups.joined().allSatisfy(\.isNumber)
+        else { return nil }
+        guard parts.count == 2 else { return groups.joined() }
+        guard !parts[1].isEmpty, parts[1].allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return (first.isEmpty ? "0" : groups.joined()) + "." + parts[1]
     }
 }

@@ -78,12 +78,17 @@ public struct ImportResult: Sendable, Equatable {
     public var refundsLinked = 0
     /// A card statement's rows as reconciled with the trip's purchases (`StatementPlan`).
     public var plan: StatementPlan?
+    /// The mapping inference decided, in one line (`StatementLayout.summary`); `nil` when a profile or the options gave it.
+    public var inferred: String?
+    /// Where `--save-profile` wrote the inferred mapping.
+    public var savedProfile: String?
 
     private var statementJSON: [String: JSONValue] {
         guard isStatement else { return [:] }
         return [
             "profile": profile.map { .string($0) } ?? .null, "not_imported": .object(notImported.mapValues { .int(Int64($0)) }),
             "refunds_linked": .int(Int64(refundsLinked)), "reconcile": plan?.json ?? .null,
+            "inferred": inferred.map { .string($0) } ?? .null, "saved_profile": savedProfile.map { .string($0) } ?? .null,
         ]
     }
 
@@ -111,7 +116,9 @@ public struct ImportResult: Sendable, Equatable {
         let noun = imported == 1 ? "purchase" : "purchases"
         let dup = skipped == 1 ? "duplicate" : "duplicates"
         let moved = transfers == 0 ? "" : " and \(transfers) transfer\(transfers == 1 ? "" : "s")"
-        let read = profile.map { "read as a \($0) statement\n" } ?? ""
+        let read =
+            (profile.map { "read as a \($0) statement\n" } ?? "") + (inferred.map { "read as: \($0)\n" } ?? "")
+            + (savedProfile.map { "saved the mapping as \($0)\n" } ?? "")
         if let plan, plan.reconciledAny || plan.dryRun {
             let linked = refundsLinked == 0 ? "" : "\nlinked \(refundsLinked) refund\(refundsLinked == 1 ? "" : "s")"
             return read + plan.text(notImported: notImported) + linked

@@ -1,3 +1,4 @@
+import Rendering
 import TripCore
 import TripModel
 
@@ -32,6 +33,13 @@ public struct StatementOptions: Sendable {
     public var addUnmatched = false
     /// `--dry-run`: the plan (`StatementPlan`), row by row, and nothing written.
     public var dryRun = false
+    /// `--decimal-mark`: `.` or `,`, for every amount (wins over a profile's and inference's).
+    public var decimalMark: Character?
+    /// `--save-profile NAME`: keep the mapping inference decided as `userProfiles/NAME.toml`.
+    public var saveProfile: String?
+    /// Profiles left out as if not shipped (`TRIP_TEST_WITHOUT_PROFILES`, `*` for all): how the
+    /// tests read a profile's own file by inference.
+    public var withoutProfiles: Set<String> = []
 
     public init() {}
 }
@@ -53,6 +61,9 @@ private struct StatementLine {
     var merchant: String? = nil
     /// A fee column's amount beside its row: never matched to a logged purchase.
     var isFee = false
+    /// Money in that no pattern names: skipped unless a spending row has its description
+    /// (`StatementProfile.skipsOtherMoneyIn`).
+    var isOtherMoneyIn = false
 }
 
 extension Ledger {
@@ -66,7 +77,17 @@ extension Ledger {
     func importStatement(bytes raw: [UInt8], options: ImportOptions) throws -> ImportResult? {
         let so = options.statementOptions
         let bytes = StatementEncoding.decode(raw).text
-        let profiles = try StatementProfile.all(userFolder: so.userProfiles)
+        let profiles = try StatementProfile.all(userFolder: so.userProfiles).filter {
+            !so.withoutProfiles.contains($0.name) && !so.withoutProfiles.contains("*")
+        }
+        if let name = so.saveProfile {
+            guard StatementProfile.isValidName(name) else {
+                throw TripError.usage("import: --save-profile \(name) is not a profile name: lower-case letters, digits and -")
+            }
+            guard !profiles.contains(where: { $0.name == name }) else {
+                throw TripError.usage("import: --save-profile \(name): a profile of that name exists; choose another name")
+            }
+        }
         var chosen: StatementProfile?
         if let name = so.profile {
             guard let p = profiles.first(where: { $0.name == name.lowercased() }) else {
@@ -111,8 +132,19 @@ extension Ledger {
                 }
             }
         }
+        var inferred: StatementLayout?
+        if found == nil && mapping == nil && chosen == nil {
+            // The export format's own columns only: its errors say what is missing.
+            let head = firstRecords.first { !$0.allSatisfy(\.isEmpty) }
+            if head?.allSatisfy(Self.exportColumns.contains) ?? (unreadable == nil) { return nil }
+            let layout = try Self.infer(bytes, delimiters: delimiters, options: so)
+            found = (try Self.statementRecords(bytes, delimiter: layout.delimiter), layout.headerIndex, StatementProfile(layout: layout))
+            inferred = layout
+        }
+        if so.saveProfile != nil && inferred == nil {
+            throw TripError.usage("import: --save-profile keeps a layout found by inference; this file was read by a profile or the mapping options")
+        }
         guard let (records, headerIndex, profile) = found else {
-            if mapping == nil && chosen == nil { return nil }
             if let unreadable, firstRecords.isEmpty { throw unreadable }
             var p = chosen ?? StatementProfile(generic: "generic")
             p.apply(mapping)
@@ -258,13 +290,35 @@ extension Ledger {
         }
         var result = ImportResult(imported: added, skipped: built.count - added, trips: [trip.name])
         result.refundsLinked = linked
-        result.profile = profile.title == "generic" ? nil : profile.title
+        result.profile = profile.title == "generic" || inferred != nil ? nil : profile.title
+        result.inferred = inferred?.summary
+        if let name = so.saveProfile, let inferred, !so.dryRun, let folder = so.userProfiles {
+            let saved = StatementProfile(layout: inferred, name: name)
+            try saved.save(in: folder)
+            result.savedProfile = folder + "/" + name + ".toml"
+        }
         result.notImported = read.skipped
         result.isStatement = true
         result.plan = plan
         if let outside { result.warnings.append(outside) }
         for r in read.refused { result.warnings.append("warning: skipped \(r.error.description)") }
         return result
+    }
+
+    /// The export format's columns: a file with only these is not a statement to infer.
+    static let exportColumns = Set(PurchaseCSV.exportColumns + PurchaseCSV.reportColumns)
+
+    /// The layout `StatementInference` decides for `bytes`, or the error naming the choice left open.
+    static func infer(_ bytes: [UInt8], delimiters: [UInt8], options so: StatementOptions) throws -> StatementLayout {
+        let tables = delimiters.compactMap { d in
+            (try? statementRecords(bytes, delimiter: d)).map { StatementInference.Table(delimiter: d, records: $0.map { $0.map(\.statementCell) }) }
+        }
+        let hints = StatementInference.Hints(
+            spendingNegative: so.spendingNegative, dateFormat: so.dateFormat, decimalMark: so.decimalMark, headerIndex: so.skipLines)
+        switch StatementInference.infer(tables, hints: hints) {
+        case .success(let layout): return layout
+        case .failure(let undecided): throw TripError.badText(field: "import", reason: undecided.description)
+        }
     }
 
     /// Every record of `bytes`, each with its own number of fields (a preamble's lines differ from the table's).
@@ -495,6 +549,9 @@ private struct StatementRowReader {
         }
     }
 
+    /// The option's, else the profile's; `nil`: each cell's separators decide (`NumberLiteral`).
+    private var decimalMark: Character? { options.decimalMark ?? profile.decimalMark }
+
     private func cell(_ row: [String], _ name: String?) -> String {
         guard let name, let i = at[name], i < row.count else { return "" }
         return row[i].statementCell
@@ -519,6 +576,15 @@ private struct StatementRowReader {
                 out.refused.append((number, e))
             } catch let w as WholeFile {
                 throw w.error
+            }
+        }
+        if profile.skipsOtherMoneyIn {
+            // A refund names the merchant it came from, as its purchase does; a salary names no shop.
+            let spent = Set(out.lines.filter { !$0.isCredit }.compactMap { $0.note?.lowercased() })
+            let other = out.lines.filter { $0.isOtherMoneyIn && !spent.contains($0.note?.lowercased() ?? "") }
+            if !other.isEmpty {
+                out.lines.removeAll { $0.isOtherMoneyIn && !spent.contains($0.note?.lowercased() ?? "") }
+                out.skipped["money in", default: 0] += other.count
             }
         }
         return out
@@ -555,7 +621,8 @@ private struct StatementRowReader {
         var column: String
         func readAmount(_ name: String) throws -> StatementAmount {
             do {
-                return try StatementAmount.read(cell(row, name), field: name, currency: { try account(row, number: number) })
+                return try StatementAmount.read(
+                    cell(row, name), field: name, decimalMark: decimalMark, currency: { try account(row, number: number) })
             } catch let e as TripError {
                 throw e.inRow(number, column: name, cell: cell(row, name))
             }
@@ -594,7 +661,9 @@ private struct StatementRowReader {
             let text = cell(row, c)
             if !text.isEmpty {
                 let ch: StatementAmount
-                do { ch = try StatementAmount.read(text, field: c, currency: { trip.homeCurrency }) } catch let e as TripError {
+                do { ch = try StatementAmount.read(text, field: c, decimalMark: decimalMark, currency: { trip.homeCurrency }) } catch let e
+                    as TripError
+                {
                     throw e.inRow(number, column: c, cell: text)
                 }
                 if ch.isNegative != amount.isNegative && ch.minorUnits != 0 {
@@ -612,7 +681,7 @@ private struct StatementRowReader {
             let foreign: StatementAmount
             do {
                 foreign = try StatementAmount.read(
-                    foreignText, field: profile.foreignAmount!,
+                    foreignText, field: profile.foreignAmount!, decimalMark: decimalMark,
                     currency: { foreignCode.isEmpty ? currency : try CurrencyTable.shared.currency(for: foreignCode) })
             } catch let e as TripError {
                 throw e.inRow(number, column: profile.foreignAmount!, cell: foreignText)
@@ -644,7 +713,7 @@ private struct StatementRowReader {
             StatementLine(
                 number: number, date: date, amount: value, currency: currency, isCredit: isCredit,
                 note: note.isEmpty ? nil : note, category: category, charged: charged, amountCell: amountCell,
-                chargedCell: chargedCell, merchant: merchant))
+                chargedCell: chargedCell, merchant: merchant, isOtherMoneyIn: isCredit && kind == nil))
         try appendFee(row, number: number, note: note, into: &out)
     }
 
@@ -695,7 +764,8 @@ private struct StatementRowReader {
         guard !feeText.isEmpty else { return }
         let currency = try account(row, number: number)
         let fee: StatementAmount
-        do { fee = try StatementAmount.read(feeText, field: profile.fee!, currency: { currency }) } catch let e as TripError {
+        do { fee = try StatementAmount.read(feeText, field: profile.fee!, decimalMark: decimalMark, currency: { currency }) } catch let e as TripError
+        {
             throw e.inRow(number, column: profile.fee!, cell: feeText)
         }
         guard fee.minorUnits != 0 else { return }

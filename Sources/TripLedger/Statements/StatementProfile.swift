@@ -67,6 +67,11 @@ public struct StatementProfile: Sendable, Equatable {
     public var endsAt: [String] = []
     /// Date cells that mean the row is not booked yet (`offen`); `Pending` always does (UK cards).
     public var pendingDates: [String] = []
+    /// `decimal_mark`: `.` or `,`, the mark every amount is read with; `nil`: decided cell by cell.
+    public var decimalMark: Character?
+    /// `other_money_in = "skip"`: money in that no pattern names and whose description no spending
+    /// row of the file has is skipped (a salary), not taken for a refund. What inference decides.
+    public var skipsOtherMoneyIn = false
     /// `(kind, patterns)` in file order: the first kind with a matching pattern classifies a row.
     public var rows: [(kind: RowKind, patterns: [String])] = []
 
@@ -141,6 +146,16 @@ public struct StatementProfile: Sendable, Equatable {
             case "conversion_of": conversionOf = e.value
             case "ends_at": endsAt = list(e.value)
             case "pending_dates": pendingDates = list(e.value)
+            case "decimal_mark":
+                guard e.value == "." || e.value == "," else {
+                    throw .badConfig(file: origin, line: e.line, message: "decimal_mark is \".\" or \",\"")
+                }
+                decimalMark = e.value.first
+            case "other_money_in":
+                guard e.value == "skip" || e.value == "refund" else {
+                    throw .badConfig(file: origin, line: e.line, message: "other_money_in is skip or refund")
+                }
+                skipsOtherMoneyIn = e.value == "skip"
             default:
                 throw .badConfig(file: origin, line: e.line, message: "unknown key \(e.key)")
             }

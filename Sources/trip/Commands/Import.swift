@@ -19,7 +19,11 @@ extension TripCommand {
             discussion: """
                 A file whose header names home_total is in the export format (trip export --format csv). Any other
                 is a card statement: its layout is recognised by its header (Revolut, Wise, Monzo, N26, Amex, DKB;
-                --profile chooses one) or given by --date-column and --amount-column. A spending row that is a
+                --profile chooses one) or given by --date-column and --amount-column. A statement no profile
+                recognises is read by inference: it prints the mapping it used (read as: …), and imports nothing
+                (exit 65) when the file leaves a choice open, naming the option that makes it (--spending,
+                --date-format, --decimal-mark, --date-column with --amount-column); --save-profile NAME keeps the
+                mapping as a profile file. A spending row that is a
                 purchase already logged (same currency and amount, dated within statement_match_days) gives it
                 its charged amount instead of adding it again; one that fits two is listed, not guessed.
                 Other spending becomes purchases,
@@ -56,6 +60,10 @@ extension TripCommand {
         @Option(help: "Card statement: how spending is written: negative (as Revolut, Wise, Monzo, DKB) or positive.")
         var spending: String?
         @Flag(help: "Card statement: spending is written negative (the same as --spending negative).") var negate = false
+        @Option(help: "Card statement: the decimal mark of every amount, . or , (default: decided by the amounts).")
+        var decimalMark: String?
+        @Option(help: "Card statement read by inference: keep its mapping as your profile NAME (recognised from then on).")
+        var saveProfile: String?
         @Option(help: "Card statement: the currency of amounts whose row names none.") var currency: String?
         @Option(help: "Card statement: lines before the header row (default: found).") var skipLines: Int?
         @Option(help: "Card statement: the year of dates written without one (default: the latest not in the future).") var year: Int?
@@ -120,6 +128,17 @@ extension TripCommand {
             } else if negate {
                 options.statementOptions.spendingNegative = true
             }
+            if let decimalMark {
+                guard decimalMark == "." || decimalMark == "," else {
+                    throw ValidationError("--decimal-mark \(decimalMark) is not one of . ,")
+                }
+                options.statementOptions.decimalMark = decimalMark.first
+            }
+            options.statementOptions.saveProfile = saveProfile
+            let environment = TextFile.environment()
+            // Tests read a profile's own file by inference with the profile left out.
+            options.statementOptions.withoutProfiles = Set(
+                (environment["TRIP_TEST_WITHOUT_PROFILES"] ?? "").split(separator: ",").map(String.init))
             options.statementOptions.currency = currency
             options.statementOptions.skipLines = skipLines
             options.statementOptions.year = year
@@ -127,7 +146,7 @@ extension TripCommand {
             options.statementOptions.skipBadRows = skipBadRows
             options.statementOptions.addUnmatched = addUnmatched
             options.statementOptions.dryRun = dryRun
-            options.statementOptions.userProfiles = StatementProfile.userFolder(environment: TextFile.environment())
+            options.statementOptions.userProfiles = StatementProfile.userFolder(environment: environment)
             options.statementOptions.split = SplitDraft(paidBy: paidBy, split: split)
             let ledger = try global.openLedger(create: true)
             let showProgress = isatty(2) == 1
