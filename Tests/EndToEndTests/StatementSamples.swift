@@ -24,11 +24,19 @@ struct StatementSample: Sendable, CustomStringConvertible {
             }
     }
 
+    init(_ name: String, bytes: [UInt8], local: String, home: String = "EUR") {
+        self.name = name
+        self.local = local
+        self.home = home
+        self.bytes = bytes
+    }
+
     enum Encoding: Sendable { case utf8, utf8BOM, windows1252, latin1 }
 }
 
 extension StatementSample {
     typealias Layouts = RealLayoutEndToEndTests
+    typealias More = RealLayoutMoreEndToEndTests
 
     /// Every real-layout sample; adding one is one line here.
     static let all: [StatementSample] = [
@@ -46,5 +54,17 @@ extension StatementSample {
         StatementSample("ing-de", Layouts.ingDE, local: "EUR", encoding: .latin1),
         StatementSample("ing-nl", Layouts.ingNL, local: "EUR", encoding: .latin1),
         StatementSample("sparkasse", Layouts.sparkasse, local: "EUR", encoding: .latin1),
+        StatementSample("lloyds", More.lloyds, local: "GBP", home: "GBP"),
+        StatementSample("paypal", More.paypal, local: "USD"),
+        StatementSample("paypal-quoted", More.paypalQuoted, local: "USD"),
+        StatementSample("wise-history", More.wiseHistory, local: "USD"),
+        StatementSample("wise-balance", More.wiseBalance, local: "EUR"),
+        StatementSample("bunq", More.bunq, local: "EUR"),
+        StatementSample("comdirect", bytes: More.comdirect, local: "EUR"),
+        StatementSample("comdirect-2013", bytes: More.comdirect2013, local: "EUR"),
+        StatementSample("n26-category", More.n26WithCategory, local: "MXN"),
+        StatementSample("n26-2024", More.n26Of2024, local: "USD"),
+        StatementSample("curve", More.curve, local: "EUR", home: "GBP"),
+        StatementSample("revolut-business", More.revolutBusiness, local: "EUR", home: "GBP"),
     ]
 }

@@ -44,9 +44,14 @@ struct SyncOutboxTests {
                     of: "(SELECT hlc FROM sync_next_hlc)",
                     with: "max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536)"))
         }
-        let m0024 = Migrator.latestVersion
-        #expect(Embedded.migrations.last?.name == "m0024_one_clock_tick", "the test rolls back the last migration: m0024")
-        try t.ledger.db.execute("DROP VIEW sync_next_hlc; DELETE FROM schema_migrations WHERE version = \(m0024); PRAGMA user_version = \(m0024 - 1)")
+        // Back to m0023: m0024 and what came after it (m0025's table) undone, so the reopen runs them again.
+        let m0024 = try #require(Embedded.migrations.firstIndex { $0.name == "m0024_one_clock_tick" }) + 1
+        #expect(Embedded.migrations.last?.name == "m0025_unknown_wire_fields", "the test undoes every migration after m0023: name each new one here")
+        try t.ledger.db.execute(
+            """
+            DROP VIEW sync_next_hlc; DROP TABLE sync_unknown_fields;
+            DELETE FROM schema_migrations WHERE version >= \(m0024); PRAGMA user_version = \(m0024 - 1)
+            """)
         #expect(try t.ledger.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE sql LIKE '%julianday%'") == 13)
 
         let reopened = try Ledger(path: t.path, settings: t.ledger.settings, clock: t.ledger.clock)
