@@ -40,7 +40,8 @@ public func spawnAndWait(
 }
 
 /// Starts `executable` with `argv` (after its own name) and exactly `environment`, its standard
-/// streams opened from and to the files named; returns its pid without waiting.
+/// streams opened from and to the files named and no other descriptor open; returns its pid without
+/// waiting.
 public func spawn(
     _ executable: String, _ argv: [[UInt8]], environment: [String: String], stdin: String, stdout: String, stderr: String
 ) throws -> pid_t {
@@ -50,6 +51,15 @@ public func spawn(
     posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    // Nothing else of the test process's: a descriptor opened without close-on-exec (by a library,
+    // or the build lock's that `flock` hands to `swift test`) would otherwise stay open in every
+    // `trip`, `bash` or `psql` a test starts, and in their children (`SpawnFileDescriptorTests`).
+    var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+    #if canImport(Darwin)
+    flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+    #else
+    closeInheritedDescriptors(&actions)
+    #endif
 
     func cString(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar> {
         let p = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
@@ -72,13 +82,38 @@ public func spawn(
     sigfillset(&all)
     posix_spawnattr_setsigmask(&attributes, &none)
     posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    posix_spawnattr_setflags(&attributes, Int16(flags))
 
     var pid = pid_t()
     let rc = posix_spawn(&pid, executable, &actions, &attributes, &args, &env)
     guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO) }
     return pid
 }
+
+#if !canImport(Darwin)
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), looked up when the tests
+/// run so that they still build against an older glibc.
+private let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+    return unsafeBitCast(
+        symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+}()
+
+/// Adds to `actions` the closing of every descriptor above 2. Without `addclosefrom_np`, closes
+/// each one open in this process now (listed in `/proc/self/fd`); glibc ignores a close of one
+/// that is no longer open by then, and one opened by another thread meanwhile may stay open.
+private func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+    if let addCloseFrom, addCloseFrom(&actions, 3) == 0 { return }
+    guard let folder = opendir("/proc/self/fd") else { return }
+    var open: [Int32] = []
+    while let entry = readdir(folder) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if let fd = Int32(name), fd > 2 { open.append(fd) }
+    }
+    closedir(folder)
+    for fd in open { posix_spawn_file_actions_addclose(&actions, fd) }
+}
+#endif
 
 /// Reaps child `pid` (waiting for it unless `block` is false: then nil while it runs). `signal` is
 /// set when a signal ended it, `exitCode` otherwise.
