@@ -30,11 +30,22 @@ public final class SpawnedTrip: @unchecked Sendable {
     }
 
     /// Sends SIGKILL: the process gets no chance to clean up, as after a power cut of the process.
-    public func kill() { _ = Foundation.kill(pid, SIGKILL) }
+    /// Once it has been reaped (by `isRunning` or `wait`) nothing is sent: its pid is free then, and
+    /// may already be another process's, another test's `trip` or `bash` (`SpawnedTripTests`).
+    /// Until then it is this process's child, a zombie at worst, whose pid nobody else can have.
+    public func kill() {
+        lock.withLock {
+            if end == nil { _ = Foundation.kill(pid, SIGKILL) }
+        }
+    }
 
     /// Waits for the end. `signal` is set when a signal ended it, `exitCode` otherwise.
     public func wait() -> (exitCode: Int32?, signal: Int32?) {
-        lock.withLock {
+        // Waits for the exit without reaping (`WNOWAIT`), outside the lock, so that a `kill` from
+        // another thread is not held up until then; reaps under the lock.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+        return lock.withLock {
             if end == nil { end = waitForExit(pid) }
             return end!
         }
