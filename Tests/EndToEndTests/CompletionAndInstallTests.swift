@@ -53,6 +53,18 @@ struct CompletionAndInstallTests {
         #expect(viaFlag.stdout.split(separator: "\n") == ["Japan 2026", "Korea"])
     }
 
+    /// Completing while another `trip` writes the ledger (issue 34: an empty completion seen in
+    /// the test above): the names are read from the last commit, not refused as "database is
+    /// locked", which the completion would swallow and print nothing.
+    @Test func tripNamesCompleteWhileAnotherProcessWritesTheLedger() throws {
+        let folder = TemporaryFolder()
+        let trip = try ledgerWithTrips(folder)
+        let names = try LedgerInspection.whileWriting(trip.ledgerPath) {
+            try trip.run("---completion", "use", "--", "positional@0", "2", "0", "trip", "use", "")
+        }
+        #expect(names.stdout.split(separator: "\n") == ["Japan 2026", "Korea"], "exit \(names.exitCode): \(names.stderr)")
+    }
+
     @Test func formatCompletionOffersOnlyWhatTheCommandAccepts() throws {
         let folder = TemporaryFolder()
         let trip = TripProcess(ledgerPath: folder.file("ledger.sqlite"))
@@ -74,7 +86,17 @@ struct CompletionAndInstallTests {
         let trip = try ledgerWithTrips(folder)
         let script = folder.file("trip.bash")
         try trip.run("--generate-completion-script", "bash").stdout.write(toFile: script, atomically: true, encoding: .utf8)
+        // The script runs `trip ---completion …` as `${COMP_WORDS[0]}`: a function of that name
+        // runs the real one and writes down, for a failure's message, what it printed, its
+        // stderr and how it ended (137: killed by SIGKILL).
         let driver = """
+            trip() {
+              printf 'trip %s\\n' "$*" >>"$TRACE"
+              command trip "$@" 2>>"$TRACE" | tee -a "$TRACE"
+              local rc=${PIPESTATUS[0]}
+              printf '[exit %d]\\n' "$rc" >>"$TRACE"
+              return "$rc"
+            }
             source "$1"; shift
             COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
             _trip trip "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
@@ -85,13 +107,16 @@ struct CompletionAndInstallTests {
         env["PATH"] = binDir + ":/usr/bin:/bin"
         // Each part on its own: a failure says whether bash, the completion or the output was at fault.
         for (line, expected) in [(["trip", "use", "K"], "Korea\n"), (["trip", "list", "--format", ""], "text\njson\n")] {
+            let trace = folder.file("trace-\(line[1])")
+            env["TRACE"] = trace
             let r = try spawnAndWait("/bin/bash", (["-c", driver, "complete", script] + line).map { Array($0.utf8) }, environment: env)
             let out = String(decoding: r.stdout, as: UTF8.self), err = String(decoding: r.stderr, as: UTF8.self)
+            let traced = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? "(no trace: bash never ran trip)"
             let asked = try trip.run(
                 ["---completion", line[1], "--", line.count == 3 ? "positional@0" : "--format", String(line.count - 1), "0"] + line)
             let context =
                 "\(line): exit \(r.exitCode.map(String.init) ?? "by signal \(r.signal ?? 0)"), stderr [\(err)]; "
-                + "trip ---completion itself: exit \(asked.exitCode), [\(asked.stdout)] [\(asked.stderr)]"
+                + "inside bash: [\(traced)]; trip ---completion again afterwards: exit \(asked.exitCode), [\(asked.stdout)] [\(asked.stderr)]"
             #expect(r.exitCode == 0 && err.isEmpty, "\(context)")
             #expect(out == expected, "\(context)")
         }

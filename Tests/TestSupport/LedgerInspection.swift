@@ -44,6 +44,16 @@ public enum LedgerInspection {
         }
     }
 
+    /// Runs `body` while this process holds a write transaction on the ledger at `path` (one that
+    /// has written, uncommitted), as another `trip` in the middle of a command; then rolls it back.
+    public static func whileWriting<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        let db = try Database(path: path, create: false)
+        try db.execute("BEGIN IMMEDIATE")
+        defer { try? db.execute("ROLLBACK") }
+        try db.execute("UPDATE trips SET name = name")
+        return try body()
+    }
+
     /// The permission bits of `path` (e.g. `0o600`), or `nil` when it does not exist.
     public static func mode(_ path: String) -> Int? {
         var st = stat()
