@@ -83,10 +83,12 @@ test: test-deps
 
 ## test-long: the hardening suites at full size (TRIP_LONG_TESTS=1): 50 SIGKILLs during a 100,000-row
 ## import and 50 during a rates sync, 8 processes × 500 concurrent adds, disk full on a tmpfs, shared
-## trips under kills and restarts, and the convergence test over 200 seeds of 60 steps.
+## trips under kills and restarts, the convergence test over 200 seeds of 60 steps, and an older
+## release (built from git history) against this one: sharing a trip, and the same bytes from
+## report, list and export in every format.
 ## `make test` runs the same suites small. They run the release `trip` (TRIP_BIN), as users do: the
 ## debug build needs about four times the CPU for a 100,000-row import. CI runs both.
-HARDENING_SUITES := CrashSafetyTests|ConcurrencyTests|DiskFullEndToEndTests|ConvergenceTests|OldReleaseCompatibilityTests
+HARDENING_SUITES := CrashSafetyTests|ConcurrencyTests|DiskFullEndToEndTests|ConvergenceTests|OldReleaseCompatibilityTests|OldReleaseOutputTests
 test-long: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE_FLAGS) --product trip
