@@ -285,7 +285,7 @@ extension Ledger {
                 }
             }
             try purchaseStore.markAddedFromStatement(after: lastID)
-            try applyMatches(plan, keys: planKeys)
+            try applyMatches(plan, keys: planKeys, trip: trip)
             return (sink.added, linked, try outsideTripDatesWarning(after: lastID, trips: [trip]))
         }
         var result = ImportResult(imported: added, skipped: built.count - added, trips: [trip.name])
