@@ -401,4 +401,51 @@ struct RealLayoutMoreEndToEndTests {
         // 41.38 + 276.80 + 2.00 (the fee), what the account paid
         #expect(try Card.net(trip) == "320.18")
     }
+
+    // MARK: Barclaycard US
+
+    /// Barclaycard US: a preamble (the bank, the masked account number, the balance, a line of one
+    /// space), then `Transaction Date,Description,Category,Amount`, Description and Category quoted
+    /// (descriptions padded with spaces), `MM/DD/YYYY`, spending negative, Category `DEBIT` or
+    /// `CREDIT`. Layout: johannesgerer/buchhaltung, example_input/barclaycardus.csv.
+    static let barclaycardUS = """
+        Barclays Bank Delaware
+        Account Number: XXXXXXXXXXXX4321
+        Account Balance as of May 20 2026:    $310.45
+         
+        Transaction Date,Description,Category,Amount
+        05/16/2026,"MUSEUM STORE      212","CREDIT",15.00
+        05/15/2026,"METRO CARD        173","DEBIT",-13.50
+        05/14/2026,"MUSEUM STORE      212","DEBIT",-45.00
+        05/13/2026,"DINER ON 5TH","DEBIT",-31.20
+        05/12/2026,"Payment Received","CREDIT",250.00
+
+        """
+
+    @Test func barclaycardUSLayout() throws {
+        let folder = TemporaryFolder()
+        let trip = try Card.trip(folder, local: "USD", home: "USD")
+        let r = try trip.run("import", try Card.write(Self.barclaycardUS, folder))
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("read as a Barclaycard US statement\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("imported 4 purchases"), "\(r.stdout)")
+        #expect(r.stdout.contains("skipped 1 row: 1 card settlement"), "\(r.stdout)")
+        #expect(try Self.row(trip, note: "DINER ON 5TH")?["date"] as? String == "2026-05-13")
+        // 13.50 + 45.00 + 31.20 - 15.00 (the store's refund)
+        #expect(try Card.net(trip) == "74.70")
+    }
+
+    /// The header is one other banks could write: a file under it whose amounts are mostly
+    /// positive (spending written positive) is refused, not read with the signs turned.
+    @Test func barclaycardUSHeaderWithMostlyPositiveAmountsIsRefused() throws {
+        let folder = TemporaryFolder()
+        let trip = try Card.trip(folder, local: "USD", home: "USD")
+        let flipped = Self.barclaycardUS.replacingOccurrences(of: ",-", with: ",+").replacingOccurrences(of: ",+", with: ",")
+        let r = try trip.run("import", try Card.write(flipped, folder))
+        #expect(r.exitCode == 65, "\(r.stdout)")
+        #expect(r.stderr.contains("are positive") && r.stderr.contains("--spending positive"), "\(r.stderr)")
+        #expect(try Card.list(trip).isEmpty)
+        let given = try trip.run("import", try Card.write(flipped, folder), "--spending", "positive")
+        #expect(given.exitCode == 0, "\(given.stderr)")
+    }
 }
