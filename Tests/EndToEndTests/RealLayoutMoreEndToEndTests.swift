@@ -318,18 +318,24 @@ struct RealLayoutMoreEndToEndTests {
     static let n26Of2024 = """
         "Booking Date","Value Date","Partner Name","Partner Iban",Type,"Payment Reference","Account Name","Amount (EUR)","Original Amount","Original Currency","Exchange Rate"
         2026-01-02,2026-01-04,"GOOGLE*CLOUD LXXXXX",,Presentment,-,"Main Account",-0.04,0.04,EUR,1
+        2026-01-09,2026-01-10,"TRAVEL INSURANCE CO S.A.",ES0000000000000000,"Direct Debit","Policy 4867 monthly premium 01/01/2026-01/02/2026. Total:69,66","Main Account",-69.66,,,
         2026-01-18,2026-01-19,"CHATGPT SUBSCRIPTION",,Presentment,-,"Main Account",-18.42,20,USD,0.921
         2026-01-22,2026-01-23,"Stripe Technology Europe Ltd",DK0000000000000000,"Credit Transfer","GitHub Sponsors","Main Account",1.80,,,
 
         """
 
+    /// A `Direct Debit` is money the account paid a merchant (BeanyLedger/Beany's fixture has an
+    /// insurer's monthly premium, with its IBAN): spending, not the settlement of a card's bill,
+    /// which an N26 current account does not have. Before, it was skipped as a card settlement.
     @Test func n26Of2024AsTheAppWritesIt() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "USD", home: "EUR")
         let r = try trip.run("import", try Card.write(Self.n26Of2024, folder))
         #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("imported 2 purchases"), "\(r.stdout)")
+        #expect(r.stdout.contains("imported 3 purchases"), "\(r.stdout)")
         #expect(r.stdout.contains("skipped 1 row: 1 transfer"), "\(r.stdout)")
+        let premium = try Self.row(trip, note: "TRAVEL INSURANCE CO S.A.")
+        #expect(premium?["currency"] as? String == "EUR" && premium?["price"] as? String == "69.66", "\(String(describing: premium))")
         let chat = try Self.row(trip, note: "CHATGPT SUBSCRIPTION")
         #expect(chat?["currency"] as? String == "USD" && chat?["price"] as? String == "20.00")
         #expect(chat?["charged"] as? String == "18.42", "\(String(describing: chat))")
