@@ -69,6 +69,7 @@ public enum Embedded {
             ("comdirect-visa", PackageResources.profile_comdirect_visa_toml),
             ("curve", PackageResources.profile_curve_toml),
             ("revolut-business", PackageResources.profile_revolut_business_toml),
+            ("barclaycard-us", PackageResources.profile_barclaycard_us_toml),
             ("generic", PackageResources.profile_generic_toml),
         ]
     }

@@ -318,18 +318,24 @@ struct RealLayoutMoreEndToEndTests {
     static let n26Of2024 = """
         "Booking Date","Value Date","Partner Name","Partner Iban",Type,"Payment Reference","Account Name","Amount (EUR)","Original Amount","Original Currency","Exchange Rate"
         2026-01-02,2026-01-04,"GOOGLE*CLOUD LXXXXX",,Presentment,-,"Main Account",-0.04,0.04,EUR,1
+        2026-01-09,2026-01-10,"TRAVEL INSURANCE CO S.A.",ES0000000000000000,"Direct Debit","Policy 4867 monthly premium 01/01/2026-01/02/2026. Total:69,66","Main Account",-69.66,,,
         2026-01-18,2026-01-19,"CHATGPT SUBSCRIPTION",,Presentment,-,"Main Account",-18.42,20,USD,0.921
         2026-01-22,2026-01-23,"Stripe Technology Europe Ltd",DK0000000000000000,"Credit Transfer","GitHub Sponsors","Main Account",1.80,,,
 
         """
 
+    /// A `Direct Debit` is money the account paid a merchant (BeanyLedger/Beany's fixture has an
+    /// insurer's monthly premium, with its IBAN): spending, not the settlement of a card's bill,
+    /// which an N26 current account does not have. Before, it was skipped as a card settlement.
     @Test func n26Of2024AsTheAppWritesIt() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "USD", home: "EUR")
         let r = try trip.run("import", try Card.write(Self.n26Of2024, folder))
         #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("imported 2 purchases"), "\(r.stdout)")
+        #expect(r.stdout.contains("imported 3 purchases"), "\(r.stdout)")
         #expect(r.stdout.contains("skipped 1 row: 1 transfer"), "\(r.stdout)")
+        let premium = try Self.row(trip, note: "TRAVEL INSURANCE CO S.A.")
+        #expect(premium?["currency"] as? String == "EUR" && premium?["price"] as? String == "69.66", "\(String(describing: premium))")
         let chat = try Self.row(trip, note: "CHATGPT SUBSCRIPTION")
         #expect(chat?["currency"] as? String == "USD" && chat?["price"] as? String == "20.00")
         #expect(chat?["charged"] as? String == "18.42", "\(String(describing: chat))")
@@ -400,5 +406,52 @@ struct RealLayoutMoreEndToEndTests {
         #expect(try Self.row(trip, note: "fee: Hotel Bellevue")?["price"] as? String == "2.00")
         // 41.38 + 276.80 + 2.00 (the fee), what the account paid
         #expect(try Card.net(trip) == "320.18")
+    }
+
+    // MARK: Barclaycard US
+
+    /// Barclaycard US: a preamble (the bank, the masked account number, the balance, a line of one
+    /// space), then `Transaction Date,Description,Category,Amount`, Description and Category quoted
+    /// (descriptions padded with spaces), `MM/DD/YYYY`, spending negative, Category `DEBIT` or
+    /// `CREDIT`. Layout: johannesgerer/buchhaltung, example_input/barclaycardus.csv.
+    static let barclaycardUS = """
+        Barclays Bank Delaware
+        Account Number: XXXXXXXXXXXX4321
+        Account Balance as of May 20 2026:    $310.45
+         
+        Transaction Date,Description,Category,Amount
+        05/16/2026,"MUSEUM STORE      212","CREDIT",15.00
+        05/15/2026,"METRO CARD        173","DEBIT",-13.50
+        05/14/2026,"MUSEUM STORE      212","DEBIT",-45.00
+        05/13/2026,"DINER ON 5TH","DEBIT",-31.20
+        05/12/2026,"Payment Received","CREDIT",250.00
+
+        """
+
+    @Test func barclaycardUSLayout() throws {
+        let folder = TemporaryFolder()
+        let trip = try Card.trip(folder, local: "USD", home: "USD")
+        let r = try trip.run("import", try Card.write(Self.barclaycardUS, folder))
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("read as a Barclaycard US statement\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("imported 4 purchases"), "\(r.stdout)")
+        #expect(r.stdout.contains("skipped 1 row: 1 card settlement"), "\(r.stdout)")
+        #expect(try Self.row(trip, note: "DINER ON 5TH")?["date"] as? String == "2026-05-13")
+        // 13.50 + 45.00 + 31.20 - 15.00 (the store's refund)
+        #expect(try Card.net(trip) == "74.70")
+    }
+
+    /// The header is one other banks could write: a file under it whose amounts are mostly
+    /// positive (spending written positive) is refused, not read with the signs turned.
+    @Test func barclaycardUSHeaderWithMostlyPositiveAmountsIsRefused() throws {
+        let folder = TemporaryFolder()
+        let trip = try Card.trip(folder, local: "USD", home: "USD")
+        let flipped = Self.barclaycardUS.replacingOccurrences(of: ",-", with: ",+").replacingOccurrences(of: ",+", with: ",")
+        let r = try trip.run("import", try Card.write(flipped, folder))
+        #expect(r.exitCode == 65, "\(r.stdout)")
+        #expect(r.stderr.contains("are positive") && r.stderr.contains("--spending positive"), "\(r.stderr)")
+        #expect(try Card.list(trip).isEmpty)
+        let given = try trip.run("import", try Card.write(flipped, folder), "--spending", "positive")
+        #expect(given.exitCode == 0, "\(given.stderr)")
     }
 }

@@ -191,4 +191,70 @@ struct ReconcileEndToEndTests {
         try #require(rows.map { $0["outcome"] as? String ?? "" } == ["matched", "ambiguous", "added"], "\(r.stdout)")
         #expect(rows[1]["candidates"] as? [Int] == [2, 3], "\(r.stdout)")
     }
+
+    /// A match writes the charged amount in place (`PurchaseStore.writeCharged`), not by deleting
+    /// and inserting the purchase as `trip edit` does: on a shared group trip it must still leave
+    /// everything as `trip edit ID --charged` leaves it. One ledger imports the statement, its
+    /// twin (a copy of the same device, same global ids) runs the edit; they must then agree on
+    /// the listing, the exports, every column of the purchase but where its charged amount came
+    /// from, its split, the sync rows and what waits in the outbox, and the next id handed out.
+    @Test func aMatchLeavesASharedTripAsTripEditChargedDoes() throws {
+        let world = try SharedTripWorld()
+        // Logged on the 5th, reconciled on the 10th: the write stamps its own time.
+        let logging = world.device("ana", today: "2025-08-05"), ana = world.device("ana", today: "2025-08-10")
+        let setup = [
+            ["new", "NYC", "--currency", "USD", "--home", "GBP"], ["member", "add", "Ana", "Ben"], ["whoami", "ana"],
+            // USD 20 + 10% tax + USD 2 tip = USD 24.00: the charge is spread over tax and tip too.
+            ["add", "20", "USD", "--date", "2025-07-31", "--note", "software", "--tax", "10%", "--tip", "2", "--paid-by", "ben"],
+            ["add", "3*12", "USD", "--date", "2025-08-01", "--note", "lunch", "--split", "ana"],
+            ["share", "--with", "ben"],
+        ]
+        for args in setup {
+            let r = try logging.run(args)
+            try #require(r.exitCode == 0, "\(args): \(r.stderr)")
+        }
+        try LedgerInspection.checkpoint(ana.ledgerPath)
+        let twinPath = world.folder.file("ana-twin.sqlite")
+        try LedgerInspection.copy(ana.ledgerPath, to: twinPath)
+        let twin = TripProcess(ledgerPath: twinPath, today: "2025-08-10", extra: ["TRIP_REMOTE": ana.environment["TRIP_REMOTE"] ?? ""])
+
+        let statement = try Self.write(Self.wise([Self.wiseRow(1, "01-08-2025", gbp: "18.05", usd: "24.00", "Software Service")]), world.folder)
+        let imported = try ana.run("import", statement)
+        #expect(imported.exitCode == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("matched 1 (charged set), added 0"), "\(imported.stdout)")
+        let edited = try twin.run("edit", "1", "--charged", "18.05")
+        #expect(edited.exitCode == 0, "\(edited.stderr)")
+
+        for args in [
+            ["list", "--format", "json"], ["export", "--format", "json"], ["export", "--format", "csv"], ["balances", "--format", "json"],
+        ] {
+            let a = try ana.run(args), b = try twin.run(args)
+            #expect(a.exitCode == 0 && b.exitCode == 0, "\(args): \(a.stderr) \(b.stderr)")
+            #expect(a.stdout == b.stdout, "\(args)")
+        }
+        let listed = try Self.rows(ana)
+        #expect(listed == ["#1 USD 20.00 18.05", "#2 USD 36.00 -"], "\(listed)")
+        let columns = try LedgerInspection.rows(ana.ledgerPath, "SELECT name FROM pragma_table_info('purchases') WHERE name != 'charged_source'")
+        let tables = [
+            "SELECT \(columns.joined(separator: ", ")) FROM purchases ORDER BY id",
+            "SELECT * FROM purchase_splits ORDER BY trip_id, purchase_id",
+            "SELECT * FROM sync_rows ORDER BY kind, local_id",
+            // Writes to one row before a sync travel as one change of the row as it then is.
+            "SELECT DISTINCT trip_id, kind, local_id FROM sync_outbox WHERE change_id IS NULL ORDER BY 1, 2, 3",
+            "SELECT device, applying FROM sync_state",
+            "SELECT * FROM removed_purchases ORDER BY id",
+        ]
+        for sql in tables {
+            #expect(try LedgerInspection.rows(ana.ledgerPath, sql) == LedgerInspection.rows(twinPath, sql), "\(sql)")
+        }
+        let waiting = try LedgerInspection.rows(ana.ledgerPath, "SELECT kind, local_id FROM sync_outbox WHERE change_id IS NULL ORDER BY id")
+        #expect(waiting.contains("purchase|1"), "the match waits to travel: \(waiting)")
+        // Where the charged amount came from: the statement's row here, typed by hand there.
+        let sources = try LedgerInspection.rows(ana.ledgerPath, "SELECT coalesce(charged_source, '-') FROM purchases ORDER BY id")
+        #expect(sources.count == 2 && sources[0].hasPrefix("statement:") && sources[1] == "-", "\(sources)")
+        #expect(try LedgerInspection.rows(twinPath, "SELECT coalesce(charged_source, '-') FROM purchases ORDER BY id") == ["-", "-"])
+        // The edit's delete raised the high-water mark of removed ids; the next id is the same.
+        let nextA = try ana.run("add", "1", "USD", "--note", "next"), nextB = try twin.run("add", "1", "USD", "--note", "next")
+        #expect(nextA.exitCode == 0 && nextA.stdout.contains("#3") && nextA.stdout == nextB.stdout, "\(nextA.stdout) \(nextB.stdout)")
+    }
 }

@@ -66,5 +66,6 @@ extension StatementSample {
         StatementSample("n26-2024", More.n26Of2024, local: "USD"),
         StatementSample("curve", More.curve, local: "EUR", home: "GBP"),
         StatementSample("revolut-business", More.revolutBusiness, local: "EUR", home: "GBP"),
+        StatementSample("barclaycard-us", More.barclaycardUS, local: "USD", home: "USD"),
     ]
 }

@@ -21,6 +21,17 @@ public enum LedgerInspection {
         return Int(try db.scalarInt(sql) ?? 0)
     }
 
+    /// Each row of `sql` as its columns' texts joined by `|`, NULL as `NULL`: tables compared
+    /// between two ledgers whole.
+    public static func rows(_ path: String, _ sql: String) throws -> [String] {
+        let db = try Database(path: path, create: false)
+        var out: [String] = []
+        try db.prepare(sql).forEach { s in
+            out.append((0..<s.columnCount).map { s.optionalText($0) ?? "NULL" }.joined(separator: "|"))
+        }
+        return out
+    }
+
     /// Runs `sql` on the SQLite file at `path`, creating it if needed (to build files that are not
     /// ledgers, or to change one behind trip's back).
     public static func execute(_ path: String, _ sql: String) throws {

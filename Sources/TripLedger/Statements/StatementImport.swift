@@ -285,7 +285,7 @@ extension Ledger {
                 }
             }
             try purchaseStore.markAddedFromStatement(after: lastID)
-            try applyMatches(plan, keys: planKeys)
+            try applyMatches(plan, keys: planKeys, trip: trip)
             return (sink.added, linked, try outsideTripDatesWarning(after: lastID, trips: [trip]))
         }
         var result = ImportResult(imported: added, skipped: built.count - added, trips: [trip.name])
@@ -497,9 +497,21 @@ private struct StatementRowReader {
         // by a header any bank could write must agree with the file's signs too.
         let negatives = profile.amount.flatMap { at[$0] }.map { Self.negativeShare(rows, column: $0) }
         let weak = recognised && profile.headerExact && options.spendingNegative == nil
-        if let s = options.spendingNegative ?? (weak && negatives?.mostly == true ? nil : profile.spendingNegative) {
+        // Such a profile's sign holds only when most amounts are spending by it (American Express
+        // writes spending positive, Barclaycard US negative).
+        let disagrees = weak && negatives.map { $0.mostly != (profile.spendingNegative ?? false) } == true
+        if let s = options.spendingNegative ?? (disagrees ? nil : profile.spendingNegative) {
             spendingNegative = s
         } else if let a = profile.amount, let n = negatives {
+            if disagrees && !n.mostly {
+                throw TripError.badText(
+                    field: "import",
+                    reason: """
+                        \(n.total - n.negative) of \(n.total) amounts in column \(a) are positive, though \(profile.title) \
+                        writes spending as negative: if this bank writes spending as positive, give --spending positive; \
+                        if positive amounts are refunds, give --spending negative
+                        """)
+            }
             if n.mostly {
                 throw TripError.badText(
                     field: "import",
