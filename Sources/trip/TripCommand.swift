@@ -1,4 +1,5 @@
 import ArgumentParser
+import Storage
 import SyncServer
 import TripCore
 import TripLedger

@@ -3,6 +3,7 @@ import Foundation
 import RateService
 import RateSync
 import Rendering
+@testable import Storage
 import TestSupport
 import Testing
 import TripCore

@@ -1,4 +1,5 @@
 import Rendering
+@testable import Storage
 import TestSupport
 import Testing
 import TripModel

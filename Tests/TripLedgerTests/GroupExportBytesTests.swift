@@ -1,4 +1,6 @@
+@testable import Exchange
 import Rendering
+@testable import Storage
 import TestSupport
 import Testing
 import TripCore

@@ -1,5 +1,7 @@
+@testable import Exchange
 import FoundationEssentials
 import Rendering
+@testable import Storage
 import TestSupport
 import Testing
 import TripCore

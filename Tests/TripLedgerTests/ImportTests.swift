@@ -1,8 +1,11 @@
+@testable import Exchange
 import Foundation
 import Rendering
+@testable import Storage
 import TestSupport
 import Testing
 import TripCore
+@testable import TripLedger
 import TripModel
 
 @testable import TripLedger

@@ -1,6 +1,7 @@
 import Embedded
 import Foundation
 import Rendering
+@testable import Storage
 import TestSupport
 import Testing
 import TripCore

@@ -1,4 +1,5 @@
 import Foundation
+@testable import Storage
 import Testing
 
 @testable import TripLedger

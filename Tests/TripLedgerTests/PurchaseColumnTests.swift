@@ -1,8 +1,10 @@
 import Foundation
 import Rendering
+@testable import Storage
 import TestSupport
 import Testing
 import TripCore
+@testable import TripLedger
 import TripModel
 
 @testable import TripLedger

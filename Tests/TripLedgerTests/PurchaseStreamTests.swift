@@ -1,4 +1,6 @@
+@testable import Exchange
 import Foundation
+@testable import Storage
 import TestSupport
 import Testing
 import TripCore

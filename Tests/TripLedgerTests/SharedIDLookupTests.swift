@@ -1,3 +1,5 @@
+@testable import Storage
+@testable import SyncRules
 import TestSupport
 import Testing
 import TripCore

@@ -1,4 +1,5 @@
 import Rendering
+@testable import Storage
 import Testing
 import TripCore
 import TripModel

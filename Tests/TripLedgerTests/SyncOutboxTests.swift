@@ -1,6 +1,8 @@
 import Embedded
 import Foundation
 import Rendering
+@testable import Storage
+@testable import SyncRules
 import TestSupport
 import Testing
 import TripCore

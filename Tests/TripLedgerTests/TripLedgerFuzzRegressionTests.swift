@@ -1,3 +1,4 @@
+@testable import Exchange
 import Foundation
 import Rendering
 import Testing

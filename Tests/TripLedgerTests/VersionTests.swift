@@ -1,3 +1,4 @@
+@testable import Storage
 import Testing
 
 @testable import TripLedger

@@ -1,4 +1,6 @@
 import Foundation
+@testable import Storage
+@testable import SyncRules
 import TestSupport
 import Testing
 import TripCore

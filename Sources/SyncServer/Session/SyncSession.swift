@@ -1,3 +1,5 @@
+import Storage
+import SyncRules
 import TripCore
 import TripLedger
 import TripModel

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Rendering
+import SyncRules
 import SyncServer
 import TripLedger
 import TripModel
