@@ -1,5 +1,6 @@
 import ArgumentParser
 import Storage
+import SyncRules
 import SyncServer
 import TripCore
 import TripLedger

@@ -3,7 +3,7 @@ import TripCore
 /// The ledger's SQLite file, open and migrated. Only the stores (this folder) read or write through
 /// it; the rest of the ledger asks them, and runs its operations in `transaction`.
 package struct LedgerDatabase {
-    package let db: Database
+    let db: Database
 
     /// Opens the file at `path` (see `Ledger.init`) and migrates it.
     package static func open(path: String, exists: Bool, writable: Bool, create: Bool, now: String) throws -> LedgerDatabase {

@@ -1,10 +1,8 @@
 import Storage
 
+/// The ledger's stores, each over the one connection `LedgerDatabase` keeps inside the Storage
+/// module: code here asks a store and cannot reach the connection itself.
 extension Ledger {
-    /// The connection, for the stores in this folder only (`StoreOwnershipTests` checks that no
-    /// other file of the ledger uses it).
-    package var db: Database { database.db }
-
     /// Runs `body` as one transaction: all of its writes, or none.
     package func transaction<T>(_ body: () throws -> T) throws -> T { try database.transaction(body) }
 
