@@ -3,12 +3,12 @@ import Foundation
 import RateService
 import RateSync
 import Rendering
-@testable import Storage
 import TestSupport
 import Testing
 import TripCore
 import TripModel
 
+@testable import Storage
 @testable import TripLedger
 
 /// `trip rates sync` in-process, over real HTTP on loopback, against recorded provider bodies.

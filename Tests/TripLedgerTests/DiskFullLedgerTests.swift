@@ -1,12 +1,12 @@
-@testable import Exchange
 import Foundation
 import Rendering
-@testable import Storage
 import TestSupport
 import Testing
 import TripCore
 import TripModel
 
+@testable import Exchange
+@testable import Storage
 @testable import TripLedger
 
 /// A full disk, simulated where no small file system can be mounted: `PRAGMA max_page_count` makes

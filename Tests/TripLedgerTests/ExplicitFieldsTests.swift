@@ -1,9 +1,9 @@
 import Rendering
-@testable import Storage
 import TestSupport
 import Testing
 import TripModel
 
+@testable import Storage
 @testable import TripCore
 @testable import TripLedger
 

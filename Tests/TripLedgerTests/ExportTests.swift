@@ -1,12 +1,12 @@
-@testable import Exchange
 import Foundation
 import Rendering
-@testable import Storage
 import TestSupport
 import Testing
 import TripCore
 import TripModel
 
+@testable import Exchange
+@testable import Storage
 @testable import TripLedger
 
 /// `trip export` on a real ledger: the journals are read by the real hledger and ledger, whose

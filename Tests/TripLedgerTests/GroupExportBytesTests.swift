@@ -1,11 +1,11 @@
-@testable import Exchange
 import Rendering
-@testable import Storage
 import TestSupport
 import Testing
 import TripCore
 import TripModel
 
+@testable import Exchange
+@testable import Storage
 @testable import TripLedger
 
 /// The bytes of a group trip's `trip export --format csv`, pinned: the `paid_by` and `split` cells

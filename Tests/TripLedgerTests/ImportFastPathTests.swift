@@ -1,12 +1,12 @@
-@testable import Exchange
 import FoundationEssentials
 import Rendering
-@testable import Storage
 import TestSupport
 import Testing
 import TripCore
 import TripModel
 
+@testable import Exchange
+@testable import Storage
 @testable import TripLedger
 
 /// `ExportRowImporter`'s byte-level fast path (`ExportRowFastPath.swift`) must give, for every row

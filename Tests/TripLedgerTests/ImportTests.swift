@@ -1,13 +1,12 @@
-@testable import Exchange
 import Foundation
 import Rendering
-@testable import Storage
 import TestSupport
 import Testing
 import TripCore
-@testable import TripLedger
 import TripModel
 
+@testable import Exchange
+@testable import Storage
 @testable import TripLedger
 
 @Suite("CSVReader: RFC 4180, streamed")

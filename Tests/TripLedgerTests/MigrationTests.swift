@@ -1,13 +1,13 @@
 import Embedded
-@testable import Exchange
 import Foundation
 import Rendering
-@testable import Storage
 import TestSupport
 import Testing
 import TripCore
 import TripModel
 
+@testable import Exchange
+@testable import Storage
 @testable import TripLedger
 
 @Suite("Migrations")

@@ -1,7 +1,7 @@
 import Foundation
-@testable import Storage
 import Testing
 
+@testable import Storage
 @testable import TripLedger
 
 /// The rules a pulled change meets before it is applied (`PulledChangeCheck`), without a server:

@@ -1,12 +1,11 @@
 import Foundation
 import Rendering
-@testable import Storage
 import TestSupport
 import Testing
 import TripCore
-@testable import TripLedger
 import TripModel
 
+@testable import Storage
 @testable import TripLedger
 
 /// The column lists a purchase is read and written through (`Purchase.Column`, `PurchaseRow.Column`;

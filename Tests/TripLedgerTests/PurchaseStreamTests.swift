@@ -1,12 +1,12 @@
-@testable import Exchange
 import Foundation
-@testable import Storage
 import TestSupport
 import Testing
 import TripCore
 import TripModel
 
+@testable import Exchange
 @testable import Rendering
+@testable import Storage
 @testable import TripLedger
 
 /// `trip list` and `trip export --format json` write each row straight from its columns

@@ -1,10 +1,10 @@
 import Rendering
-@testable import Storage
 import TestSupport
 import Testing
 import TripCore
 import TripModel
 
+@testable import Storage
 @testable import TripLedger
 
 @Suite("Purchases, rates and reports on a real ledger")

@@ -1,10 +1,10 @@
-@testable import Storage
-@testable import SyncRules
 import TestSupport
 import Testing
 import TripCore
 import TripModel
 
+@testable import Storage
+@testable import SyncRules
 @testable import TripLedger
 
 /// The one place commands read an id (`SyncRules/SharedIDs.swift`), on a real SQLite ledger:

@@ -1,9 +1,9 @@
 import Rendering
-@testable import Storage
 import Testing
 import TripCore
 import TripModel
 
+@testable import Storage
 @testable import TripLedger
 
 /// `purchase_splits`' `MEMBER_ID=WEIGHT,…` text read back: each member found at its place in

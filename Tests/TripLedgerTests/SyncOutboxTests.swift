@@ -1,14 +1,14 @@
 import Embedded
-@testable import Exchange
 import Foundation
 import Rendering
-@testable import Storage
-@testable import SyncRules
 import TestSupport
 import Testing
 import TripCore
 import TripModel
 
+@testable import Exchange
+@testable import Storage
+@testable import SyncRules
 @testable import TripLedger
 
 /// The outbox of shared trips (m0011 and `SyncTriggers`), on real SQLite files.
@@ -38,7 +38,9 @@ struct SyncOutboxTests {
         _ = try t.ledger.markShared(shared, gid: GlobalID.make(), owner: "ana")
         // Back to the version before m0024: the view gone, the triggers as m0011's era wrote them.
         var names: [String] = []
-        try t.ledger.database.db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%sync%'").forEach { names.append($0.text(0)) }
+        try t.ledger.database.db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%sync%'").forEach {
+            names.append($0.text(0))
+        }
         for name in names {
             let sql = try #require(try t.ledger.database.db.scalarText("SELECT sql FROM sqlite_master WHERE name = ?", [.text(name)]))
             try t.ledger.database.db.execute("DROP TRIGGER \(name)")

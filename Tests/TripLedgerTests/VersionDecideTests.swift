@@ -1,9 +1,9 @@
-@testable import Storage
-@testable import SyncRules
 import TestSupport
 import Testing
 import TripModel
 
+@testable import Storage
+@testable import SyncRules
 @testable import TripLedger
 
 /// `Version.decide`, the one rule of a shared trip, on random writes of one row: each test draws

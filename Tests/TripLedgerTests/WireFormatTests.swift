@@ -1,11 +1,11 @@
 import Foundation
-@testable import Storage
-@testable import SyncRules
 import TestSupport
 import Testing
 import TripCore
 import TripModel
 
+@testable import Storage
+@testable import SyncRules
 @testable import TripLedger
 
 /// The wire format's one declaration (`WireFormat`): every column of a travelling table is declared

@@ -224,7 +224,8 @@ extension SplitStore {
     }
 
     /// Every split of trip `tripID`, in purchase order, with whether its purchase is in the trash.
-    package func forEachSplit(trip tripID: Int64, _ body: ((purchaseID: Int64, payers: String, shares: String, removed: Bool)) throws -> Void) throws {
+    package func forEachSplit(trip tripID: Int64, _ body: ((purchaseID: Int64, payers: String, shares: String, removed: Bool)) throws -> Void) throws
+    {
         try db.prepare(
             """
             SELECT \(SplitUseColumn.sqlList) FROM purchase_splits s

@@ -550,7 +550,9 @@ extension SyncStore {
 
 extension SyncStore {
     /// Every conflict of every shared trip (open ones first).
-    package func conflicts(includeResolved: Bool, names: (_ trip: String) -> SyncConflict.MemberNames = { _ in { _ in nil } }) throws -> [SyncConflict] {
+    package func conflicts(includeResolved: Bool, names: (_ trip: String) -> SyncConflict.MemberNames = { _ in { _ in nil } }) throws
+        -> [SyncConflict]
+    {
         var out: [SyncConflict] = []
         try db.prepare(
             """
