@@ -25,7 +25,7 @@ let package = Package(
             name: "Embedded",
             path: ".",
             exclude: [
-                "Sources/CSQLite", "Sources/CCurl", "Sources/CLibPQ", "Sources/SyncServer", "Sources/TripCore", "Sources/TripModel",
+                "Sources/CSQLite", "Sources/CCurl", "Sources/CLibPQ", "Sources/RemoteSync", "Sources/TripCore", "Sources/TripModel",
                 "Sources/Rendering", "Sources/TripLedger", "Sources/Storage", "Sources/Exchange", "Sources/SyncRules",
                 "Sources/RateService", "Sources/RateSync", "Sources/trip", "Sources/TripBench", "Tests", ".ci", "README.md",
                 "Makefile", "docs",
@@ -61,15 +61,16 @@ let package = Package(
         .target(name: "RateService", dependencies: ["CCurl", "TripCore"]),
         // `trip rates sync`: plans requests from the ledger's needs, stores validated batches, re-rates.
         .target(name: "RateSync", dependencies: ["TripCore", "TripModel", "TripLedger", "RateService"]),
-        // The server side of shared trips: `trip remote`, `share`, `unshare`, `join` and `sync`'s
-        // session with PostgreSQL (libpq). The local rules are SyncRules', the wire format Storage's
-        // (Storage/SyncWire); it cannot import the output module.
-        .target(name: "SyncServer", dependencies: ["CLibPQ", "TripCore", "TripModel", "Storage", "TripLedger", "SyncRules"]),
+        // The device's PostgreSQL client (libpq) and the orchestrator of a sync: `trip remote`, `share`,
+        // `unshare`, `join` and `sync`'s steps against the server's schema and change log. The local
+        // rules are SyncRules', the wire format Storage's (Storage/SyncWire); it cannot import the
+        // output module.
+        .target(name: "RemoteSync", dependencies: ["CLibPQ", "TripCore", "TripModel", "Storage", "TripLedger", "SyncRules"]),
         .executableTarget(
             name: "trip",
             dependencies: [
                 "TripCore", "TripModel", "Rendering", "Storage", "TripLedger", "Exchange", "SyncRules", "RateService", "RateSync",
-                "SyncServer",
+                "RemoteSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,7 +1,7 @@
 import ArgumentParser
+import RemoteSync
 import Storage
 import SyncRules
-import SyncServer
 import TripCore
 import TripLedger
 import TripModel

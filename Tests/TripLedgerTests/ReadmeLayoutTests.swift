@@ -53,8 +53,8 @@ struct ReadmeLayoutTests {
     @Test func theCheckerFindsAFolderLeftOff() {
         let old = "    Sharing/           the local side of shared trips\n  TripSharing/  Sync/ (Sharing)\n"
         #expect(
-            Self.unnamed(["TripLedger/SyncRules", "SyncServer/Session", "TripLedger/Sharing"], in: old) == [
-                "TripLedger/SyncRules", "SyncServer/Session",
+            Self.unnamed(["TripLedger/SyncRules", "RemoteSync/Session", "TripLedger/Sharing"], in: old) == [
+                "TripLedger/SyncRules", "RemoteSync/Session",
             ])
     }
 }

@@ -182,7 +182,7 @@ struct RuleHygieneTests {
             "Migrations/m0024_one_clock_tick.sql"
         ),
         ("-- hlc INTEGER NOT NULL, -- hybrid logical clock: milliseconds * 65536 + counter", "Migrations/m0011_sharing.sql"),
-        ("ORDER BY seq", "SyncServer/Session/ChangeLog.swift"),
+        ("ORDER BY seq", "RemoteSync/Session/ChangeLog.swift"),
     ])
     func theCheckerAllowsTheOneHome(line: String, file: String) {
         #expect(Self.findings(in: line + "\n", file: file).isEmpty)

@@ -1,7 +1,7 @@
 import TripCore
 
 // The wire format of shared trips: what a change looks like as it travels between a device and
-// the server, read and written by both sides (the ledger's sync rules, `SyncServer`'s session).
+// the server, read and written by both sides (the ledger's sync rules, `RemoteSync`'s session).
 // A purchase snapshot (`PurchaseSnapshot.swift`) and which version wins (`Version.swift`) are
 // beside it; payloads are read with `FlatJSON` and `JSONReader`.
 

@@ -5,7 +5,7 @@ import TripModel
 /// The local side of shared trips: which trips are shared, sharing and joining one, and what a
 /// push (`Push.swift`), a pull (`Pull.swift`) and a conflict (`Conflicts.swift`) do here. The
 /// tables are `SyncStore`'s (`Stores/SyncTables`); what crosses to the server is the wire
-/// format (`SyncWire`: `SyncChange` and the rest); the server side is the `SyncServer` module.
+/// format (`SyncWire`: `SyncChange` and the rest); the server side is the `RemoteSync` module.
 extension Ledger {
     /// This ledger's device id.
     public func deviceID() throws -> String {

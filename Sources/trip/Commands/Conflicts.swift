@@ -1,7 +1,7 @@
 import ArgumentParser
+import RemoteSync
 import Rendering
 import SyncRules
-import SyncServer
 import TripLedger
 import TripModel
 
