@@ -1,15 +1,18 @@
 import Storage
+import SyncRules
 import TripCore
 import TripLedger
 import TripModel
 
 /// One trip's change log on the server: pushing appends, pulling reads in order.
-struct ChangeLog {
+struct ChangeLog: SharedLog {
     let connection: PostgresConnection
     let tripGID: String
 
     /// How many changes one pull reads (and applies in one SQLite transaction).
     static let batchSize = 5_000
+
+    var batchSize: Int { ChangeLog.batchSize }
 
     /// Appends the changes the log does not hold yet, numbered after its last, in one
     /// transaction: the trip's row is locked first, so two devices pushing at once are numbered

@@ -276,12 +276,11 @@ public struct SyncSession {
         return run
     }
 
-    /// One trip's sync, its steps in order: push what this device changed, pull what the others
-    /// did, hold what a close elsewhere refused, free the removals that waited. `state` is the
-    /// shared trip as each step leaves it (`pulledSeq`, the trip as pulled), carried from step to
-    /// step instead of read back from the ledger.
+    /// One trip's sync: reach the trip on this server and register this device, then the round
+    /// itself (`Ledger.syncRound`, SyncRules: push, pull, hold, release, the removals that
+    /// waited) against the trip's `ChangeLog`.
     private func sync(_ shared: SharedTrip, _ connection: PostgresConnection) throws -> SyncResult {
-        var state = shared
+        let state = shared
         let before = try ledger.netTotal(state)
         let device = try ledger.deviceID()
         let log = ChangeLog(connection: connection, tripGID: state.gid)
@@ -297,76 +296,11 @@ public struct SyncSession {
         // can push under it (schema 8). Refused only at a push: a device that only pulls may.
         try connection.query("SELECT trip_ledger.register_device($1)", [device])
 
-        // 1. Push.
-        let heldBefore = try ledger.heldCount(state)
-        var (push, sent) = try self.push(&state, log, device: device)
-
-        // 2. Pull, a batch per transaction. Changes of others waiting before this push; a pull
-        // cut short says how far it got.
-        var summary = PullSummary()
-        let waiting = Int(max(0, onServer - shared.pulledSeq))
-        var pulledChanges = 0
-        while true {
-            let batch: [SyncChange]
-            do {
-                batch = try log.pull(after: state.pulledSeq)
-            } catch {
-                // Each batch already applied is committed: say what this sync did before it was cut.
-                throw error.cut(trip: shared.trip.name, pushed: push.added, pulled: pulledChanges, of: max(waiting, pulledChanges))
-            }
-            guard let last = batch.last else { break }
-            let applied = try ledger.applyIncoming(&state, batch, upTo: last.seq)
-            pulledChanges += batch.count
-            summary.add(applied)
-            if batch.count < ChangeLog.batchSize { break }
+        do {
+            return try ledger.syncRound(state, log: log, device: device, onServer: onServer, before: before, here: here)
+        } catch let cut as SyncRoundCut {
+            guard let error = cut.underlying as? SharingError else { throw cut.underlying }
+            throw error.cut(trip: shared.trip.name, pushed: cut.pushed, pulled: cut.pulled, of: cut.of)
         }
-        if summary.applied == 0 && summary.rates == 0 { try ledger.markSynced(&state) }
-
-        // 3. Hold, after the pull: the server's versions of the held rows may name members only
-        // now here.
-        if !push.held.isEmpty {
-            try ledger.holdClosedElsewhere(state, push.held, serverVersions: push.serverVersions, closedBy: push.closedBy ?? "")
-            summary.conflicts += push.held.count
-        }
-        // 3b. Release: the trip is open again (as pulled), so what waited for the close goes now.
-        if try ledger.releaseHeld(state) > 0 {
-            let again = try self.push(&state, log, device: device)
-            push.added += again.push.added
-            sent += again.sent
-            if !again.push.held.isEmpty {
-                // Closed again in between: they wait again.
-                try ledger.holdClosedElsewhere(state, again.push.held, serverVersions: again.push.serverVersions, closedBy: again.push.closedBy ?? "")
-            }
-        }
-        // 3c. The others are told how many changes wait here, when that changed.
-        let held = try ledger.heldCount(state)
-        if held != heldBefore || !push.held.isEmpty { try log.pushHeldStatus(held, device: device, hlc: try ledger.nextClock()) }
-        // 4. Waiting removals: only a sync that sent, pulled or held something can have freed one.
-        if summary.applied > 0 || !push.held.isEmpty || !sent.isEmpty {
-            try ledger.applyWaitingRemovals(state)
-        }
-        try ledger.recordCompleteSync(&state, server: here)
-        let total = try ledger.netTotal(state)
-        var result = SyncResult(
-            trip: state.trip.name, home: state.trip.homeCurrency, pushed: push.added,
-            sent: sent.filter { !SyncChange.rateKinds.contains($0.kind) }.reduce(0) { $0 + $1.rows },
-            pulled: summary.applied, pulledBy: summary.byAuthor, rates: summary.rates, conflicts: summary.conflicts,
-            total: total, change: total - before)
-        result.setAside = summary.setAside
-        result.held = held
-        result.closedBy = try held > 0 ? ledger.heldFor(state) : ""
-        result.heldElsewhere = try log.heldElsewhere(than: device)
-        return result
-    }
-
-    /// Pushes what this device changed and marks as sent what the server took; what it held
-    /// because another device closed the trip comes back in `push.held`.
-    private func push(_ state: inout SharedTrip, _ log: ChangeLog, device: String) throws -> (push: PushResult, sent: [SyncChange]) {
-        let outgoing = try ledger.prepareOutgoing(state)
-        let push = try log.push(outgoing, device: device, pulled: state.pulledSeq)
-        let held = Set(push.held.map(\.changeID))
-        let sent = outgoing.filter { !held.contains($0.changeID) }
-        if !sent.isEmpty { try ledger.markSent(&state, sent, pulledThrough: push.ownThrough) }
-        return (push, sent)
     }
 }
