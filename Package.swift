@@ -14,7 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
-        // System SQLite (libsqlite3-dev). Only `TripLedger/SQLite/SQLiteBoundary.swift` imports it.
+        // System SQLite (libsqlite3-dev). Only `Storage/SQLite/SQLiteBoundary.swift` imports it.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         // libcurl headers plus a dlopen shim, so that only network commands load libcurl.
         .target(name: "CCurl", path: "Sources/CCurl"),
@@ -25,8 +25,8 @@ let package = Package(
             name: "Embedded",
             path: ".",
             exclude: [
-                "Sources/CSQLite", "Sources/CCurl", "Sources/CLibPQ", "Sources/SyncServer", "Sources/TripCore", "Sources/TripModel",
-                "Sources/Rendering", "Sources/TripLedger",
+                "Sources/CSQLite", "Sources/CCurl", "Sources/CLibPQ", "Sources/RemoteSync", "Sources/TripCore", "Sources/TripModel",
+                "Sources/Rendering", "Sources/TripLedger", "Sources/Storage", "Sources/Exchange", "Sources/SyncRules",
                 "Sources/RateService", "Sources/RateSync", "Sources/trip", "Sources/TripBench", "Tests", ".ci", "README.md",
                 "Makefile", "docs",
             ],
@@ -44,28 +44,49 @@ let package = Package(
         .target(
             name: "Rendering", dependencies: ["TripCore", "TripModel"],
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
+        // The ledger's storage: the SQLite wrapper, the stores (the only code that sees the database),
+        // the local sync tables and the sync wire format. The only target that imports CSQLite.
+        .target(name: "Storage", dependencies: ["TripCore", "TripModel", "Rendering", "CSQLite", "Embedded"]),
+        // The ledger: trips, purchases, refunds, the trash, backups, groups, rates, reports, the demo.
+        .target(name: "TripLedger", dependencies: ["TripCore", "TripModel", "Rendering", "Storage"]),
+        // Files in and out: CSV import and export, journals, card statements, the bulk import path.
         // BulkImport/README.md documents the code beside it; it is not a resource.
-        .target(name: "TripLedger", dependencies: ["TripCore", "TripModel", "Rendering", "CSQLite", "Embedded"], exclude: ["BulkImport/README.md"]),
+        .target(
+            name: "Exchange", dependencies: ["TripCore", "TripModel", "Rendering", "Storage", "TripLedger"],
+            exclude: ["BulkImport/README.md"]),
+        // A shared trip's sync on this device: share, join, push, pull, conflicts; the rules every
+        // device applies alike, over the local sync tables and the wire format (Storage).
+        .target(name: "SyncRules", dependencies: ["TripCore", "TripModel", "Storage", "TripLedger"]),
         // HTTP over libcurl and the rate providers' response parsers. Independent of the ledger.
         .target(name: "RateService", dependencies: ["CCurl", "TripCore"]),
         // `trip rates sync`: plans requests from the ledger's needs, stores validated batches, re-rates.
         .target(name: "RateSync", dependencies: ["TripCore", "TripModel", "TripLedger", "RateService"]),
-        // The server side of shared trips: `trip remote`, `share`, `unshare`, `join` and `sync`'s
-        // session with PostgreSQL (libpq). The local rules and the wire format are the ledger's
-        // (TripLedger/SyncRules, TripLedger/SyncWire); it cannot import the output module.
-        .target(name: "SyncServer", dependencies: ["CLibPQ", "TripCore", "TripModel", "TripLedger"]),
+        // The device's PostgreSQL client (libpq) and the orchestrator of a sync: `trip remote`, `share`,
+        // `unshare`, `join` and `sync`'s steps against the server's schema and change log. The local
+        // rules are SyncRules', the wire format Storage's (Storage/SyncWire); it cannot import the
+        // output module.
+        .target(name: "RemoteSync", dependencies: ["CLibPQ", "TripCore", "TripModel", "Storage", "TripLedger", "SyncRules"]),
         .executableTarget(
             name: "trip",
             dependencies: [
-                "TripCore", "TripModel", "Rendering", "TripLedger", "RateService", "RateSync", "SyncServer",
+                "TripCore", "TripModel", "Rendering", "Storage", "TripLedger", "Exchange", "SyncRules", "RateService", "RateSync",
+                "RemoteSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
-            name: "TripBench", dependencies: ["TripCore", "TripModel", "Rendering", "TripLedger", "RateSync", "RateService", "FXTestServer"]),
-        .target(name: "TestSupport", dependencies: ["TripCore", "TripModel", "Rendering", "TripLedger"], path: "Tests/TestSupport"),
+            name: "TripBench",
+            dependencies: [
+                "TripCore", "TripModel", "Rendering", "Storage", "TripLedger", "Exchange", "SyncRules", "RateSync", "RateService",
+                "FXTestServer",
+            ]),
+        .target(
+            name: "TestSupport", dependencies: ["TripCore", "TripModel", "Rendering", "Storage", "TripLedger", "Exchange", "SyncRules"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "TripCoreTests", dependencies: ["TripCore", "TestSupport"]),
-        .testTarget(name: "TripLedgerTests", dependencies: ["TripModel", "Rendering", "TripLedger", "TestSupport"]),
+        .testTarget(
+            name: "TripLedgerTests",
+            dependencies: ["TripModel", "Rendering", "Storage", "TripLedger", "Exchange", "SyncRules", "TestSupport"]),
         // A real HTTP/1.1 server on loopback that serves recorded provider bodies and injects faults.
         .target(name: "FXTestServer", path: "Tests/FXTestServer"),
         .testTarget(

@@ -1,5 +1,7 @@
 import ArgumentParser
-import SyncServer
+import RemoteSync
+import Storage
+import SyncRules
 import TripCore
 import TripLedger
 import TripModel

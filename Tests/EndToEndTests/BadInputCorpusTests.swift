@@ -1,4 +1,6 @@
+import Exchange
 import Foundation
+import Storage
 import TestSupport
 import Testing
 import TripLedger

@@ -1,5 +1,7 @@
+import Exchange
 import Foundation
 import Rendering
+import Storage
 import TestSupport
 import Testing
 import TripLedger

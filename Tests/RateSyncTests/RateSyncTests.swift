@@ -8,6 +8,7 @@ import Testing
 import TripCore
 import TripModel
 
+@testable import Storage
 @testable import TripLedger
 
 /// `trip rates sync` in-process, over real HTTP on loopback, against recorded provider bodies.

@@ -1,5 +1,6 @@
 import Foundation
 import Rendering
+import Storage
 import TripLedger
 import TripModel
 

@@ -5,6 +5,8 @@ import Testing
 import TripCore
 import TripModel
 
+@testable import Exchange
+@testable import Storage
 @testable import TripLedger
 
 /// A full disk, simulated where no small file system can be mounted: `PRAGMA max_page_count` makes
@@ -28,8 +30,8 @@ struct DiskFullLedgerTests {
         try t.ledger.createTrip(NewTrip(name: "Alps", localCurrency: "USD", homeCurrency: "USD"))
         let file = t.folder.file("rows.csv")
         try Self.csv(rows: 5_000).write(toFile: file, atomically: true, encoding: .utf8)
-        let pages = try #require(try t.ledger.db.scalarInt("PRAGMA page_count"))
-        _ = try t.ledger.db.scalarInt("PRAGMA max_page_count = \(pages + 10)")
+        let pages = try #require(try t.ledger.database.db.scalarInt("PRAGMA page_count"))
+        _ = try t.ledger.database.db.scalarInt("PRAGMA max_page_count = \(pages + 10)")
         let before = try dumpLedger(t.path)
 
         do {
@@ -44,7 +46,7 @@ struct DiskFullLedgerTests {
         #expect(try LedgerInspection.integrity(t.path) == "ok")
 
         // Room again (as after freeing space): the same connection imports every row.
-        _ = try t.ledger.db.scalarInt("PRAGMA max_page_count = 1073741823")
+        _ = try t.ledger.database.db.scalarInt("PRAGMA max_page_count = 1073741823")
         let result = try t.ledger.importPurchases(path: file, options: ImportOptions(trip: nil, statement: nil))
         #expect(result.imported == 5_000)
         #expect(try LedgerInspection.count(t.path, "SELECT count(*) FROM purchases") == 5_000)

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import TripModel
 
+@testable import Storage
 @testable import TripCore
 @testable import TripLedger
 
@@ -25,7 +26,7 @@ struct ExplicitFieldsTests {
         let p = try t.ledger.addPurchase(PurchaseDraft(amount: "100", tip: "2", rate: "0.75"))
         #expect(p.preset == "SG")
         #expect(p.explicitFields == .tip)
-        try t.ledger.db.execute("UPDATE purchases SET explicit_fields = NULL")
+        try t.ledger.database.db.execute("UPDATE purchases SET explicit_fields = NULL")
         let legacy = try t.ledger.purchase(id: p.id)
         #expect(legacy.explicitFields == nil)
         #expect(t.ledger.explicitFields(of: legacy) == .tip)

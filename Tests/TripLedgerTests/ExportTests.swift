@@ -5,6 +5,8 @@ import Testing
 import TripCore
 import TripModel
 
+@testable import Exchange
+@testable import Storage
 @testable import TripLedger
 
 /// `trip export` on a real ledger: the journals are read by the real hledger and ledger, whose

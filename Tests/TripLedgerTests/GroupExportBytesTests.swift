@@ -4,6 +4,8 @@ import Testing
 import TripCore
 import TripModel
 
+@testable import Exchange
+@testable import Storage
 @testable import TripLedger
 
 /// The bytes of a group trip's `trip export --format csv`, pinned: the `paid_by` and `split` cells

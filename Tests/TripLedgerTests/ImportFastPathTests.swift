@@ -5,6 +5,8 @@ import Testing
 import TripCore
 import TripModel
 
+@testable import Exchange
+@testable import Storage
 @testable import TripLedger
 
 /// `ExportRowImporter`'s byte-level fast path (`ExportRowFastPath.swift`) must give, for every row

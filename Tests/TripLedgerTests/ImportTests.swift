@@ -5,6 +5,8 @@ import Testing
 import TripCore
 import TripModel
 
+@testable import Exchange
+@testable import Storage
 @testable import TripLedger
 
 @Suite("CSVReader: RFC 4180, streamed")
@@ -172,10 +174,10 @@ struct ImportTests {
         // Bulk mode (indexes dropped, keys checked in memory, indexes recreated) recognises them too.
         let indexes =
             "SELECT group_concat(sql, ';') FROM (SELECT sql FROM sqlite_master WHERE tbl_name = 'purchases' AND type = 'index' ORDER BY name)"
-        let before = try b.ledger.db.scalarText(indexes)
+        let before = try b.ledger.database.db.scalarText(indexes)
         let bulk = try b.ledger.importPurchases(path: path, options: ImportOptions(), bulkThreshold: 1)
         #expect(bulk == ImportResult(imported: 0, skipped: 8, trips: ["Japan 2026"]))
-        #expect(try b.ledger.db.scalarText(indexes) == before)
+        #expect(try b.ledger.database.db.scalarText(indexes) == before)
         let c = try freshLedger()
         let fresh = try c.ledger.importPurchases(path: path, options: ImportOptions(), bulkThreshold: 3)
         #expect(fresh.imported == 8)
@@ -314,7 +316,7 @@ struct ImportTests {
         try writeCSV(try a.ledger.purchases(PurchaseFilter()).purchases, to: path)
         let b = try freshLedger()
         _ = try b.ledger.importPurchases(path: path, options: ImportOptions())
-        #expect(try b.ledger.db.scalarInt("PRAGMA foreign_keys") == 1)
+        #expect(try b.ledger.database.db.scalarInt("PRAGMA foreign_keys") == 1)
         #expect(throws: TripError.self) { try b.ledger.verifyTrips([999]) }
         try b.ledger.verifyTrips([try b.ledger.trip(named: "Japan 2026").id])
     }
@@ -386,20 +388,20 @@ struct ImportTests {
             guard case let .badRow(row, column, _, _) = e as? TripError else { return false }
             return row == last + 1 && column == "home_currency"
         }
-        #expect(try b.ledger.db.scalarInt("SELECT count(*) FROM purchases") == 0)
-        #expect(try b.ledger.db.scalarInt("PRAGMA foreign_keys") == 1)
+        #expect(try b.ledger.database.db.scalarInt("SELECT count(*) FROM purchases") == 0)
+        #expect(try b.ledger.database.db.scalarInt("PRAGMA foreign_keys") == 1)
 
         let result = try b.ledger.importPurchases(path: good, options: ImportOptions(), bulkThreshold: 100)
         #expect(result == ImportResult(imported: body.count, skipped: 0, trips: ["Japan 2026"]))
         // Bulk mode truncates the WAL it filled (later reads go through the memory map again)…
-        let wal = try FileManager.default.attributesOfItem(atPath: b.ledger.db.path + "-wal")[.size] as? Int
+        let wal = try FileManager.default.attributesOfItem(atPath: b.ledger.database.db.path + "-wal")[.size] as? Int
         #expect(wal == 0)
         // …and leaves planner statistics for the new size (reports pick the covering index).
-        #expect(try b.ledger.db.scalarInt("SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'purchases' AND idx = 'purchases_report'") == 1)
+        #expect(try b.ledger.database.db.scalarInt("SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'purchases' AND idx = 'purchases_report'") == 1)
         let notes = try b.ledger.purchases(PurchaseFilter()).purchases.map(\.note)
         #expect(notes.count == body.count)
         #expect(
-            try b.ledger.db.scalarText("SELECT group_concat(note, ',') FROM (SELECT note FROM purchases ORDER BY id)")
+            try b.ledger.database.db.scalarText("SELECT group_concat(note, ',') FROM (SELECT note FROM purchases ORDER BY id)")
                 == body.map { $0.split(separator: ",", omittingEmptySubsequences: false)[3] }.joined(separator: ","))
     }
 
@@ -432,7 +434,7 @@ struct ImportTests {
     /// statement run again with new buffers (its old bindings are not cleared, only replaced).
     @Test func textsBoundInPlaceReadBackExactly() throws {
         let t = try TestLedger()
-        let db = t.ledger.db
+        let db = t.ledger.database.db
         try db.execute("CREATE TABLE t (a TEXT, b INTEGER, c TEXT)")
         let texts = ["", "ramen", "カレーライス and a long note past fifteen bytes", String(repeating: "x", count: 5000), "a\u{0}b"]
         var values: [SQLValue] = []

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import TripModel
 
+@testable import Exchange
 @testable import TripLedger
 
 @Suite("KeyTable: import key counts")

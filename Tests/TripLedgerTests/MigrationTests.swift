@@ -6,6 +6,8 @@ import Testing
 import TripCore
 import TripModel
 
+@testable import Exchange
+@testable import Storage
 @testable import TripLedger
 
 @Suite("Migrations")
@@ -29,24 +31,24 @@ struct MigrationTests {
 
     @Test func freshLedgerIsAtLatestVersionWithEachMigrationRecorded() throws {
         let t = try TestLedger()
-        #expect(try Migrator.version(of: t.ledger.db) == Migrator.latestVersion)
+        #expect(try Migrator.version(of: t.ledger.database.db) == Migrator.latestVersion)
         var names: [String] = []
-        try t.ledger.db.prepare("SELECT name FROM schema_migrations ORDER BY version").forEach { names.append($0.text(0)) }
+        try t.ledger.database.db.prepare("SELECT name FROM schema_migrations ORDER BY version").forEach { names.append($0.text(0)) }
         #expect(names == Embedded.migrations.map(\.name))
-        #expect(try t.ledger.db.scalarText("PRAGMA journal_mode") == "wal")
-        #expect(try t.ledger.db.scalarInt("PRAGMA foreign_keys") == 1)
+        #expect(try t.ledger.database.db.scalarText("PRAGMA journal_mode") == "wal")
+        #expect(try t.ledger.database.db.scalarInt("PRAGMA foreign_keys") == 1)
     }
 
     @Test func reopeningDoesNotReapply() throws {
         let t = try TestLedger()
         let again = try Ledger(path: t.path, settings: t.ledger.settings, clock: t.ledger.clock)
-        #expect(try again.db.scalarInt("SELECT count(*) FROM schema_migrations") == Int64(Migrator.latestVersion))
+        #expect(try again.database.db.scalarInt("SELECT count(*) FROM schema_migrations") == Int64(Migrator.latestVersion))
     }
 
     @Test func ledgerFromANewerTripIsRefusedAndLeftUntouched() throws {
         let t = try TestLedger()
-        try t.ledger.db.execute("PRAGMA user_version = \(Migrator.latestVersion + 5)")
-        try t.ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try t.ledger.database.db.execute("PRAGMA user_version = \(Migrator.latestVersion + 5)")
+        try t.ledger.database.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         let before = try Data(contentsOf: URL(fileURLWithPath: t.path))
         #expect(throws: TripError.newerLedger(path: t.path, version: Migrator.latestVersion + 5, known: Migrator.latestVersion)) {
             try Ledger(path: t.path, settings: t.ledger.settings, clock: t.ledger.clock)
@@ -69,7 +71,7 @@ struct MigrationTests {
         ] {
             _ = try t.ledger.addPurchase(d)
         }
-        let db = t.ledger.db
+        let db = t.ledger.database.db
         try db.execute("UPDATE purchases SET import_key = id * 1000003")
         // The columns purchases had at version 3, read from a ledger built by m0001…m0003 alone, so
         // that a column a later migration adds is left out without being named here.
@@ -131,22 +133,22 @@ struct MigrationTests {
         #expect(try rows() == before)
 
         let reopened = try Ledger(path: t.path, settings: t.ledger.settings, clock: t.ledger.clock)
-        #expect(try Migrator.version(of: reopened.db) == Migrator.latestVersion)
+        #expect(try Migrator.version(of: reopened.database.db) == Migrator.latestVersion)
         #expect(try rows() == before)
         var indexes: [String] = []
-        try reopened.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'purchases' ORDER BY name")
+        try reopened.database.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'purchases' ORDER BY name")
             .forEach { indexes.append($0.text(0)) }
         #expect(indexes == ["purchases_by_trip_date", "purchases_import_key", "purchases_refund_of", "purchases_report"])
-        #expect(try reopened.db.scalarText("PRAGMA integrity_check") == "ok")
+        #expect(try reopened.database.db.scalarText("PRAGMA integrity_check") == "ok")
         for source in RateSource.allCases {
-            try reopened.db.execute("SAVEPOINT s")
-            try reopened.db.run("UPDATE purchases SET rate_source = ? WHERE id = 1", [.text(source.rawValue)])
-            try reopened.db.execute("ROLLBACK TO s")
-            try reopened.db.execute("RELEASE s")
+            try reopened.database.db.execute("SAVEPOINT s")
+            try reopened.database.db.run("UPDATE purchases SET rate_source = ? WHERE id = 1", [.text(source.rawValue)])
+            try reopened.database.db.execute("ROLLBACK TO s")
+            try reopened.database.db.execute("RELEASE s")
         }
         for bad in ["Provider", "", "cash"] {
             #expect(throws: SQLiteError.self) {
-                try reopened.db.run("UPDATE purchases SET rate_source = ? WHERE id = 1", [.text(bad)])
+                try reopened.database.db.run("UPDATE purchases SET rate_source = ? WHERE id = 1", [.text(bad)])
             }
         }
     }

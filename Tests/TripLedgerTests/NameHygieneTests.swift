@@ -57,13 +57,13 @@ struct NameHygieneTests {
     }
 
     /// "Sync" alone means a shared trip's sync, and where a sync type lives says which side it is
-    /// on: the local rules (`TripLedger/SyncRules`), the local tables (`TripLedger/Stores/SyncTables`),
-    /// the wire format both sides use (`TripLedger/SyncWire`), the server session (`SyncServer`),
+    /// on: the local rules (`SyncRules`), the local tables (`Storage/Stores/SyncTables`),
+    /// the wire format both sides use (`Storage/SyncWire`), the server session (`RemoteSync`),
     /// what the commands report (`TripModel/SyncReports.swift`). Rate syncing says "Rates"
     /// (`RatesSyncOutcome`); no folder is called `Sharing` or `Sync` alone.
     @Test func syncNamesSayWhichSide() throws {
         let homes = [
-            "Sources/TripLedger/SyncRules/", "Sources/TripLedger/SyncWire/", "Sources/TripLedger/Stores/SyncTables/", "Sources/SyncServer/",
+            "Sources/SyncRules/", "Sources/Storage/SyncWire/", "Sources/Storage/Stores/SyncTables/", "Sources/RemoteSync/",
             "Sources/TripModel/SyncReports.swift", "Sources/trip/Commands/",
         ]
         var elsewhere: [String] = []

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import Storage
 @testable import TripLedger
 
 /// The rules a pulled change meets before it is applied (`PulledChangeCheck`), without a server:

@@ -5,6 +5,7 @@ import Testing
 import TripCore
 import TripModel
 
+@testable import Storage
 @testable import TripLedger
 
 /// The column lists a purchase is read and written through (`Purchase.Column`, `PurchaseRow.Column`;
@@ -28,7 +29,7 @@ struct PurchaseColumnTests {
     static func tableColumns() throws -> [String] {
         let t = try TestLedger()
         var names: [String] = []
-        try t.ledger.db.prepare("SELECT name FROM pragma_table_info('purchases') ORDER BY cid").forEach { names.append($0.text(0)) }
+        try t.ledger.database.db.prepare("SELECT name FROM pragma_table_info('purchases') ORDER BY cid").forEach { names.append($0.text(0)) }
         return names
     }
 
@@ -36,7 +37,7 @@ struct PurchaseColumnTests {
     @Test func everyTripColumnIsReadAndInserted() throws {
         let t = try TestLedger()
         var table: [String] = []
-        try t.ledger.db.prepare("SELECT name FROM pragma_table_info('trips') ORDER BY cid").forEach { table.append($0.text(0)) }
+        try t.ledger.database.db.prepare("SELECT name FROM pragma_table_info('trips') ORDER BY cid").forEach { table.append($0.text(0)) }
         #expect(table.count >= 10)
         #expect(Set(table) == Set(Trip.Column.allCases.map { $0.sql.description }))
     }

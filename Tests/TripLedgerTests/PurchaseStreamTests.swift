@@ -4,7 +4,9 @@ import Testing
 import TripCore
 import TripModel
 
+@testable import Exchange
 @testable import Rendering
+@testable import Storage
 @testable import TripLedger
 
 /// `trip list` and `trip export --format json` write each row straight from its columns
@@ -28,7 +30,7 @@ struct PurchaseStreamTests {
         _ = try l.addPurchase(credit)
         let legacy = try l.addPurchase(PurchaseDraft(amount: "0.01", currency: "USD", note: "legacy", date: "2026-03-04"))
         // A note from before the text rules: controls, a bidi override, a backslash and a quote.
-        try l.db.run(
+        try l.database.db.run(
             "UPDATE purchases SET note = ? WHERE id = ?",
             [.text("tab\there \u{1b}[31m \u{202E}gnp.exe \\ \"q\" \u{85}"), .integer(legacy.id)])
         _ = try l.addPurchase(PurchaseDraft(amount: "10000", note: "gift", date: "2026-03-05", preset: "JP"))

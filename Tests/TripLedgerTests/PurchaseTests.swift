@@ -4,6 +4,7 @@ import Testing
 import TripCore
 import TripModel
 
+@testable import Storage
 @testable import TripLedger
 
 @Suite("Purchases, rates and reports on a real ledger")
@@ -123,7 +124,7 @@ struct PurchaseTests {
         let (_, n) = try t.ledger.deleteTrip("Japan")
         #expect(n == 1)
         #expect(try t.ledger.currentTrip() == nil)
-        #expect(try t.ledger.db.scalarInt("SELECT count(*) FROM purchases") == 0)
+        #expect(try t.ledger.database.db.scalarInt("SELECT count(*) FROM purchases") == 0)
     }
 
     @Test func failedAddChangesNothing() throws {

@@ -40,7 +40,7 @@ struct ReadmeLayoutTests {
 
     @Test func everyFolderIsOnTheMap() throws {
         let map = try Self.layout()
-        let sources = try Self.folders("Sources", depth: 2) + Self.folders("Sources/TripLedger/Stores", depth: 1).map { "TripLedger/Stores/" + $0 }
+        let sources = try Self.folders("Sources", depth: 2) + Self.folders("Sources/Storage/Stores", depth: 1).map { "Storage/Stores/" + $0 }
         #expect(sources.count > 40, "found \(sources.count) folders under Sources/")
         #expect(Self.unnamed(sources, in: map).isEmpty, "folders the README's Code layout does not name: \(Self.unnamed(sources, in: map))")
         let tests = try Self.folders("Tests", depth: 1) + Self.folders("Tests/EndToEndTests", depth: 1).map { "EndToEndTests/" + $0 }
@@ -53,8 +53,8 @@ struct ReadmeLayoutTests {
     @Test func theCheckerFindsAFolderLeftOff() {
         let old = "    Sharing/           the local side of shared trips\n  TripSharing/  Sync/ (Sharing)\n"
         #expect(
-            Self.unnamed(["TripLedger/SyncRules", "SyncServer/Session", "TripLedger/Sharing"], in: old) == [
-                "TripLedger/SyncRules", "SyncServer/Session",
+            Self.unnamed(["TripLedger/SyncRules", "RemoteSync/Session", "TripLedger/Sharing"], in: old) == [
+                "TripLedger/SyncRules", "RemoteSync/Session",
             ])
     }
 }

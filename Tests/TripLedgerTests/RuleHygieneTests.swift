@@ -53,11 +53,11 @@ struct RuleHygieneTests {
             home: "TripCore/Purchase/PurchaseBuilder.swift",
             patterns: [#"\bexplicit\.contains\("#, #"source:\s*\.charged\b"#]),
         Rule(
-            name: "which version of a travelling row wins (use Version)", home: "TripLedger/SyncWire/Version.swift",
+            name: "which version of a travelling row wins (use Version)", home: "Storage/SyncWire/Version.swift",
             patterns: [#"\bhlc\s*>\s*[\w.]*(hlc|HLC)\b\s*\|\|"#, #"\.hlc\s*>\s*hlc\s*\{"#]),
         Rule(
             name: "which write of a row wins, a removal against a restore, a conflict (use Version.decide)",
-            home: "TripLedger/SyncWire/Version.swift",
+            home: "Storage/SyncWire/Version.swift",
             patterns: [
                 // The server's order standing in for the rule.
                 #"ORDER BY\s+(\w+,\s*)?hlc\b"#,
@@ -170,19 +170,19 @@ struct RuleHygieneTests {
         ("homeCurrency = .stored(s.text(3))", "TripLedger/Ledger/Trip.swift"),
         ("public var home: Currency = Currency(code: \"USD\", minorUnits: 2, name: \"US Dollar\")", "TripModel/TripReport.swift"),
         ("text = cross.derivedRateText", "TripLedger/Rates/RateResolver.swift"),
-        ("struct DateMemo {", "TripLedger/BulkImport/ExportRowFastPath.swift"),
-        ("func convert(_ v: Int64) -> Int64? { v == 0 ? 0 : factor.timesRounded(v, rounding) }", "TripLedger/Exchange/ImportRow.swift"),
-        ("if source == .charged && chargedText.isEmpty {", "TripLedger/Exchange/ImportRow.swift"),
-        ("guard alive, Version.decide(held: restore, incoming: incoming).takesEffect else {", "TripLedger/SyncRules/Pull.swift"),
-        ("a.hlc != b.hlc ? a.hlc < b.hlc : a.device < b.device", "TripLedger/SyncWire/Version.swift"),
-        ("guard c.hlc >= 0, c.hlc >> 16 <= bound, c.baseHLC >= 0 else {", "TripLedger/SyncRules/PulledChangeCheck.swift"),
-        ("UPDATE sync_state SET hlc = (SELECT hlc FROM sync_next_hlc);", "TripLedger/Stores/SyncTables/SyncTriggers.swift"),
+        ("struct DateMemo {", "Exchange/BulkImport/ExportRowFastPath.swift"),
+        ("func convert(_ v: Int64) -> Int64? { v == 0 ? 0 : factor.timesRounded(v, rounding) }", "Exchange/Exchange/ImportRow.swift"),
+        ("if source == .charged && chargedText.isEmpty {", "Exchange/Exchange/ImportRow.swift"),
+        ("guard alive, Version.decide(held: restore, incoming: incoming).takesEffect else {", "SyncRules/Pull.swift"),
+        ("a.hlc != b.hlc ? a.hlc < b.hlc : a.device < b.device", "Storage/SyncWire/Version.swift"),
+        ("guard c.hlc >= 0, c.hlc >> 16 <= bound, c.baseHLC >= 0 else {", "Storage/SyncWire/PulledChangeCheck.swift"),
+        ("UPDATE sync_state SET hlc = (SELECT hlc FROM sync_next_hlc);", "Storage/Stores/SyncTables/SyncTriggers.swift"),
         (
             "SELECT max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536) AS hlc FROM sync_state;",
             "Migrations/m0024_one_clock_tick.sql"
         ),
         ("-- hlc INTEGER NOT NULL, -- hybrid logical clock: milliseconds * 65536 + counter", "Migrations/m0011_sharing.sql"),
-        ("ORDER BY seq", "SyncServer/Session/ChangeLog.swift"),
+        ("ORDER BY seq", "RemoteSync/Session/ChangeLog.swift"),
     ])
     func theCheckerAllowsTheOneHome(line: String, file: String) {
         #expect(Self.findings(in: line + "\n", file: file).isEmpty)

@@ -3,6 +3,8 @@ import Testing
 import TripCore
 import TripModel
 
+@testable import Storage
+@testable import SyncRules
 @testable import TripLedger
 
 /// The one place commands read an id (`SyncRules/SharedIDs.swift`), on a real SQLite ledger:

@@ -3,6 +3,7 @@ import Testing
 import TripCore
 import TripModel
 
+@testable import Storage
 @testable import TripLedger
 
 /// `purchase_splits`' `MEMBER_ID=WEIGHT,…` text read back: each member found at its place in

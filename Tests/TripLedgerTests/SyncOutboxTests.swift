@@ -6,16 +6,19 @@ import Testing
 import TripCore
 import TripModel
 
+@testable import Exchange
+@testable import Storage
+@testable import SyncRules
 @testable import TripLedger
 
 /// The outbox of shared trips (m0011 and `SyncTriggers`), on real SQLite files.
 @Suite("Shared trips: the outbox")
 struct SyncOutboxTests {
     func triggers(_ ledger: Ledger) throws -> Int64 {
-        try ledger.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%sync%'") ?? -1
+        try ledger.database.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%sync%'") ?? -1
     }
 
-    func outbox(_ ledger: Ledger) throws -> Int64 { try ledger.db.scalarInt("SELECT count(*) FROM sync_outbox") ?? -1 }
+    func outbox(_ ledger: Ledger) throws -> Int64 { try ledger.database.db.scalarInt("SELECT count(*) FROM sync_outbox") ?? -1 }
 
     /// A ledger that shares nothing runs no sync trigger: adds, imports and re-rates cost what they did.
     @Test func aLedgerThatSharesNothingHasNoSyncTriggers() throws {
@@ -35,11 +38,13 @@ struct SyncOutboxTests {
         _ = try t.ledger.markShared(shared, gid: GlobalID.make(), owner: "ana")
         // Back to the version before m0024: the view gone, the triggers as m0011's era wrote them.
         var names: [String] = []
-        try t.ledger.db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%sync%'").forEach { names.append($0.text(0)) }
+        try t.ledger.database.db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%sync%'").forEach {
+            names.append($0.text(0))
+        }
         for name in names {
-            let sql = try #require(try t.ledger.db.scalarText("SELECT sql FROM sqlite_master WHERE name = ?", [.text(name)]))
-            try t.ledger.db.execute("DROP TRIGGER \(name)")
-            try t.ledger.db.execute(
+            let sql = try #require(try t.ledger.database.db.scalarText("SELECT sql FROM sqlite_master WHERE name = ?", [.text(name)]))
+            try t.ledger.database.db.execute("DROP TRIGGER \(name)")
+            try t.ledger.database.db.execute(
                 sql.replacingOccurrences(
                     of: "(SELECT hlc FROM sync_next_hlc)",
                     with: "max(hlc + 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 65536)"))
@@ -47,21 +52,21 @@ struct SyncOutboxTests {
         // Back to m0023: m0024 and what came after it (m0025's table) undone, so the reopen runs them again.
         let m0024 = try #require(Embedded.migrations.firstIndex { $0.name == "m0024_one_clock_tick" }) + 1
         #expect(Embedded.migrations.last?.name == "m0025_unknown_wire_fields", "the test undoes every migration after m0023: name each new one here")
-        try t.ledger.db.execute(
+        try t.ledger.database.db.execute(
             """
             DROP VIEW sync_next_hlc; DROP TABLE sync_unknown_fields;
             DELETE FROM schema_migrations WHERE version >= \(m0024); PRAGMA user_version = \(m0024 - 1)
             """)
-        #expect(try t.ledger.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE sql LIKE '%julianday%'") == 13)
+        #expect(try t.ledger.database.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE sql LIKE '%julianday%'") == 13)
 
         let reopened = try Ledger(path: t.path, settings: t.ledger.settings, clock: t.ledger.clock)
-        #expect(try Migrator.version(of: reopened.db) == Migrator.latestVersion)
+        #expect(try Migrator.version(of: reopened.database.db) == Migrator.latestVersion)
         #expect(try triggers(reopened) == 13)
-        #expect(try reopened.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE sql LIKE '%julianday%'") == 1, "the view alone")
-        #expect(try reopened.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%sync_next_hlc%'") == 13)
-        let before = try reopened.db.scalarInt("SELECT max(hlc) FROM sync_outbox") ?? 0
+        #expect(try reopened.database.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE sql LIKE '%julianday%'") == 1, "the view alone")
+        #expect(try reopened.database.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%sync_next_hlc%'") == 13)
+        let before = try reopened.database.db.scalarInt("SELECT max(hlc) FROM sync_outbox") ?? 0
         _ = try reopened.addPurchase(PurchaseDraft(amount: "2000", note: "after the migration"))
-        #expect(try reopened.db.scalarInt("SELECT count(*) FROM sync_outbox WHERE hlc > ?", [.integer(before)]) == 1)
+        #expect(try reopened.database.db.scalarInt("SELECT count(*) FROM sync_outbox WHERE hlc > ?", [.integer(before)]) == 1)
     }
 
     /// Sharing installs them; every write to the shared trip is then in the outbox in the same
@@ -110,7 +115,7 @@ struct SyncOutboxTests {
             SELECT group_concat(date || '|' || note || '|' || total_minor || '|' || home_minor || '|' || coalesce(tip_spec, ''), char(10))
             FROM (SELECT * FROM purchases WHERE note != 'local snack' ORDER BY id)
             """
-        let expected = try a.ledger.db.scalarText(rows)
+        let expected = try a.ledger.database.db.scalarText(rows)
 
         var joined = try b.ledger.createJoinedTrip(changes[0], owner: "ana")
         #expect(try b.ledger.sharedTrip(joined.trip) == joined)
@@ -122,20 +127,20 @@ struct SyncOutboxTests {
         #expect(joined.pulledSeq == 2 && joined.lastSync != nil)
         #expect(try b.ledger.sharedTrip(joined.trip) == joined)
         #expect(bulk.applied == 4 && bulk.conflicts == 0)
-        #expect(try b.ledger.db.scalarText(rows) == expected)
+        #expect(try b.ledger.database.db.scalarText(rows) == expected)
         #expect(try triggers(b.ledger) == 13, "the outbox triggers are back after the bulk insert")
         let again = try b.ledger.applyIncoming(&joined, [changes[1]], upTo: 3)
         #expect(try b.ledger.sharedTrip(joined.trip) == joined)
         #expect(again.applied == 3 && again.conflicts == 0)
-        #expect(try b.ledger.db.scalarText(rows) == expected)
-        #expect(try b.ledger.db.scalarInt("SELECT count(*) FROM sync_rows WHERE kind = 'purchase'") == 3)
+        #expect(try b.ledger.database.db.scalarText(rows) == expected)
+        #expect(try b.ledger.database.db.scalarInt("SELECT count(*) FROM sync_rows WHERE kind = 'purchase'") == 3)
 
         var other = try c.ledger.createJoinedTrip(changes[0], owner: "ana")
         _ = try c.ledger.addPurchase(PurchaseDraft(amount: "8", note: "local snack", trip: "Lima"))
         let byRow = try c.ledger.applyIncoming(&other, [changes[1]], upTo: 2)
         #expect(byRow.applied == 3 && byRow.conflicts == 0)
-        #expect(try c.ledger.db.scalarText(rows) == expected)
-        #expect(try c.ledger.db.scalarInt("SELECT count(*) FROM purchases") == 4)
+        #expect(try c.ledger.database.db.scalarText(rows) == expected)
+        #expect(try c.ledger.database.db.scalarInt("SELECT count(*) FROM purchases") == 4)
     }
 
     /// A sync carries its shared trip from step to step and never reads it back: what `markSent`
@@ -191,16 +196,16 @@ struct SyncOutboxTests {
             FROM (SELECT * FROM purchases ORDER BY id) p
             LEFT JOIN purchases r ON r.id = p.refund_of LEFT JOIN purchase_splits s ON s.purchase_id = p.id
             """
-        let expected = try #require(try a.ledger.db.scalarText(rows))
+        let expected = try #require(try a.ledger.database.db.scalarText(rows))
         #expect(expected.contains("taxi 68|refund|1000|taxi 68|"), "\(expected.suffix(200))")
         #expect(expected.contains("taxi 69|purchase|6900||ana=1 ana=2,ben=1"), "\(expected.suffix(200))")
 
         var joined = try b.ledger.createJoinedTrip(changes[0], owner: "ana")
         let applied = try b.ledger.applyIncoming(&joined, changes, upTo: Int64(changes.count))
         #expect(applied.applied == 74 && applied.conflicts == 0, "\(applied)")
-        #expect(try b.ledger.db.scalarText(rows) == expected)
-        #expect(try b.ledger.db.scalarInt("SELECT count(*) FROM sync_rows WHERE kind = 'purchase'") == 71)
-        #expect(try b.ledger.db.scalarText("PRAGMA foreign_key_check") == nil)
+        #expect(try b.ledger.database.db.scalarText(rows) == expected)
+        #expect(try b.ledger.database.db.scalarInt("SELECT count(*) FROM sync_rows WHERE kind = 'purchase'") == 71)
+        #expect(try b.ledger.database.db.scalarText("PRAGMA foreign_key_check") == nil)
     }
 
     /// Global ids are UUIDv7 (RFC 9562): version 7, the RFC variant, the time in the first 48 bits,

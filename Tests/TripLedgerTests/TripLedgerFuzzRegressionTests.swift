@@ -3,6 +3,7 @@ import Rendering
 import Testing
 import TripModel
 
+@testable import Exchange
 @testable import TripLedger
 
 /// Replays the `csv` fuzz target's inputs (Tests/Fuzz, `make fuzz`): its seeds and every input it

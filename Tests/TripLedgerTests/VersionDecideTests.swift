@@ -2,6 +2,8 @@ import TestSupport
 import Testing
 import TripModel
 
+@testable import Storage
+@testable import SyncRules
 @testable import TripLedger
 
 /// `Version.decide`, the one rule of a shared trip, on random writes of one row: each test draws
@@ -175,12 +177,12 @@ struct VersionDecideTests {
         _ = try t.ledger.markShared(trip, gid: GlobalID.make(), owner: "ana")
         _ = try t.ledger.prepareOutgoing(try #require(try t.ledger.sharedTrip(trip)))
         var ids: [Int64] = []
-        try t.ledger.db.prepare("SELECT local_id FROM sync_rows WHERE kind = 'purchase' ORDER BY local_id").forEach { ids.append($0.int(0)) }
+        try t.ledger.database.db.prepare("SELECT local_id FROM sync_rows WHERE kind = 'purchase' ORDER BY local_id").forEach { ids.append($0.int(0)) }
         #expect(ids.count == 40)
         var expected: Set<Int64> = []
         for id in ids {
             let removed = Int64.random(in: 0...4, using: &g), restored = Int64.random(in: 0...4, using: &g)
-            try t.ledger.db.run(
+            try t.ledger.database.db.run(
                 "UPDATE sync_rows SET deleted_hlc = ?, restored_hlc = ? WHERE kind = 'purchase' AND local_id = ?",
                 [.integer(removed), .integer(restored), .integer(id)])
             if Version.isRemoved(removedAt: removed, restoredAt: restored) { expected.insert(id) }

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import Storage
 @testable import TripLedger
 
 /// The one rule of which version of a travelling row wins, on every device and on the server side.

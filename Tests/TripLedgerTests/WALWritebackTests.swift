@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 import TripModel
 
+@testable import Exchange
 @testable import TripLedger
 
 @Suite("WALWriteback")

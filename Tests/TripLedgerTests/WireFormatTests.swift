@@ -4,6 +4,8 @@ import Testing
 import TripCore
 import TripModel
 
+@testable import Storage
+@testable import SyncRules
 @testable import TripLedger
 
 /// The wire format's one declaration (`WireFormat`): every column of a travelling table is declared
@@ -31,7 +33,7 @@ struct WireFormatTests {
 
     @Test func everyColumnOfATravellingTableIsDeclaredInItsOrder() throws {
         let t = try TestLedger()
-        #expect(try Self.undeclared(t.ledger.db) == [])
+        #expect(try Self.undeclared(t.ledger.database.db) == [])
     }
 
     /// The checker sees a column a migration adds, and until it is declared the column neither
@@ -40,8 +42,8 @@ struct WireFormatTests {
         let t = try TestLedger()
         _ = try t.ledger.createTrip(NewTrip(name: "Japan", localCurrency: "EUR", homeCurrency: "EUR"))
         let p = try t.ledger.addPurchase(PurchaseDraft(amount: "30", note: "lunch"))
-        try t.ledger.db.execute("ALTER TABLE purchases ADD COLUMN receipt TEXT; UPDATE purchases SET receipt = 'scan-1'")
-        #expect(try Self.undeclared(t.ledger.db).count == 1)
+        try t.ledger.database.db.execute("ALTER TABLE purchases ADD COLUMN receipt TEXT; UPDATE purchases SET receipt = 'scan-1'")
+        #expect(try Self.undeclared(t.ledger.database.db).count == 1)
         let codec = t.ledger.syncStore.codec
         let payload = try #require(try codec.read(.purchases, id: p.id, without: Ledger.purchaseLocalColumns))
         #expect(!payload.contains("receipt"), "\(payload)")
@@ -49,7 +51,7 @@ struct WireFormatTests {
         #expect(try codec.read(.purchases, id: p.id, stored: true)?.contains("scan-1") == true)
         let incoming = WireFormat.appending(unknown: #"{"receipt":"forged"}"#, to: payload)
         try codec.write(.purchases, id: p.id, payload: incoming, fixed: [("trip_id", .integer(p.tripID))])
-        #expect(try t.ledger.db.scalarText("SELECT receipt FROM purchases WHERE id = ?", [.integer(p.id)]) == "scan-1")
+        #expect(try t.ledger.database.db.scalarText("SELECT receipt FROM purchases WHERE id = ?", [.integer(p.id)]) == "scan-1")
     }
 
     /// A purchase's payload names exactly its declared travelling columns, in order, passes the

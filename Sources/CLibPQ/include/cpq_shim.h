@@ -5,7 +5,7 @@
 // its TLS and Kerberos libraries) on each start. The first `cpq_load()` dlopen()s libpq and
 // dlsym()s the functions below. <libpq-fe.h> (libpq-dev) is included only for its types.
 //
-// Only `SyncServer/Postgres/PostgresBoundary.swift` imports this module.
+// Only `RemoteSync/Postgres/PostgresBoundary.swift` imports this module.
 
 #ifndef CPQ_SHIM_H
 #define CPQ_SHIM_H

@@ -1,3 +1,4 @@
+import Storage
 import TripCore
 import TripModel
 
@@ -25,7 +26,7 @@ extension Ledger {
 
     /// One pass over the trip's purchases with their splits and one over its transfers. With
     /// `inCurrency`, only that currency's purchases and transfers, in it.
-    func balances(of trip: Trip, members: [Member], inCurrency: Currency?) throws -> GroupBalances {
+    package func balances(of trip: Trip, members: [Member], inCurrency: Currency?) throws -> GroupBalances {
         let index = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.id, $0) })
         var result = GroupBalances(
             trip: trip, currency: inCurrency ?? trip.homeCurrency,

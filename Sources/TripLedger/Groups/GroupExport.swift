@@ -1,21 +1,22 @@
 import Rendering
+import Storage
 import TripCore
 import TripModel
 
 /// What `trip export` writes for group trips: each trip's members, each purchase's payers and
 /// sharers (read by key as the purchases stream by), and the transfers. An export with no group
 /// trip in scope costs one query and writes exactly what it always did.
-final class GroupExport {
+package final class GroupExport {
     /// Trip id → its members in join order; only trips that have members.
-    let members: [Int64: [Member]]
+    package let members: [Int64: [Member]]
     /// Member id → `Equity:Members:<Name>`, unique within its trip: in partnership terms each member's
     /// capital account, credited with what they pay and debited with their share.
-    let accounts: [Int64: String]
+    package let accounts: [Int64: String]
     private let splits: SplitLookup?
     /// Trip id → member id → position in `members`.
     private let positions: [Int64: SplitWeights.Positions]
 
-    init(ledger: Ledger, trips: [Trip]) throws {
+    package init(ledger: Ledger, trips: [Trip]) throws {
         var members: [Int64: [Member]] = [:]
         for t in trips {
             let m = try ledger.members(of: t)
@@ -32,7 +33,7 @@ final class GroupExport {
             : try ledger.splitStore.lookup()
     }
 
-    var isEmpty: Bool { members.isEmpty }
+    package var isEmpty: Bool { members.isEmpty }
 
     /// The payers and sharers of `p` (indices into its trip's `members`), `nil` when it has none.
     func split(of p: Purchase) throws -> SplitParts? {
@@ -41,13 +42,13 @@ final class GroupExport {
     }
 
     /// A writer of the CSV `paid_by` and `split` cells, for purchases that come trip by trip.
-    func cellWriter() -> CellWriter { CellWriter(positions: positions, members: members) }
+    package func cellWriter() -> CellWriter { CellWriter(positions: positions, members: members) }
 
     /// Appends the CSV `paid_by` and `split` cells of a purchase to a row: `NAME=WEIGHT,…` in join
     /// order (see `SplitText`) from its stored split. Bytes to bytes, as the export writes its rows:
     /// the trip's member names are looked up by position and each whole weight's digits copied,
     /// with nothing allocated per row (a decoded `cell` is only for a weight that is not whole).
-    struct CellWriter {
+    package struct CellWriter {
         fileprivate let positions: [Int64: SplitWeights.Positions]
         fileprivate let members: [Int64: [Member]]
         /// The trip of the last row, its positions, members and their names' bytes, looked up
@@ -67,7 +68,7 @@ final class GroupExport {
 
         /// Appends the cells of a purchase of trip `tripID` whose stored split is `stored`, each
         /// after its comma; both empty when it has none.
-        mutating func append(
+        package mutating func append(
             trip tripID: Int64, purchase id: Int64,
             stored: (payers: UnsafeBufferPointer<UInt8>, shares: UnsafeBufferPointer<UInt8>)?, to out: inout [UInt8]
         ) throws(TripError) {
@@ -202,7 +203,7 @@ final class GroupExport {
     /// what they paid (a debit for a share, a credit for a payment), divided exactly as
     /// `trip balances` divides it; members whose two parts cancel get none. Empty for a purchase
     /// with no split or no home amount (unconverted purchases are in no balance).
-    func postings(of p: Purchase) throws -> [(account: String, minor: Int64)] {
+    package func postings(of p: Purchase) throws -> [(account: String, minor: Int64)] {
         guard let home = p.signedHome, let s = try split(of: p), !s.payers.isEmpty, !s.sharers.isEmpty,
             let list = members[p.tripID]
         else { return [] }
@@ -213,7 +214,7 @@ final class GroupExport {
     }
 
     /// The transfers of the trips in scope, ordered by trip, date and id.
-    func transfers(ledger: Ledger, trips: [Trip]) throws -> [ExportTransfer] {
+    package func transfers(ledger: Ledger, trips: [Trip]) throws -> [ExportTransfer] {
         guard !members.isEmpty else { return [] }
         var byID: [Int64: Member] = [:]
         for list in members.values { for m in list { byID[m.id] = m } }
@@ -236,14 +237,14 @@ final class GroupExport {
 /// (`SplitWeights`, with names for member ids): an integer, or an exact fraction `NUM/DEN`. On
 /// import a weight may also be a plain decimal (`1.5`), as a hand-edited file may have it. Member
 /// names cannot hold `,` or `=`, so the text splits unambiguously.
-enum SplitText {
+package enum SplitText {
     static func write(_ parts: [(name: String, weight: Rational)]) -> String {
         parts.map { "\($0.name)=\($0.weight.fractionText)" }.joined(separator: ",")
     }
 
     /// The parts of a cell, in its order; `field` names the column in errors. Names are checked
     /// as member names; weights must be positive, and a name may come once.
-    static func read(_ text: String, field: String) throws(TripError) -> [(name: String, weight: Rational)] {
+    package static func read(_ text: String, field: String) throws(TripError) -> [(name: String, weight: Rational)] {
         var out: [(name: String, weight: Rational)] = []
         for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

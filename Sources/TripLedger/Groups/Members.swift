@@ -1,3 +1,4 @@
+import Storage
 import TripCore
 import TripModel
 
@@ -6,7 +7,7 @@ extension Ledger {
     /// A trip's members in join order.
     public func members(of trip: Trip) throws -> [Member] { try members(ofTripID: trip.id) }
 
-    func members(ofTripID id: Int64) throws -> [Member] {
+    package func members(ofTripID id: Int64) throws -> [Member] {
         try memberStore.members(trip: id)
     }
 
@@ -101,7 +102,7 @@ extension Ledger {
     /// What still names member `id` of trip `tripID`: purchases (`#ID`, removed ones marked) whose
     /// payers or split name them, and how many transfers. A member so named is never removed,
     /// here (`member rm`) or by a removal from another device (`Pull.swift`).
-    func memberUse(_ id: Int64, trip tripID: Int64) throws -> (purchases: [String], transfers: [Int64]) {
+    package func memberUse(_ id: Int64, trip tripID: Int64) throws -> (purchases: [String], transfers: [Int64]) {
         var purchases: [String] = []
         try splitStore.forEachSplit(trip: tripID) { use in
             if (SplitWeights.memberIDs(use.payers) + SplitWeights.memberIDs(use.shares)).contains(id) {
@@ -146,7 +147,7 @@ extension Ledger {
         return names[i]
     }
 
-    static func memberName(_ text: String) throws(TripError) -> String {
+    package static func memberName(_ text: String) throws(TripError) -> String {
         let name = try checkText(text.trimmingSpaces, field: "member", maxBytes: TextField.memberMaxBytes, allowEmpty: false)
         if name.contains(",") || name.contains("=") || name.contains(" ") && name.split(separator: " ").isEmpty {
             throw .badTextValue(field: "member", value: text, reason: "cannot contain , or = (they separate --split entries)")
@@ -157,7 +158,7 @@ extension Ledger {
         return name
     }
 
-    static func member(_ name: String, in members: [Member], trip: Trip) throws(TripError) -> Member {
+    package static func member(_ name: String, in members: [Member], trip: Trip) throws(TripError) -> Member {
         guard let i = SplitSpec.memberIndex(name, in: members.map(\.name)) else {
             let known = members.isEmpty ? "it has no members yet" : "members: " + members.map(\.name).joined(separator: ", ")
             throw .badTextValue(field: "member", value: name, reason: "is not a member of \(quoted(trip.name)); \(known)")

@@ -1,3 +1,4 @@
+import Storage
 import TripCore
 import TripModel
 
@@ -13,7 +14,7 @@ public struct SplitDraft: Sendable {
         self.items = items
     }
 
-    var isEmpty: Bool { paidBy == nil && split == nil && items == nil }
+    package var isEmpty: Bool { paidBy == nil && split == nil && items == nil }
 }
 
 extension Ledger {
@@ -25,7 +26,7 @@ extension Ledger {
     /// `previousTrip` is the trip an edited purchase was in (nil for a new one), `before` the
     /// edited purchase as it was: an edit that changes its total or price keeps the amounts typed
     /// in --paid-by and --items (`keepTypedAmounts`).
-    func storeSplit(_ draft: SplitDraft, purchase p: Purchase, previousTrip: Int64?, before: Purchase? = nil) throws {
+    package func storeSplit(_ draft: SplitDraft, purchase p: Purchase, previousTrip: Int64?, before: Purchase? = nil) throws {
         // An edit that moved the purchase to another trip: the old trip's members no longer apply.
         if let previousTrip, previousTrip != p.tripID {
             try splitStore.delete(trip: previousTrip, purchase: p.id)

@@ -1,3 +1,4 @@
+import Storage
 import TripCore
 import TripModel
 
@@ -176,7 +177,7 @@ extension Ledger {
 
     /// `conversion`: one already made (an imported transfer keeps the one it was exported with);
     /// `nil` converts at the rate of `date`.
-    func insertTransfer(
+    package func insertTransfer(
         trip: Trip, from: Member, to: Member, amount: Int64, currency: Currency, date: CivilDate,
         note: String, conversion recorded: Conversion? = nil
     ) throws -> Transfer {

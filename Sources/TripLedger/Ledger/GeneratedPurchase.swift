@@ -1,3 +1,4 @@
+import Storage
 import TripCore
 import TripModel
 
@@ -38,11 +39,10 @@ extension Ledger {
     /// for filling a new ledger fast, inside `inOneTransaction`. The row is written through
     /// `PurchaseRow`, so a generated ledger has every column a real one has.
     public func insertGenerated(_ purchase: GeneratedPurchase) throws {
-        let row = PurchaseRow(
+        let row = PurchaseRow.generated(
             tripID: purchase.tripID, date: purchase.date, note: purchase.note, category: purchase.category,
             paidWith: purchase.paidWith, currency: purchase.currency, expression: purchase.expression,
-            inputs: purchase.inputs, breakdown: purchase.breakdown, preset: nil, purchaseRate: nil, charged: nil,
-            conversion: purchase.conversion)
+            inputs: purchase.inputs, breakdown: purchase.breakdown, conversion: purchase.conversion)
         try purchaseStore.insert(row, id: nil, now: clock.now, createdAt: clock.now)
     }
 }

@@ -1,3 +1,4 @@
+import Storage
 import TripCore
 import TripModel
 
@@ -13,7 +14,7 @@ import Darwin
 /// renders the result.
 public final class Ledger {
     /// The SQLite file; only the stores (`Stores/`) see it.
-    let database: LedgerDatabase
+    package let database: LedgerDatabase
     public let settings: Settings
     public let clock: Clock
 
@@ -52,17 +53,7 @@ public final class Ledger {
     /// The plain cause of a storage error on the ledger file itself (read-only, not SQLite, an I/O
     /// error), or `nil` for any other SQLite error.
     public static func fileError(_ error: SQLiteError, path: String) -> LedgerFileError? {
-        if error.isDiskFull { return nil }
-        switch error.primaryCode {
-        case SQLiteBoundary.readOnlyCode: return LedgerFileError(path: path, cause: .readOnly)
-        case SQLiteBoundary.notADatabaseCode: return LedgerFileError(path: path, cause: .notSQLite)
-        case SQLiteBoundary.cantOpenCode:
-            return LedgerFileError(path: path, cause: error.systemErrno == EACCES ? .permissionDenied : .ioError(error.message))
-        case SQLiteBoundary.ioErrorCode:
-            let reason = error.systemErrno != 0 ? String(cString: strerror(error.systemErrno)) : error.message
-            return LedgerFileError(path: path, cause: .ioError(reason))
-        default: return nil
-        }
+        LedgerFileError(error, path: path)
     }
 
     /// `--db`, else `TRIP_DB`, else `$XDG_DATA_HOME/trip/ledger.sqlite` (`~/.local/share/...`).

@@ -1,4 +1,5 @@
 import Rendering
+import Storage
 import TripCore
 import TripModel
 

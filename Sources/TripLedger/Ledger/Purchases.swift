@@ -1,3 +1,4 @@
+import Storage
 import TripCore
 import TripModel
 
@@ -86,7 +87,7 @@ extension Ledger {
 
     /// The row `PurchaseBuilder` builds from a draft on `trip` (editing `old`): this gathers what
     /// it needs from the ledger (the trips, the settings, the clock and the rate lookup).
-    func prepareRow(_ draft: PurchaseDraft, amount: String, trip: Trip, existing old: Purchase?) throws -> PurchaseRow {
+    package func prepareRow(_ draft: PurchaseDraft, amount: String, trip: Trip, existing old: Purchase?) throws -> PurchaseRow {
         var entry = draft.entry
         entry.amount = amount
         let prior = old.map(prior(of:))
@@ -133,7 +134,7 @@ extension Ledger {
     }
 
     /// A rate as typed (`RateQuote.checkedRate`).
-    static func validateRate(_ text: String, field: String) throws(TripError) -> String {
+    package static func validateRate(_ text: String, field: String) throws(TripError) -> String {
         try RateQuote.checkedRate(text, field: field)
     }
 }
@@ -144,7 +145,7 @@ extension ExplicitFields {
 }
 
 extension PurchaseTrip {
-    init(_ trip: Trip) {
+    package init(_ trip: Trip) {
         self.init(id: trip.id, homeCurrency: trip.homeCurrency, localCurrency: trip.localCurrency, presets: trip.presets)
     }
 }

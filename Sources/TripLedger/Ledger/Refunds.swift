@@ -1,3 +1,4 @@
+import Storage
 import TripCore
 import TripModel
 
@@ -95,7 +96,7 @@ extension Ledger {
     /// `merchant` (ignoring case), dated on or before `date`, with `amount` still refundable
     /// (`refundable`). With none, or with two (the same taxi twice), it stays a credit: a wrong
     /// link would move money between categories and members. Returns whether it linked.
-    func linkImportedRefund(
+    package func linkImportedRefund(
         _ creditID: Int64, amount: Int64, currency: Currency, merchant: String, date: CivilDate, trip: Trip
     ) throws -> Bool {
         var fits: [Purchase] = []

@@ -1,10 +1,11 @@
+import Storage
 import TripCore
 import TripModel
 
 extension Ledger {
     /// The id for a new row of `table` (`purchases` or `trips`): above every id present and every
     /// id ever deleted (`id_high_water`, kept by m0006's triggers), so no id is handed out twice.
-    func nextID(_ table: IDStore.Table) throws -> Int64 {
+    package func nextID(_ table: IDStore.Table) throws -> Int64 {
         let present: Int64
         switch table {
         case .purchases: present = try purchaseStore.maxID()
@@ -14,7 +15,7 @@ extension Ledger {
     }
 
     /// The largest id ever deleted from `table`.
-    func highWater(_ table: IDStore.Table) throws -> Int64 {
+    package func highWater(_ table: IDStore.Table) throws -> Int64 {
         try idStore.highWater(table)
     }
 

@@ -1,3 +1,4 @@
+import Storage
 import TripCore
 import TripModel
 
@@ -29,7 +30,7 @@ public struct NewTrip: Sendable {
 
 extension Ledger {
     /// Validates a free-text field with `TextField`'s rules; tabs and line breaks are allowed in notes only.
-    static func checkText(
+    package static func checkText(
         _ text: String, field: String, maxBytes: Int = TextField.noteMaxBytes,
         allowEmpty: Bool = true
     ) throws(TripError) -> String {
@@ -77,7 +78,7 @@ extension Ledger {
         }
     }
 
-    func trip(id: Int64) throws -> Trip? {
+    package func trip(id: Int64) throws -> Trip? {
         try tripStore.trip(id: id)
     }
 
@@ -142,7 +143,7 @@ extension Ledger {
 
     /// The error for a command that needs the current trip when there is none: with other trips
     /// (the current one was deleted), it points at `trip use` and names them.
-    func noCurrentTrip() throws -> TripError {
+    package func noCurrentTrip() throws -> TripError {
         let names = try trips().map(\.name)
         return names.isEmpty ? .noCurrentTrip : .noCurrentTripAmong(names)
     }
@@ -186,7 +187,7 @@ extension Ledger {
     }
 
     /// Throws when `trip` is closed: its purchases are frozen.
-    func requireOpen(_ trip: Trip) throws(TripError) {
+    package func requireOpen(_ trip: Trip) throws(TripError) {
         if let closed = trip.closedAt { throw .tripClosed(trip.name, at: closed) }
     }
 

@@ -1,3 +1,4 @@
+import Storage
 import TripCore
 import TripModel
 

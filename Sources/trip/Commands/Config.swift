@@ -1,7 +1,7 @@
 import ArgumentParser
 import RateService
+import RemoteSync
 import Rendering
-import SyncServer
 import TripCore
 import TripLedger
 import TripModel

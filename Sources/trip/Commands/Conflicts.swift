@@ -1,6 +1,7 @@
 import ArgumentParser
+import RemoteSync
 import Rendering
-import SyncServer
+import SyncRules
 import TripLedger
 import TripModel
 

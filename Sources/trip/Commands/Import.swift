@@ -1,4 +1,5 @@
 import ArgumentParser
+import Exchange
 import Rendering
 import TripCore
 import TripLedger

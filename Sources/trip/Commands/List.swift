@@ -1,5 +1,6 @@
 import ArgumentParser
 import Rendering
+import Storage
 import TripCore
 import TripLedger
 import TripModel

@@ -1,6 +1,6 @@
 import ArgumentParser
+import RemoteSync
 import Rendering
-import SyncServer
 import TripLedger
 import TripModel
 

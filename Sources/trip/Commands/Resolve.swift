@@ -1,5 +1,6 @@
 import ArgumentParser
 import Rendering
+import SyncRules
 import TripLedger
 import TripModel
 

@@ -334,7 +334,7 @@ struct ServerAttackTests {
     /// cannot import the server's module).
     static func schemaSteps() throws -> [String] {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/SyncServer/Schema/ServerSchema.swift").path
+            .deletingLastPathComponent().appendingPathComponent("Sources/RemoteSync/Schema/ServerSchema.swift").path
         let source = try String(contentsOfFile: path, encoding: .utf8)
         let steps = source.components(separatedBy: "static let steps")[1].components(separatedBy: "/// The server's schema version (0")[0]
         return steps.components(separatedBy: "\"\"\"").enumerated().filter { $0.offset % 2 == 1 }.map { block in

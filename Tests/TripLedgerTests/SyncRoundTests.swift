@@ -1,0 +1,86 @@
+import Storage
+import SyncRules
+import TestSupport
+import Testing
+import TripCore
+import TripLedger
+import TripModel
+
+/// The sync rules' round (`Ledger.syncRound`) between real ledgers through an in-memory change
+/// log: no PostgreSQL, so these run in the unit tests. The server's own checks, access and
+/// holding are the PostgreSQL tests' (`SharedTrips/` in EndToEndTests).
+@Suite("A sync round through an in-memory log")
+struct SyncRoundTests {
+    /// A device: its ledger and the role it pushes as.
+    struct Device {
+        let test: TestLedger
+        let role: String
+        var ledger: Ledger { test.ledger }
+
+        init(_ role: String, log: InMemoryLog) throws {
+            test = try TestLedger()
+            self.role = role
+            log.roles[try test.ledger.deviceID()] = role
+            if try !test.ledger.knowsOwnAuthor() { try test.ledger.noteOwnAuthor(role) }
+        }
+
+        func shared(_ name: String) throws -> SharedTrip {
+            try #require(try ledger.sharedTrips().first { $0.trip.name == name })
+        }
+
+        /// One round, as `trip sync` runs it once the server is reached.
+        @discardableResult
+        func sync(_ name: String, _ log: InMemoryLog) throws -> SyncResult {
+            let shared = try shared(name)
+            return try ledger.syncRound(
+                shared, log: log, device: try ledger.deviceID(), onServer: log.lastSeq, before: try ledger.netTotal(shared), here: nil)
+        }
+
+        func join(_ log: InMemoryLog, owner: String) throws {
+            let first = try #require(try log.pull(after: 0).first { $0.kind == "trip" })
+            _ = try ledger.createJoinedTrip(first, owner: owner)
+        }
+
+        func notes(_ name: String) throws -> [String] {
+            try ledger.purchases(PurchaseFilter(trip: name)).purchases.map { $0.note }.sorted()
+        }
+    }
+
+    @Test func purchasesTravelBothWaysInSmallBatches() throws {
+        // Two changes a batch: every pull loops over several batches.
+        let log = InMemoryLog(batchSize: 2)
+        let ana = try Device("ana", log: log), ben = try Device("ben", log: log)
+        let trip = try ana.ledger.createTrip(NewTrip(name: "Group", localCurrency: "JPY", homeCurrency: "USD"))
+        for (amount, note) in [("1200", "ramen"), ("800", "coffee"), ("3000", "museum")] {
+            _ = try ana.ledger.addPurchase(PurchaseDraft(amount: amount, note: note))
+        }
+        _ = try ana.ledger.markShared(trip, gid: GlobalID.make(), owner: "ana")
+        let first = try ana.sync("Group", log)
+        #expect(first.pushed > 0)
+
+        try ben.join(log, owner: "ana")
+        let joined = try ben.sync("Group", log)
+        #expect(joined.pulled > 0)
+        #expect(try ben.notes("Group") == ["coffee", "museum", "ramen"])
+
+        _ = try ben.ledger.addPurchase(PurchaseDraft(amount: "500", note: "tea"))
+        try ben.sync("Group", log)
+        let back = try ana.sync("Group", log)
+        #expect(back.pulled >= 1)
+        #expect(try ana.notes("Group") == ["coffee", "museum", "ramen", "tea"])
+        #expect(try ana.ledger.netTotal(try ana.shared("Group")) == ben.ledger.netTotal(try ben.shared("Group")))
+    }
+
+    @Test func aRoundWithNothingNewChangesNothing() throws {
+        let log = InMemoryLog()
+        let ana = try Device("ana", log: log)
+        let trip = try ana.ledger.createTrip(NewTrip(name: "Group", localCurrency: "JPY", homeCurrency: "USD"))
+        _ = try ana.ledger.addPurchase(PurchaseDraft(amount: "1200", note: "ramen"))
+        _ = try ana.ledger.markShared(trip, gid: GlobalID.make(), owner: "ana")
+        try ana.sync("Group", log)
+        let logged = log.changes.count
+        let again = try ana.sync("Group", log)
+        #expect(again.pushed == 0 && again.pulled == 0 && again.change == 0)
+        #expect(log.changes.count == logged)
+    }
+}
