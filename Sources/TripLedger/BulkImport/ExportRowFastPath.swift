@@ -21,7 +21,7 @@ import Darwin
 /// before. So the fast path can only accept rows `row` accepts, with the same values and import
 /// key: `ImportFastPathTests` checks both on every row of its files.
 extension ExportRowImporter {
-    /// The columns `fastAppend` writes, in its order, by `PurchaseRow.Column`'s case names.
+    /// The columns `fastAppend` writes itself, in its order, by `PurchaseColumns`' field names.
     static let fastColumns = [
         "tripID", "date", "note", "category", "paidWith", "currency", "expression", "price", "discountSpec", "discount",
         "serviceSpec", "service", "taxSpec", "taxIncluded", "tax", "tipSpec", "tip", "total", "rounding", "preset",
@@ -29,11 +29,17 @@ extension ExportRowImporter {
         "rateDate", "rateSource", "rateProvider", "rateFetchedAt", "provisional", "createdAt", "updatedAt", "explicitFields",
         "kind", "refundOf",
     ]
-    /// Whether `fastColumns` is `PurchaseRow.Column`, in order. When a migration adds a column to
-    /// `purchases` (and the store a case) the fast path turns itself off: every row takes `row`'s
-    /// path, which writes the new column through `PurchaseRow`, and the import stays correct, only
-    /// slower, until the column is written here too (`ImportFastPathTests` names it).
-    static let fastColumnsAreCurrent = fastColumns == PurchaseRow.Column.allCases.map { String(describing: $0) }
+    /// The values `fastAppend` appends after `fastColumns`' for the inserted columns declared after
+    /// them: each one's `fastImportDefault`.
+    static let fastDefaults = PurchaseInsert.targets.dropFirst(fastColumns.count).compactMap(\.fastImportDefault)
+    /// Whether the inserted columns (`PurchaseInsert`) are `fastColumns`, in order, then columns that
+    /// declare their `fastImportDefault`. When a migration adds a column to `purchases` declared
+    /// without one, the fast path turns itself off: every row takes `row`'s path, which writes the
+    /// new column through `PurchaseRow`, and the import stays correct, only slower, until the
+    /// column declares its default or is written here (`ImportFastPathTests` names it).
+    static let fastColumnsAreCurrent =
+        PurchaseInsert.targets.prefix(fastColumns.count).map(\.field) == fastColumns
+        && fastColumns.count + fastDefaults.count == PurchaseInsert.targets.count
 
     mutating func append(_ record: CSVRecord, number: Int, to values: inout PackedValues, now: String) throws -> (Trip, UInt64) {
         if fastPathEnabled && Self.fastColumnsAreCurrent {
@@ -197,6 +203,7 @@ extension ExportRowImporter {
         values.appendNull()  // explicit_fields: not in the export; derived from the specs and preset on edit
         values.appendText(PurchaseKind.purchase.rawValue)  // kind: other kinds take `row`'s path
         values.appendNull()  // refund_of
+        for value in Self.fastDefaults { values.append(value) }
 
         parsed.fastRows += 1
         if let split { pendingSplit = GroupImport.Split(trip: group.index(of: trip), row: number, payers: split.payers, shares: split.shares) }

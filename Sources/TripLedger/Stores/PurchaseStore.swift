@@ -30,49 +30,10 @@ extension Purchase {
         case homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider
         case rateFetchedAt, provisional, explicitFields, kind, refundOf
 
-        var sql: StaticString {
-            switch self {
-            case .id: "p.id"
-            case .tripID: "p.trip_id"
-            case .tripName: "t.name"
-            case .date: "p.date"
-            case .note: "p.note"
-            case .category: "p.category"
-            case .paidWith: "p.paid_with"
-            case .currency: "p.currency"
-            case .expression: "p.expression"
-            case .price: "p.price_minor"
-            case .discountSpec: "p.discount_spec"
-            case .discount: "p.discount_minor"
-            case .serviceSpec: "p.service_spec"
-            case .service: "p.service_minor"
-            case .taxSpec: "p.tax_spec"
-            case .taxIncluded: "p.tax_included"
-            case .tax: "p.tax_minor"
-            case .tipSpec: "p.tip_spec"
-            case .tip: "p.tip_minor"
-            case .total: "p.total_minor"
-            case .rounding: "p.rounding"
-            case .preset: "p.preset"
-            case .purchaseRate: "p.purchase_rate"
-            case .charged: "p.charged_minor"
-            case .homeCurrency: "p.home_currency"
-            case .home: "p.home_minor"
-            case .homeDiscount: "p.home_discount_minor"
-            case .homeService: "p.home_service_minor"
-            case .homeTax: "p.home_tax_minor"
-            case .homeTip: "p.home_tip_minor"
-            case .rate: "p.rate"
-            case .rateDate: "p.rate_date"
-            case .rateSource: "p.rate_source"
-            case .rateProvider: "p.rate_provider"
-            case .rateFetchedAt: "p.rate_fetched_at"
-            case .provisional: "p.provisional"
-            case .explicitFields: "p.explicit_fields"
-            case .kind: "p.kind"
-            case .refundOf: "p.refund_of"
-            }
-        }
+        /// `purchases p`'s, but the trip's name (`t.name`).
+        var qualifier: StaticString { self == .tripName ? "t." : "p." }
+        /// The column's name as `PurchaseColumns` declares it.
+        var sql: StaticString { self == .tripName ? "name" : PurchaseColumns.column(self).name }
     }
 
     init(row: ResultRow<Column>) {
@@ -96,179 +57,35 @@ extension Purchase {
     }
 }
 
-extension PurchaseRow {
-    /// The row of what `PurchaseBuilder` built, of kind purchase (the caller sets a refund's or credit's).
-    init(_ built: PurchaseValues) {
-        self.init(
-            tripID: built.tripID, date: built.date, note: built.note, category: built.category, paidWith: built.paidWith,
-            currency: built.currency, expression: built.expression, inputs: built.inputs, breakdown: built.breakdown,
-            preset: built.preset, purchaseRate: built.purchaseRate, charged: built.charged, conversion: built.conversion,
-            explicit: built.explicit)
-    }
-}
-
-/// The columns of one purchase row, computed and validated, ready to insert.
+/// One purchase row, computed and validated, ready to insert: what `PurchaseBuilder` built and
+/// which way the row moves money. `PurchaseColumns` says which column takes which value. The
+/// values' fields read as the row's own (`row.charged`).
+@dynamicMemberLookup
 struct PurchaseRow {
-    let tripID: Int64
-    let date: CivilDate
-    let note: String
-    let category: String?
-    let paidWith: String?
-    let currency: Currency
-    let expression: String
-    let inputs: AdjustmentInputs
-    let breakdown: Breakdown
-    let preset: String?
-    let purchaseRate: String?
-    let charged: Int64?
-    let conversion: Conversion
-    /// `nil` for rows that do not record it (imported).
-    var explicit: ExplicitFields? = nil
+    var values: PurchaseValues
     var kind: PurchaseKind = .purchase
     var refundOf: Int64? = nil
 
-    /// The columns `values` fills, `Column`'s list (the id is bound before them).
-    static let insertColumns = Column.sqlList
-    static let placeholders = Column.placeholders
-    /// The number of `insertColumns`.
-    static let columnCount = Int(Column.count)
+    /// The row of what `PurchaseBuilder` built, of kind purchase (the caller sets a refund's or credit's).
+    init(_ built: PurchaseValues) { values = built }
 
-    /// The columns of `purchases` that an inserted purchase sets, in order. `PurchaseColumnTests`
-    /// checks that every column of the table is here or named as one an insert leaves alone.
-    enum Column: Int32, ColumnList {
-        case tripID, date, note, category, paidWith, currency, expression, price, discountSpec, discount, serviceSpec
-        case service, taxSpec, taxIncluded, tax, tipSpec, tip, total, rounding, preset, purchaseRate, charged
-        case homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider
-        case rateFetchedAt, provisional, createdAt, updatedAt, explicitFields, kind, refundOf
-
-        var sql: StaticString {
-            switch self {
-            case .tripID: "trip_id"
-            case .date: "date"
-            case .note: "note"
-            case .category: "category"
-            case .paidWith: "paid_with"
-            case .currency: "currency"
-            case .expression: "expression"
-            case .price: "price_minor"
-            case .discountSpec: "discount_spec"
-            case .discount: "discount_minor"
-            case .serviceSpec: "service_spec"
-            case .service: "service_minor"
-            case .taxSpec: "tax_spec"
-            case .taxIncluded: "tax_included"
-            case .tax: "tax_minor"
-            case .tipSpec: "tip_spec"
-            case .tip: "tip_minor"
-            case .total: "total_minor"
-            case .rounding: "rounding"
-            case .preset: "preset"
-            case .purchaseRate: "purchase_rate"
-            case .charged: "charged_minor"
-            case .homeCurrency: "home_currency"
-            case .home: "home_minor"
-            case .homeDiscount: "home_discount_minor"
-            case .homeService: "home_service_minor"
-            case .homeTax: "home_tax_minor"
-            case .homeTip: "home_tip_minor"
-            case .rate: "rate"
-            case .rateDate: "rate_date"
-            case .rateSource: "rate_source"
-            case .rateProvider: "rate_provider"
-            case .rateFetchedAt: "rate_fetched_at"
-            case .provisional: "provisional"
-            case .createdAt: "created_at"
-            case .updatedAt: "updated_at"
-            case .explicitFields: "explicit_fields"
-            case .kind: "kind"
-            case .refundOf: "refund_of"
-            }
-        }
+    subscript<T>(dynamicMember path: WritableKeyPath<PurchaseValues, T>) -> T {
+        get { values[keyPath: path] }
+        set { values[keyPath: path] = newValue }
     }
 
-    private static let allColumns = Column.allCases
+    subscript<T>(dynamicMember path: KeyPath<PurchaseValues, T>) -> T { values[keyPath: path] }
+
+    /// The columns `values` fills (the id is bound before them).
+    static let insertColumns = PurchaseInsert.sqlList
+    static let placeholders = PurchaseInsert.placeholders
+    /// The number of `insertColumns`.
+    static let columnCount = PurchaseInsert.targets.count
 
     /// The values of `insertColumns`, in their order.
     func values(now: String, createdAt: String) -> [SQLValue] {
-        var out: [SQLValue] = []
-        out.reserveCapacity(Self.columnCount)
-        for column in Self.allColumns { out.append(value(column, now: now, createdAt: createdAt)) }
-        return out
+        PurchaseInsert.targets.map { $0.value(self, now: now, createdAt: createdAt) }
     }
-
-    func value(_ column: Column, now: String, createdAt: String) -> SQLValue {
-        let b = breakdown
-        switch column {
-        case .tripID: return .integer(tripID)
-        case .date: return .text(date.description)
-        case .note: return .text(note)
-        case .category: return SQLValue(category)
-        case .paidWith: return SQLValue(paidWith)
-        case .currency: return .text(currency.code)
-        case .expression: return .text(expression)
-        case .price: return .integer(b.price)
-        case .discountSpec: return SQLValue(inputs.discount?.description)
-        case .discount: return .integer(b.discount)
-        case .serviceSpec: return SQLValue(inputs.service?.description)
-        case .service: return .integer(b.service)
-        case .taxSpec: return SQLValue(inputs.tax?.description)
-        case .taxIncluded: return SQLValue(inputs.taxIncluded)
-        case .tax: return .integer(b.tax)
-        case .tipSpec: return SQLValue(inputs.tip?.description)
-        case .tip: return .integer(b.tip)
-        case .total: return .integer(b.total)
-        case .rounding: return .text(inputs.rounding.rawValue)
-        case .preset: return SQLValue(preset)
-        case .purchaseRate: return SQLValue(purchaseRate)
-        case .charged: return SQLValue(charged)
-        case .homeCurrency, .home, .homeDiscount, .homeService, .homeTax, .homeTip, .rate, .rateDate, .rateSource, .rateProvider,
-            .rateFetchedAt, .provisional:
-            return Self.value(column, conversion: conversion)
-        case .createdAt: return .text(createdAt)
-        case .updatedAt: return .text(now)
-        case .explicitFields: return SQLValue(explicit?.stored)
-        case .kind: return .text(kind.rawValue)
-        case .refundOf: return SQLValue(refundOf)
-        }
-    }
-
-    /// The stored conversion's value for `column`, for an insert and for re-rating's update alike;
-    /// `.null` for a column that is not part of the conversion.
-    static func value(_ column: Column, conversion c: Conversion) -> SQLValue {
-        let q = c.quote
-        switch column {
-        case .homeCurrency: return .text(c.homeCurrency.code)
-        case .home: return SQLValue(c.home)
-        case .homeDiscount: return SQLValue(c.homeDiscount)
-        case .homeService: return SQLValue(c.homeService)
-        case .homeTax: return SQLValue(c.homeTax)
-        case .homeTip: return SQLValue(c.homeTip)
-        case .rate: return SQLValue(q?.rate)
-        case .rateDate: return SQLValue(q?.date?.description)
-        case .rateSource: return .text(c.source.rawValue)
-        case .rateProvider: return SQLValue(q?.provider)
-        case .rateFetchedAt: return SQLValue(q?.fetchedAt)
-        case .provisional: return SQLValue(c.provisional)
-        default: return .null
-        }
-    }
-}
-
-extension PurchaseRow.Column {
-    /// Every case by its name.
-    static let named = Dictionary(uniqueKeysWithValues: allCases.map { (String(describing: $0), $0) })
-}
-
-/// A statement's columns that are some of `PurchaseRow.Column`'s, under the same case names: each
-/// case's text is `PurchaseRow.Column`'s, so a purchase column's name is written once for writing.
-/// `PurchaseColumnTests` checks that every case names a `PurchaseRow.Column`.
-protocol PurchaseRowColumnSubset: ColumnList {}
-
-extension PurchaseRowColumnSubset {
-    /// Each case's `PurchaseRow.Column`, by name, indexed by raw value (looked up once, not per row).
-    static var rowColumns: [PurchaseRow.Column] { allCases.map { PurchaseRow.Column.named[String(describing: $0)]! } }
-
-    var sql: StaticString { PurchaseRow.Column.named[String(describing: self)]!.sql }
 }
 
 /// The rows `PurchaseStream` writes: `Purchase.columns`, then the purchase's split (NULL when it
@@ -400,7 +217,8 @@ extension Breakdown {
 protocol PurchaseColumnSubset: ColumnList {}
 
 extension PurchaseColumnSubset {
-    var sql: StaticString { Purchase.Column.named[String(describing: self)]!.sql }
+    var qualifier: StaticString { "p." }
+    var sql: StaticString { PurchaseColumns.column(self).name }
 }
 
 extension Purchase.Column {
@@ -877,15 +695,6 @@ struct RerateRow {
     }
 }
 
-/// The columns of `purchases` that re-rating rewrites: the stored conversion but its home currency
-/// (which a new rate does not change), and the update time.
-enum RerateUpdateColumn: Int32, PurchaseRowColumnSubset {
-    case home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider, rateFetchedAt
-    case provisional, updatedAt
-
-    static let row = rowColumns
-}
-
 // MARK: - Import
 
 /// A purchase this import added, by the key that recognises its CSV row.
@@ -1143,14 +952,15 @@ extension PurchaseStore {
         return rows
     }
 
-    private static let updateConversionSQL = "UPDATE purchases SET \(RerateUpdateColumn.assignments) WHERE id = ?"
+    private static let updateConversionSQL = "UPDATE purchases SET \(PurchaseRerate.assignments) WHERE id = ?"
 
     /// Writes purchase `id`'s new conversion (its home currency stays).
     func updateConversion(id: Int64, _ c: Conversion, now: String) throws {
         try db.run(
             Self.updateConversionSQL,
-            RerateUpdateColumn.allCases.map { column -> SQLValue in
-                column == .updatedAt ? .text(now) : PurchaseRow.value(RerateUpdateColumn.row[Int(column.rawValue)], conversion: c)
+            PurchaseRerate.targets.map { column -> SQLValue in
+                if case .conversion(let read) = column.binding { return read(c) }
+                return .text(now)
             } + [.integer(id)])
     }
 
