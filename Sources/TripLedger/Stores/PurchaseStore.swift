@@ -42,17 +42,18 @@ extension Purchase {
         }
         let rounding = RoundingMode(rawValue: row.text(.rounding)) ?? .halfUp
         let breakdown = Breakdown(stored: row)
-        self.init(
-            id: row.int(.id), tripID: row.int(.tripID), tripName: row.text(.tripName),
-            date: CivilDate(iso: row.text(.date)) ?? CivilDate(year: 1970, month: 1, day: 1)!, note: row.text(.note),
-            category: row.optionalText(.category), paidWith: row.optionalText(.paidWith), currency: .stored(row.text(.currency)),
-            expression: row.text(.expression),
+        let values = PurchaseValues(
+            tripID: row.int(.tripID), date: CivilDate(iso: row.text(.date)) ?? CivilDate(year: 1970, month: 1, day: 1)!,
+            note: row.text(.note), category: row.optionalText(.category), paidWith: row.optionalText(.paidWith),
+            currency: .stored(row.text(.currency)), expression: row.text(.expression),
             inputs: AdjustmentInputs(
                 discount: spec(.discountSpec), service: spec(.serviceSpec), tax: spec(.taxSpec), taxIncluded: breakdown.taxIncluded,
                 tip: spec(.tipSpec), rounding: rounding),
             breakdown: breakdown, preset: row.optionalText(.preset), purchaseRate: row.optionalText(.purchaseRate),
-            chargedMinor: row.optionalInt(.charged), conversion: Conversion(stored: row),
-            explicitFields: row.optionalText(.explicitFields).map(ExplicitFields.init(stored:)),
+            charged: row.optionalInt(.charged), conversion: Conversion(stored: row),
+            explicit: row.optionalText(.explicitFields).map(ExplicitFields.init(stored:)))
+        self.init(
+            id: row.int(.id), tripName: row.text(.tripName), values: values,
             kind: PurchaseKind(rawValue: row.text(.kind)) ?? .purchase, refundOf: row.optionalInt(.refundOf))
     }
 }
