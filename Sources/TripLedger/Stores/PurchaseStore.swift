@@ -4,8 +4,9 @@ import TripModel
 
 /// The `purchases` table's SQL: every statement over `purchases`, the column list each one reads or
 /// writes, and the mapping between those columns and `Purchase` / `PurchaseRow`. No other code
-/// names a column of `purchases`, so a column added to the table (a migration) is added here, to
-/// `Purchase` and to the contract docs, and nowhere else (`PurchaseColumnTests` checks the lists).
+/// names a column of `purchases`. The columns themselves are declared once, in `PurchaseColumns`,
+/// and the lists here take their names from it (`PurchaseColumnTests` checks them against the
+/// migrated table; the README's "Adding a purchase field" says what else a new column needs).
 struct PurchaseStore {
     let db: Database
 }
@@ -22,8 +23,9 @@ extension Purchase {
     static let columns = Column.sqlList
     static let from = "FROM purchases p JOIN trips t ON t.id = p.trip_id"
 
-    /// The result columns of `columns`, in order. `PurchaseColumnTests` checks that every column of
-    /// `purchases` is here or named as one a purchase does not read.
+    /// The result columns of `columns`, in order, each named by its `PurchaseColumns` field.
+    /// `PurchaseColumnTests` checks that every declared column is here or named as one a purchase
+    /// does not read.
     enum Column: Int32, ColumnList, BreakdownColumns, ConversionColumns {
         case id, tripID, tripName, date, note, category, paidWith, currency, expression, price, discountSpec, discount
         case serviceSpec, service, taxSpec, taxIncluded, tax, tipSpec, tip, total, rounding, preset, purchaseRate, charged
