@@ -159,14 +159,14 @@ extension Purchase {
             o["split"] = .null
             return .object(o)
         }
-        let (paid, shares) = split.amounts(total: values.breakdown.total, home: values.conversion.home)
+        let (paid, shares) = split.amounts(total: breakdown.total, home: conversion.home)
         func parts(_ list: [PurchaseSplit.Amounts], _ key: String) -> JSONValue {
             .array(
                 list.map { a in
                     .object([
                         "name": .string(a.member.name), "weight": .string(a.weight.exactDecimalText() ?? a.weight.description),
-                        key: .string(Money(minorUnits: a.amount, currency: values.currency).plainText),
-                        "home_" + key: JSONValue(a.home.map { Money(minorUnits: $0, currency: values.conversion.homeCurrency).plainText }),
+                        key: .string(Money(minorUnits: a.amount, currency: currency).plainText),
+                        "home_" + key: JSONValue(a.home.map { Money(minorUnits: $0, currency: conversion.homeCurrency).plainText }),
                     ])
                 })
         }

@@ -6,18 +6,18 @@ import TripModel
 
 extension Purchase {
     public var json: JSONValue {
-        let b = values.breakdown, c = values.conversion, q = values.conversion.quote
-        func money(_ v: Int64) -> JSONValue { .string(Money(minorUnits: v, currency: values.currency).plainText) }
+        let b = breakdown, c = conversion, q = conversion.quote
+        func money(_ v: Int64) -> JSONValue { .string(Money(minorUnits: v, currency: currency).plainText) }
         func home(_ v: Int64?) -> JSONValue { JSONValue(v.map { Money(minorUnits: $0, currency: c.homeCurrency).plainText }) }
         var fields: [String: JSONValue] = [
-            "id": .int(id), "trip": .string(tripName), "date": .string(values.date.description), "note": .string(values.note),
-            "category": JSONValue(values.category), "paid_with": JSONValue(values.paidWith), "currency": .string(values.currency.code),
-            "expression": .string(values.expression),
-            "price": money(b.price), "discount": money(b.discount), "discount_spec": JSONValue(values.inputs.discount?.description),
-            "subtotal": money(b.subtotal), "service": money(b.service), "service_spec": JSONValue(values.inputs.service?.description),
-            "tax": money(b.tax), "tax_spec": JSONValue(values.inputs.tax?.description), "tax_included": .bool(b.taxIncluded),
-            "tip": money(b.tip), "tip_spec": JSONValue(values.inputs.tip?.description), "total": money(b.total),
-            "rounding": .string(values.inputs.rounding.rawValue), "preset": JSONValue(values.preset),
+            "id": .int(id), "trip": .string(tripName), "date": .string(date.description), "note": .string(note),
+            "category": JSONValue(category), "paid_with": JSONValue(paidWith), "currency": .string(currency.code),
+            "expression": .string(expression),
+            "price": money(b.price), "discount": money(b.discount), "discount_spec": JSONValue(inputs.discount?.description),
+            "subtotal": money(b.subtotal), "service": money(b.service), "service_spec": JSONValue(inputs.service?.description),
+            "tax": money(b.tax), "tax_spec": JSONValue(inputs.tax?.description), "tax_included": .bool(b.taxIncluded),
+            "tip": money(b.tip), "tip_spec": JSONValue(inputs.tip?.description), "total": money(b.total),
+            "rounding": .string(inputs.rounding.rawValue), "preset": JSONValue(preset),
             "home_currency": .string(c.homeCurrency.code), "home_amount": home(c.home), "converted": .bool(c.home != nil),
             "home_discount": home(c.homeDiscount), "home_service": home(c.homeService), "home_tax": home(c.homeTax),
             "home_tip": home(c.homeTip),
