@@ -1,7 +1,7 @@
 /// A purchase as `PurchaseBuilder` computed it: every stored value but its id, kind and times.
 ///
 /// The ledger stores it through one declaration of its columns (`PurchaseColumns` in TripLedger),
-/// which reads each column's value from here by key path.
+/// which reads each column's value from here.
 public struct PurchaseValues: Sendable, Equatable {
     public let tripID: Int64
     public let date: CivilDate

@@ -6,7 +6,7 @@ import TripModel
 struct PurchaseColumn: DeclaredColumn, Sendable {
     /// How an insert of a `PurchaseRow` binds the column.
     enum Binding: Sendable {
-        /// A value of the row (a key path into `PurchaseRow`, mostly into its `PurchaseValues`).
+        /// A value of the row (mostly a field of its `PurchaseValues`).
         case row(@Sendable (PurchaseRow) -> SQLValue)
         /// A value of the row's conversion: re-rating writes it again from a new conversion.
         case conversion(@Sendable (Conversion) -> SQLValue)
@@ -79,22 +79,22 @@ extension Optional: StoredValue where Wrapped: StoredValue {
 }
 
 extension PurchaseColumn {
-    /// A column an insert binds from `path` of the row.
+    /// A column an insert binds from `read` of the row (a field of its `PurchaseValues`, mostly).
     static func row<V: StoredValue & SendableMetatype>(
-        _ name: StaticString, _ field: String, _ path: any KeyPath<PurchaseRow, V> & Sendable, _ origin: Origin,
+        _ name: StaticString, _ field: String, _ read: @escaping @Sendable (PurchaseRow) -> V, _ origin: Origin,
         _ wire: WireField, fastImportDefault: SQLValue? = nil
     ) -> PurchaseColumn {
         PurchaseColumn(
-            name: name, field: field, binding: .row { $0[keyPath: path].sqlValue }, origin: origin, wire: .field(wire),
+            name: name, field: field, binding: .row { read($0).sqlValue }, origin: origin, wire: .field(wire),
             fastImportDefault: fastImportDefault)
     }
 
-    /// A column of the stored conversion, bound from `path` of it.
+    /// A column of the stored conversion, bound from `read` of it.
     static func conversion<V: StoredValue & SendableMetatype>(
-        _ name: StaticString, _ field: String, _ path: any KeyPath<Conversion, V> & Sendable, _ wire: WireField
+        _ name: StaticString, _ field: String, _ read: @escaping @Sendable (Conversion) -> V, _ wire: WireField
     ) -> PurchaseColumn {
         PurchaseColumn(
-            name: name, field: field, binding: .conversion { $0[keyPath: path].sqlValue }, origin: .computed, wire: .field(wire),
+            name: name, field: field, binding: .conversion { read($0).sqlValue }, origin: .computed, wire: .field(wire),
             fastImportDefault: nil)
     }
 }
@@ -120,41 +120,41 @@ enum PurchaseColumns {
         PurchaseColumn(
             name: "trip_id", field: "tripID", binding: .row { .integer($0.values.tripID) }, origin: .entered,
             wire: .local("trip_id", why: "the local trip; a purchase travels inside its trip's changes"), fastImportDefault: nil),
-        .row("date", "date", \.values.date, .entered, WireField("date", .date, required: true)),
-        .row("note", "note", \.values.note, .entered, WireField("note", note)),
-        .row("category", "category", \.values.category, .entered, WireField("category", label, nullable: true)),
-        .row("paid_with", "paidWith", \.values.paidWith, .entered, WireField("paid_with", label, nullable: true)),
-        .row("currency", "currency", \.values.currency, .entered, WireField("currency", .currency, required: true)),
-        .row("expression", "expression", \.values.expression, .entered, WireField("expression", spec)),
-        .row("price_minor", "price", \.values.breakdown.price, .computed, WireField("price_minor", .minor(min: 0), required: true)),
-        .row("discount_spec", "discountSpec", \.values.inputs.discount?.description, .entered, WireField("discount_spec", spec, nullable: true)),
-        .row("discount_minor", "discount", \.values.breakdown.discount, .computed, WireField("discount_minor", signed)),
-        .row("service_spec", "serviceSpec", \.values.inputs.service?.description, .entered, WireField("service_spec", spec, nullable: true)),
-        .row("service_minor", "service", \.values.breakdown.service, .computed, WireField("service_minor", signed)),
-        .row("tax_spec", "taxSpec", \.values.inputs.tax?.description, .entered, WireField("tax_spec", spec, nullable: true)),
-        .row("tax_included", "taxIncluded", \.values.inputs.taxIncluded, .entered, WireField("tax_included", .flag)),
-        .row("tax_minor", "tax", \.values.breakdown.tax, .computed, WireField("tax_minor", signed)),
-        .row("tip_spec", "tipSpec", \.values.inputs.tip?.description, .entered, WireField("tip_spec", spec, nullable: true)),
-        .row("tip_minor", "tip", \.values.breakdown.tip, .computed, WireField("tip_minor", signed)),
-        .row("total_minor", "total", \.values.breakdown.total, .computed, WireField("total_minor", signed)),
-        .row("rounding", "rounding", \.values.inputs.rounding, .entered, WireField("rounding", .text(max: 32))),
-        .row("preset", "preset", \.values.preset, .entered, WireField("preset", label, nullable: true)),
-        .row("purchase_rate", "purchaseRate", \.values.purchaseRate, .entered, WireField("purchase_rate", .rate, nullable: true)),
-        .row("charged_minor", "charged", \.values.charged, .entered, WireField("charged_minor", signed, nullable: true)),
-        .conversion("home_currency", "homeCurrency", \.homeCurrency, WireField("home_currency", .currency, required: true)),
-        .conversion("home_minor", "home", \.home, WireField("home_minor", signed, nullable: true)),
-        .conversion("home_discount_minor", "homeDiscount", \.homeDiscount, WireField("home_discount_minor", signed, nullable: true)),
-        .conversion("home_service_minor", "homeService", \.homeService, WireField("home_service_minor", signed, nullable: true)),
-        .conversion("home_tax_minor", "homeTax", \.homeTax, WireField("home_tax_minor", signed, nullable: true)),
-        .conversion("home_tip_minor", "homeTip", \.homeTip, WireField("home_tip_minor", signed, nullable: true)),
-        .conversion("rate", "rate", \.quote?.rate, WireField("rate", .rate, nullable: true)),
-        .conversion("rate_date", "rateDate", \.quote?.date, WireField("rate_date", .date, nullable: true)),
+        .row("date", "date", { $0.values.date }, .entered, WireField("date", .date, required: true)),
+        .row("note", "note", { $0.values.note }, .entered, WireField("note", note)),
+        .row("category", "category", { $0.values.category }, .entered, WireField("category", label, nullable: true)),
+        .row("paid_with", "paidWith", { $0.values.paidWith }, .entered, WireField("paid_with", label, nullable: true)),
+        .row("currency", "currency", { $0.values.currency }, .entered, WireField("currency", .currency, required: true)),
+        .row("expression", "expression", { $0.values.expression }, .entered, WireField("expression", spec)),
+        .row("price_minor", "price", { $0.values.breakdown.price }, .computed, WireField("price_minor", .minor(min: 0), required: true)),
+        .row("discount_spec", "discountSpec", { $0.values.inputs.discount?.description }, .entered, WireField("discount_spec", spec, nullable: true)),
+        .row("discount_minor", "discount", { $0.values.breakdown.discount }, .computed, WireField("discount_minor", signed)),
+        .row("service_spec", "serviceSpec", { $0.values.inputs.service?.description }, .entered, WireField("service_spec", spec, nullable: true)),
+        .row("service_minor", "service", { $0.values.breakdown.service }, .computed, WireField("service_minor", signed)),
+        .row("tax_spec", "taxSpec", { $0.values.inputs.tax?.description }, .entered, WireField("tax_spec", spec, nullable: true)),
+        .row("tax_included", "taxIncluded", { $0.values.inputs.taxIncluded }, .entered, WireField("tax_included", .flag)),
+        .row("tax_minor", "tax", { $0.values.breakdown.tax }, .computed, WireField("tax_minor", signed)),
+        .row("tip_spec", "tipSpec", { $0.values.inputs.tip?.description }, .entered, WireField("tip_spec", spec, nullable: true)),
+        .row("tip_minor", "tip", { $0.values.breakdown.tip }, .computed, WireField("tip_minor", signed)),
+        .row("total_minor", "total", { $0.values.breakdown.total }, .computed, WireField("total_minor", signed)),
+        .row("rounding", "rounding", { $0.values.inputs.rounding }, .entered, WireField("rounding", .text(max: 32))),
+        .row("preset", "preset", { $0.values.preset }, .entered, WireField("preset", label, nullable: true)),
+        .row("purchase_rate", "purchaseRate", { $0.values.purchaseRate }, .entered, WireField("purchase_rate", .rate, nullable: true)),
+        .row("charged_minor", "charged", { $0.values.charged }, .entered, WireField("charged_minor", signed, nullable: true)),
+        .conversion("home_currency", "homeCurrency", { $0.homeCurrency }, WireField("home_currency", .currency, required: true)),
+        .conversion("home_minor", "home", { $0.home }, WireField("home_minor", signed, nullable: true)),
+        .conversion("home_discount_minor", "homeDiscount", { $0.homeDiscount }, WireField("home_discount_minor", signed, nullable: true)),
+        .conversion("home_service_minor", "homeService", { $0.homeService }, WireField("home_service_minor", signed, nullable: true)),
+        .conversion("home_tax_minor", "homeTax", { $0.homeTax }, WireField("home_tax_minor", signed, nullable: true)),
+        .conversion("home_tip_minor", "homeTip", { $0.homeTip }, WireField("home_tip_minor", signed, nullable: true)),
+        .conversion("rate", "rate", { $0.quote?.rate }, WireField("rate", .rate, nullable: true)),
+        .conversion("rate_date", "rateDate", { $0.quote?.date }, WireField("rate_date", .date, nullable: true)),
         .conversion(
-            "rate_source", "rateSource", \.source,
+            "rate_source", "rateSource", { $0.source },
             WireField("rate_source", .choice(["identity", "manual", "charged", "provider", "fallback", "none"]))),
-        .conversion("rate_provider", "rateProvider", \.quote?.provider, WireField("rate_provider", label, nullable: true)),
-        .conversion("rate_fetched_at", "rateFetchedAt", \.quote?.fetchedAt, WireField("rate_fetched_at", timestamp, nullable: true)),
-        .conversion("provisional", "provisional", \.provisional, WireField("provisional", .flag)),
+        .conversion("rate_provider", "rateProvider", { $0.quote?.provider }, WireField("rate_provider", label, nullable: true)),
+        .conversion("rate_fetched_at", "rateFetchedAt", { $0.quote?.fetchedAt }, WireField("rate_fetched_at", timestamp, nullable: true)),
+        .conversion("provisional", "provisional", { $0.provisional }, WireField("provisional", .flag)),
         PurchaseColumn(
             name: "created_at", field: "createdAt", binding: .createdAt, origin: .bookkeeping,
             wire: .field(WireField("created_at", timestamp)), fastImportDefault: nil),
@@ -166,8 +166,8 @@ enum PurchaseColumns {
             binding: .notInserted(why: "set by the importer's batch insert and kept by edit, by their own statements"),
             origin: .bookkeeping, wire: .local("import_key", why: "this ledger's import's key of the row it came from"),
             fastImportDefault: nil),
-        .row("explicit_fields", "explicitFields", \.values.explicit?.stored, .entered, WireField("explicit_fields", spec, nullable: true)),
-        .row("kind", "kind", \.kind, .entered, WireField("kind", .choice(["purchase", "refund", "credit"]))),
+        .row("explicit_fields", "explicitFields", { $0.values.explicit?.stored }, .entered, WireField("explicit_fields", spec, nullable: true)),
+        .row("kind", "kind", { $0.kind }, .entered, WireField("kind", .choice(["purchase", "refund", "credit"]))),
         PurchaseColumn(
             name: "refund_of", field: "refundOf", binding: .row { SQLValue($0.refundOf) }, origin: .entered,
             wire: .local(
