@@ -128,6 +128,7 @@ struct PurchaseColumnTests {
         for list in [
             Purchase.Column.allCases.filter { $0 != .tripName }.map(String.init(describing:)),
             RerateRow.Column.allCases.map(String.init(describing:)), ReexpressColumn.allCases.map(String.init(describing:)),
+            ImportedPurchaseColumn.allCases.map(String.init(describing:)),
         ] {
             #expect(Set(list).isSubset(of: names), "not declared in PurchaseColumns: \(Set(list).subtracting(names).sorted())")
         }

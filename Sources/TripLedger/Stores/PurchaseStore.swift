@@ -701,15 +701,8 @@ struct RerateRow {
 // MARK: - Import
 
 /// A purchase this import added, by the key that recognises its CSV row.
-enum ImportedPurchaseColumn: Int32, ColumnList {
+enum ImportedPurchaseColumn: Int32, PurchaseColumnSubset {
     case id, importKey
-
-    var sql: StaticString {
-        switch self {
-        case .id: "id"
-        case .importKey: "import_key"
-        }
-    }
 }
 
 // MARK: - Splits
@@ -970,7 +963,7 @@ extension PurchaseStore {
     /// The purchases with an import key above id `lastID`, by that key.
     func importedIDs(after lastID: Int64) throws -> [UInt64: Int64] {
         var ids: [UInt64: Int64] = [:]
-        try db.prepare("SELECT \(ImportedPurchaseColumn.sqlList) FROM purchases WHERE id > ? AND import_key IS NOT NULL")
+        try db.prepare("SELECT \(ImportedPurchaseColumn.sqlList) FROM purchases p WHERE p.id > ? AND p.import_key IS NOT NULL")
             .forEach([.integer(lastID)]) {
                 let s = ResultRow<ImportedPurchaseColumn>($0)
                 ids[UInt64(bitPattern: s.int(.importKey))] = s.int(.id)
