@@ -246,6 +246,23 @@ struct ImportFastPathTests {
         )
     }
 
+    /// A column declared after the fast path's own keeps it on with its `fastImportDefault`; one
+    /// without a default, or the fast path's columns out of order, turn it off.
+    @Test func aLaterColumnKeepsTheFastPathOnlyWithItsDefault() throws {
+        let inserted = PurchaseInsert.targets
+        #expect(ExportRowImporter.fastDefaults(for: inserted) == [])
+        func receipt(_ fastDefault: SQLValue?) -> PurchaseColumn {
+            PurchaseColumn(
+                name: "receipt", field: "receipt", binding: .row { _ in .null }, origin: .entered,
+                wire: .field(WireField("receipt", .text(max: 100), nullable: true)), fastImportDefault: fastDefault)
+        }
+        #expect(ExportRowImporter.fastDefaults(for: inserted + [receipt(.null)]) == [.null])
+        #expect(ExportRowImporter.fastDefaults(for: inserted + [receipt(.text("x")), receipt(.null)]) == [.text("x"), .null])
+        #expect(ExportRowImporter.fastDefaults(for: inserted + [receipt(nil)]) == nil)
+        #expect(ExportRowImporter.fastDefaults(for: [receipt(.null)] + inserted) == nil)
+        #expect(ExportRowImporter.fastDefaults(for: Array(inserted.dropLast())) == nil)
+    }
+
     /// End to end: the same file imported with and without the fast path fills identical tables.
     @Test func importsWithAndWithoutTheFastPathAreIdentical() throws {
         let (header, rows, source) = try rows()

@@ -29,17 +29,23 @@ extension ExportRowImporter {
         "rateDate", "rateSource", "rateProvider", "rateFetchedAt", "provisional", "createdAt", "updatedAt", "explicitFields",
         "kind", "refundOf",
     ]
-    /// The values `fastAppend` appends after `fastColumns`' for the inserted columns declared after
-    /// them: each one's `fastImportDefault`.
-    static let fastDefaults = PurchaseInsert.targets.dropFirst(fastColumns.count).compactMap(\.fastImportDefault)
-    /// Whether the inserted columns (`PurchaseInsert`) are `fastColumns`, in order, then columns that
-    /// declare their `fastImportDefault`. When a migration adds a column to `purchases` declared
-    /// without one, the fast path turns itself off: every row takes `row`'s path, which writes the
-    /// new column through `PurchaseRow`, and the import stays correct, only slower, until the
-    /// column declares its default or is written here (`ImportFastPathTests` names it).
-    static let fastColumnsAreCurrent =
-        PurchaseInsert.targets.prefix(fastColumns.count).map(\.field) == fastColumns
-        && fastColumns.count + fastDefaults.count == PurchaseInsert.targets.count
+    /// What `fastAppend` appends after `fastColumns`' values, for the inserted columns `columns`
+    /// (`PurchaseInsert`'s): each later column's `fastImportDefault`. `nil` (the fast path is off)
+    /// unless `columns` starts with `fastColumns`, in order, and every later one declares its default.
+    static func fastDefaults(for columns: [PurchaseColumn]) -> [SQLValue]? {
+        guard columns.prefix(fastColumns.count).map(\.field) == fastColumns else { return nil }
+        let later = columns.dropFirst(fastColumns.count).map(\.fastImportDefault)
+        guard later.allSatisfy({ $0 != nil }) else { return nil }
+        return later.compactMap { $0 }
+    }
+    /// `fastDefaults(for:)` of the inserted columns. When a migration adds a column to `purchases`
+    /// declared without a `fastImportDefault`, the fast path turns itself off: every row takes
+    /// `row`'s path, which writes the new column through `PurchaseRow`, and the import stays
+    /// correct, only slower, until the column declares its default or is written here
+    /// (`ImportFastPathTests` names it).
+    static let fastDefaults = fastDefaults(for: PurchaseInsert.targets) ?? []
+    /// Whether the fast path can write the inserted columns (`fastDefaults(for:)`).
+    static let fastColumnsAreCurrent = fastDefaults(for: PurchaseInsert.targets) != nil
 
     mutating func append(_ record: CSVRecord, number: Int, to values: inout PackedValues, now: String) throws -> (Trip, UInt64) {
         if fastPathEnabled && Self.fastColumnsAreCurrent {
