@@ -407,7 +407,7 @@ struct TripBench {
                     let b = try Breakdown.compute(price: price, currency: local, inputs: inputs)
                     let c = try Conversion.make(breakdown: b, from: local, to: usd, quote: quote, rounding: .halfUp)
                     try ledger.insertGenerated(
-                        GeneratedPurchase(
+                        PurchaseValues(
                             tripID: tripID, date: day, note: "purchase \(i)", category: categories[rng.below(categories.count)],
                             paidWith: rng.below(2) == 0 ? "card" : "cash", currency: local,
                             expression: Money(minorUnits: price, currency: local).plainText, inputs: inputs, breakdown: b,

@@ -23,7 +23,7 @@ import Darwin
 /// before. So the fast path can only accept rows `row` accepts, with the same values and import
 /// key: `ImportFastPathTests` checks both on every row of its files.
 extension ExportRowImporter {
-    /// The columns `fastAppend` writes, in its order, by `PurchaseRow.Column`'s case names.
+    /// The columns `fastAppend` writes itself, in its order, by `PurchaseColumns`' field names.
     static let fastColumns = [
         "tripID", "date", "note", "category", "paidWith", "currency", "expression", "price", "discountSpec", "discount",
         "serviceSpec", "service", "taxSpec", "taxIncluded", "tax", "tipSpec", "tip", "total", "rounding", "preset",
@@ -31,11 +31,23 @@ extension ExportRowImporter {
         "rateDate", "rateSource", "rateProvider", "rateFetchedAt", "provisional", "createdAt", "updatedAt", "explicitFields",
         "kind", "refundOf",
     ]
-    /// Whether `fastColumns` is `PurchaseRow.Column`, in order. When a migration adds a column to
-    /// `purchases` (and the store a case) the fast path turns itself off: every row takes `row`'s
-    /// path, which writes the new column through `PurchaseRow`, and the import stays correct, only
-    /// slower, until the column is written here too (`ImportFastPathTests` names it).
-    static let fastColumnsAreCurrent = fastColumns == PurchaseRow.Column.allCases.map { String(describing: $0) }
+    /// What `fastAppend` appends after `fastColumns`' values, for the inserted columns `columns`
+    /// (`PurchaseInsert`'s): each later column's `fastImportDefault`. `nil` (the fast path is off)
+    /// unless `columns` starts with `fastColumns`, in order, and every later one declares its default.
+    static func fastDefaults(for columns: [PurchaseColumn]) -> [SQLValue]? {
+        guard columns.prefix(fastColumns.count).map(\.field) == fastColumns else { return nil }
+        let later = columns.dropFirst(fastColumns.count).map(\.fastImportDefault)
+        guard later.allSatisfy({ $0 != nil }) else { return nil }
+        return later.compactMap { $0 }
+    }
+    /// `fastDefaults(for:)` of the inserted columns. When a migration adds a column to `purchases`
+    /// declared without a `fastImportDefault`, the fast path turns itself off: every row takes
+    /// `row`'s path, which writes the new column through `PurchaseRow`, and the import stays
+    /// correct, only slower, until the column declares its default or is written here
+    /// (`ImportFastPathTests` names it).
+    static let fastDefaults = fastDefaults(for: PurchaseInsert.targets) ?? []
+    /// Whether the fast path can write the inserted columns (`fastDefaults(for:)`).
+    static let fastColumnsAreCurrent = fastDefaults(for: PurchaseInsert.targets) != nil
 
     mutating func append(_ record: CSVRecord, number: Int, to values: inout PackedValues, now: String) throws -> (Trip, UInt64) {
         if fastPathEnabled && Self.fastColumnsAreCurrent {
@@ -199,6 +211,7 @@ extension ExportRowImporter {
         values.appendNull()  // explicit_fields: not in the export; derived from the specs and preset on edit
         values.appendText(PurchaseKind.purchase.rawValue)  // kind: other kinds take `row`'s path
         values.appendNull()  // refund_of
+        for value in Self.fastDefaults { values.append(value) }
 
         parsed.fastRows += 1
         if let split { pendingSplit = GroupImport.Split(trip: group.index(of: trip), row: number, payers: split.payers, shares: split.shares) }

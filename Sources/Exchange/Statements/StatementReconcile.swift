@@ -104,7 +104,7 @@ extension Ledger {
     /// `trip edit ID --charged` would leave it, then marked as the row's (m0023).
     ///
     /// The row is built as the edit builds it (`prepareRow`); when it differs from the stored one
-    /// only in what a charged amount decides (`ChargedWriteColumn`), as it does for a purchase
+    /// only in what a charged amount decides (`PurchaseChargedWrite`), as it does for a purchase
     /// whose price stays, it is written in place by one UPDATE. An edit deletes the row and inserts
     /// it again, three reads and two updates around it: three quarters of a 2,000-row reconcile. Its
     /// split needs nothing either, since the total stays (`storeSplit` would write it back as it

@@ -10,11 +10,15 @@
 package protocol ColumnList: CaseIterable, RawRepresentable where RawValue == Int32, AllCases == [Self] {
     /// A column name or an expression over the statement's tables, as it stands in the statement.
     var sql: StaticString { get }
+    /// What stands before `sql` in the statement's list: a table's alias and its dot (`p.`), or nothing.
+    var qualifier: StaticString { get }
 }
 
 extension ColumnList {
-    /// Every column's `sql`, comma-separated, in order: a SELECT list or an INSERT's column list.
-    static var sqlList: String { allCases.map { $0.sql.description }.joined(separator: ", ") }
+    package var qualifier: StaticString { "" }
+    /// Every column's `sql` after its `qualifier`, comma-separated, in order: a SELECT list or an
+    /// INSERT's column list.
+    static var sqlList: String { allCases.map { "\($0.qualifier)\($0.sql)" }.joined(separator: ", ") }
     /// One `?` per column, comma-separated: an INSERT's VALUES.
     static var placeholders: String { Array(repeating: "?", count: allCases.count).joined(separator: ", ") }
     /// `column = ?` per column, comma-separated: an UPDATE's SET.
@@ -50,4 +54,26 @@ package struct ResultRow<C: ColumnList> {
 extension Statement {
     /// The current row, read by the names of `C` (the statement's columns from the first on).
     package func row<C: ColumnList>(_: C.Type = C.self) -> ResultRow<C> { ResultRow(self) }
+}
+
+/// A column declared as a value (a row of a table of columns) rather than as an enum case.
+protocol DeclaredColumn {
+    /// The column's name, as the table has it.
+    var name: StaticString { get }
+}
+
+/// The target columns of one INSERT or UPDATE, taken from a declared table of columns
+/// (`PurchaseColumns`): joined as a `ColumnList`'s are, from the same `StaticString`s.
+protocol ColumnTable {
+    associatedtype Column: DeclaredColumn
+    static var targets: [Column] { get }
+}
+
+extension ColumnTable {
+    /// Every column's name, comma-separated, in order: an INSERT's column list.
+    static var sqlList: String { targets.map { $0.name.description }.joined(separator: ", ") }
+    /// One `?` per column, comma-separated: an INSERT's VALUES.
+    static var placeholders: String { Array(repeating: "?", count: targets.count).joined(separator: ", ") }
+    /// `column = ?` per column, comma-separated: an UPDATE's SET.
+    static var assignments: String { targets.map { "\($0.name) = ?" }.joined(separator: ", ") }
 }

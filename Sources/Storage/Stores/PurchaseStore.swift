@@ -4,8 +4,9 @@ import TripModel
 
 /// The `purchases` table's SQL: every statement over `purchases`, the column list each one reads or
 /// writes, and the mapping between those columns and `Purchase` / `PurchaseRow`. No other code
-/// names a column of `purchases`, so a column added to the table (a migration) is added here, to
-/// `Purchase` and to the contract docs, and nowhere else (`PurchaseColumnTests` checks the lists).
+/// names a column of `purchases`. The columns themselves are declared once, in `PurchaseColumns`,
+/// and the lists here take their names from it (`PurchaseColumnTests` checks them against the
+/// migrated table; the README's "Adding a purchase field" says what else a new column needs).
 package struct PurchaseStore {
     package let db: Database
 }
@@ -17,57 +18,19 @@ extension Purchase {
     package static let columns = Column.sqlList
     package static let from = "FROM purchases p JOIN trips t ON t.id = p.trip_id"
 
-    /// The result columns of `columns`, in order. `PurchaseColumnTests` checks that every column of
-    /// `purchases` is here or named as one a purchase does not read.
+    /// The result columns of `columns`, in order, each named by its `PurchaseColumns` field.
+    /// `PurchaseColumnTests` checks that every declared column is here or named as one a purchase
+    /// does not read.
     package enum Column: Int32, ColumnList, BreakdownColumns, ConversionColumns {
         case id, tripID, tripName, date, note, category, paidWith, currency, expression, price, discountSpec, discount
         case serviceSpec, service, taxSpec, taxIncluded, tax, tipSpec, tip, total, rounding, preset, purchaseRate, charged
         case homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider
         case rateFetchedAt, provisional, explicitFields, kind, refundOf
 
-        package var sql: StaticString {
-            switch self {
-            case .id: "p.id"
-            case .tripID: "p.trip_id"
-            case .tripName: "t.name"
-            case .date: "p.date"
-            case .note: "p.note"
-            case .category: "p.category"
-            case .paidWith: "p.paid_with"
-            case .currency: "p.currency"
-            case .expression: "p.expression"
-            case .price: "p.price_minor"
-            case .discountSpec: "p.discount_spec"
-            case .discount: "p.discount_minor"
-            case .serviceSpec: "p.service_spec"
-            case .service: "p.service_minor"
-            case .taxSpec: "p.tax_spec"
-            case .taxIncluded: "p.tax_included"
-            case .tax: "p.tax_minor"
-            case .tipSpec: "p.tip_spec"
-            case .tip: "p.tip_minor"
-            case .total: "p.total_minor"
-            case .rounding: "p.rounding"
-            case .preset: "p.preset"
-            case .purchaseRate: "p.purchase_rate"
-            case .charged: "p.charged_minor"
-            case .homeCurrency: "p.home_currency"
-            case .home: "p.home_minor"
-            case .homeDiscount: "p.home_discount_minor"
-            case .homeService: "p.home_service_minor"
-            case .homeTax: "p.home_tax_minor"
-            case .homeTip: "p.home_tip_minor"
-            case .rate: "p.rate"
-            case .rateDate: "p.rate_date"
-            case .rateSource: "p.rate_source"
-            case .rateProvider: "p.rate_provider"
-            case .rateFetchedAt: "p.rate_fetched_at"
-            case .provisional: "p.provisional"
-            case .explicitFields: "p.explicit_fields"
-            case .kind: "p.kind"
-            case .refundOf: "p.refund_of"
-            }
-        }
+        /// `purchases p`'s, but the trip's name (`t.name`).
+        package var qualifier: StaticString { self == .tripName ? "t." : "p." }
+        /// The column's name as `PurchaseColumns` declares it.
+        package var sql: StaticString { self == .tripName ? "name" : PurchaseColumns.column(self).name }
     }
 
     init(row: ResultRow<Column>) {
@@ -76,194 +39,51 @@ extension Purchase {
         }
         let rounding = RoundingMode(rawValue: row.text(.rounding)) ?? .halfUp
         let breakdown = Breakdown(stored: row)
-        self.init(
-            id: row.int(.id), tripID: row.int(.tripID), tripName: row.text(.tripName),
-            date: CivilDate(iso: row.text(.date)) ?? CivilDate(year: 1970, month: 1, day: 1)!, note: row.text(.note),
-            category: row.optionalText(.category), paidWith: row.optionalText(.paidWith), currency: .stored(row.text(.currency)),
-            expression: row.text(.expression),
+        let values = PurchaseValues(
+            tripID: row.int(.tripID), date: CivilDate(iso: row.text(.date)) ?? CivilDate(year: 1970, month: 1, day: 1)!,
+            note: row.text(.note), category: row.optionalText(.category), paidWith: row.optionalText(.paidWith),
+            currency: .stored(row.text(.currency)), expression: row.text(.expression),
             inputs: AdjustmentInputs(
                 discount: spec(.discountSpec), service: spec(.serviceSpec), tax: spec(.taxSpec), taxIncluded: breakdown.taxIncluded,
                 tip: spec(.tipSpec), rounding: rounding),
             breakdown: breakdown, preset: row.optionalText(.preset), purchaseRate: row.optionalText(.purchaseRate),
-            chargedMinor: row.optionalInt(.charged), conversion: Conversion(stored: row),
-            explicitFields: row.optionalText(.explicitFields).map(ExplicitFields.init(stored:)),
+            charged: row.optionalInt(.charged), conversion: Conversion(stored: row),
+            explicit: row.optionalText(.explicitFields).map(ExplicitFields.init(stored:)))
+        self.init(
+            id: row.int(.id), tripName: row.text(.tripName), values: values,
             kind: PurchaseKind(rawValue: row.text(.kind)) ?? .purchase, refundOf: row.optionalInt(.refundOf))
     }
 }
 
-extension PurchaseRow {
-    /// The row of what `PurchaseBuilder` built, of kind purchase (the caller sets a refund's or credit's).
-    package init(_ built: PurchaseValues) {
-        self.init(
-            tripID: built.tripID, date: built.date, note: built.note, category: built.category, paidWith: built.paidWith,
-            currency: built.currency, expression: built.expression, inputs: built.inputs, breakdown: built.breakdown,
-            preset: built.preset, purchaseRate: built.purchaseRate, charged: built.charged, conversion: built.conversion,
-            explicit: built.explicit)
-    }
-}
-
-/// The columns of one purchase row, computed and validated, ready to insert.
+/// One purchase row, computed and validated, ready to insert: what `PurchaseBuilder` built and
+/// which way the row moves money. `PurchaseColumns` says which column takes which value. The
+/// values' fields read as the row's own (`row.charged`).
+@dynamicMemberLookup
 package struct PurchaseRow {
-    package let tripID: Int64
-    package let date: CivilDate
-    package let note: String
-    package let category: String?
-    package let paidWith: String?
-    package let currency: Currency
-    package let expression: String
-    package let inputs: AdjustmentInputs
-    package let breakdown: Breakdown
-    package let preset: String?
-    package let purchaseRate: String?
-    package let charged: Int64?
-    package let conversion: Conversion
-    /// `nil` for rows that do not record it (imported).
-    package var explicit: ExplicitFields? = nil
+    package var values: PurchaseValues
     package var kind: PurchaseKind = .purchase
     package var refundOf: Int64? = nil
 
-    /// The columns `values` fills, `Column`'s list (the id is bound before them).
-    package static let insertColumns = Column.sqlList
-    static let placeholders = Column.placeholders
-    /// The number of `insertColumns`.
-    package static let columnCount = Int(Column.count)
+    /// The row of what `PurchaseBuilder` built, of kind purchase (the caller sets a refund's or credit's).
+    package init(_ built: PurchaseValues) { values = built }
 
-    /// The columns of `purchases` that an inserted purchase sets, in order. `PurchaseColumnTests`
-    /// checks that every column of the table is here or named as one an insert leaves alone.
-    package enum Column: Int32, ColumnList {
-        case tripID, date, note, category, paidWith, currency, expression, price, discountSpec, discount, serviceSpec
-        case service, taxSpec, taxIncluded, tax, tipSpec, tip, total, rounding, preset, purchaseRate, charged
-        case homeCurrency, home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider
-        case rateFetchedAt, provisional, createdAt, updatedAt, explicitFields, kind, refundOf
-
-        package var sql: StaticString {
-            switch self {
-            case .tripID: "trip_id"
-            case .date: "date"
-            case .note: "note"
-            case .category: "category"
-            case .paidWith: "paid_with"
-            case .currency: "currency"
-            case .expression: "expression"
-            case .price: "price_minor"
-            case .discountSpec: "discount_spec"
-            case .discount: "discount_minor"
-            case .serviceSpec: "service_spec"
-            case .service: "service_minor"
-            case .taxSpec: "tax_spec"
-            case .taxIncluded: "tax_included"
-            case .tax: "tax_minor"
-            case .tipSpec: "tip_spec"
-            case .tip: "tip_minor"
-            case .total: "total_minor"
-            case .rounding: "rounding"
-            case .preset: "preset"
-            case .purchaseRate: "purchase_rate"
-            case .charged: "charged_minor"
-            case .homeCurrency: "home_currency"
-            case .home: "home_minor"
-            case .homeDiscount: "home_discount_minor"
-            case .homeService: "home_service_minor"
-            case .homeTax: "home_tax_minor"
-            case .homeTip: "home_tip_minor"
-            case .rate: "rate"
-            case .rateDate: "rate_date"
-            case .rateSource: "rate_source"
-            case .rateProvider: "rate_provider"
-            case .rateFetchedAt: "rate_fetched_at"
-            case .provisional: "provisional"
-            case .createdAt: "created_at"
-            case .updatedAt: "updated_at"
-            case .explicitFields: "explicit_fields"
-            case .kind: "kind"
-            case .refundOf: "refund_of"
-            }
-        }
+    package subscript<T>(dynamicMember path: WritableKeyPath<PurchaseValues, T>) -> T {
+        get { values[keyPath: path] }
+        set { values[keyPath: path] = newValue }
     }
 
-    private static let allColumns = Column.allCases
+    package subscript<T>(dynamicMember path: KeyPath<PurchaseValues, T>) -> T { values[keyPath: path] }
+
+    /// The columns `values` fills (the id is bound before them).
+    package static let insertColumns = PurchaseInsert.sqlList
+    static let placeholders = PurchaseInsert.placeholders
+    /// The number of `insertColumns`.
+    package static let columnCount = PurchaseInsert.targets.count
 
     /// The values of `insertColumns`, in their order.
     package func values(now: String, createdAt: String) -> [SQLValue] {
-        var out: [SQLValue] = []
-        out.reserveCapacity(Self.columnCount)
-        for column in Self.allColumns { out.append(value(column, now: now, createdAt: createdAt)) }
-        return out
+        PurchaseInsert.targets.map { $0.value(self, now: now, createdAt: createdAt) }
     }
-
-    func value(_ column: Column, now: String, createdAt: String) -> SQLValue {
-        let b = breakdown
-        switch column {
-        case .tripID: return .integer(tripID)
-        case .date: return .text(date.description)
-        case .note: return .text(note)
-        case .category: return SQLValue(category)
-        case .paidWith: return SQLValue(paidWith)
-        case .currency: return .text(currency.code)
-        case .expression: return .text(expression)
-        case .price: return .integer(b.price)
-        case .discountSpec: return SQLValue(inputs.discount?.description)
-        case .discount: return .integer(b.discount)
-        case .serviceSpec: return SQLValue(inputs.service?.description)
-        case .service: return .integer(b.service)
-        case .taxSpec: return SQLValue(inputs.tax?.description)
-        case .taxIncluded: return SQLValue(inputs.taxIncluded)
-        case .tax: return .integer(b.tax)
-        case .tipSpec: return SQLValue(inputs.tip?.description)
-        case .tip: return .integer(b.tip)
-        case .total: return .integer(b.total)
-        case .rounding: return .text(inputs.rounding.rawValue)
-        case .preset: return SQLValue(preset)
-        case .purchaseRate: return SQLValue(purchaseRate)
-        case .charged: return SQLValue(charged)
-        case .homeCurrency, .home, .homeDiscount, .homeService, .homeTax, .homeTip, .rate, .rateDate, .rateSource, .rateProvider,
-            .rateFetchedAt, .provisional:
-            return Self.value(column, conversion: conversion)
-        case .createdAt: return .text(createdAt)
-        case .updatedAt: return .text(now)
-        case .explicitFields: return SQLValue(explicit?.stored)
-        case .kind: return .text(kind.rawValue)
-        case .refundOf: return SQLValue(refundOf)
-        }
-    }
-
-    /// The stored conversion's value for `column`, for an insert and for re-rating's update alike;
-    /// `.null` for a column that is not part of the conversion.
-    static func value(_ column: Column, conversion c: Conversion) -> SQLValue {
-        let q = c.quote
-        switch column {
-        case .homeCurrency: return .text(c.homeCurrency.code)
-        case .home: return SQLValue(c.home)
-        case .homeDiscount: return SQLValue(c.homeDiscount)
-        case .homeService: return SQLValue(c.homeService)
-        case .homeTax: return SQLValue(c.homeTax)
-        case .homeTip: return SQLValue(c.homeTip)
-        case .rate: return SQLValue(q?.rate)
-        case .rateDate: return SQLValue(q?.date?.description)
-        case .rateSource: return .text(c.source.rawValue)
-        case .rateProvider: return SQLValue(q?.provider)
-        case .rateFetchedAt: return SQLValue(q?.fetchedAt)
-        case .provisional: return SQLValue(c.provisional)
-        default: return .null
-        }
-    }
-}
-
-extension PurchaseRow.Column {
-    /// Every case by its name.
-    package static let named = Dictionary(uniqueKeysWithValues: allCases.map { (String(describing: $0), $0) })
-}
-
-/// A statement's columns that are some of `PurchaseRow.Column`'s, under the same case names: each
-/// case's text is `PurchaseRow.Column`'s, so a purchase column's name is written once for writing.
-/// `PurchaseColumnTests` checks that every case names a `PurchaseRow.Column`.
-protocol PurchaseRowColumnSubset: ColumnList {}
-
-extension PurchaseRowColumnSubset {
-    /// Each case's `PurchaseRow.Column`, by name, indexed by raw value (looked up once, not per row).
-    static var rowColumns: [PurchaseRow.Column] { allCases.map { PurchaseRow.Column.named[String(describing: $0)]! } }
-
-    package var sql: StaticString { PurchaseRow.Column.named[String(describing: self)]!.sql }
 }
 
 /// The rows `PurchaseStream` writes: `Purchase.columns`, then the purchase's split (NULL when it
@@ -395,7 +215,8 @@ extension Breakdown {
 protocol PurchaseColumnSubset: ColumnList {}
 
 extension PurchaseColumnSubset {
-    package var sql: StaticString { Purchase.Column.named[String(describing: self)]!.sql }
+    package var qualifier: StaticString { "p." }
+    package var sql: StaticString { PurchaseColumns.column(self).name }
 }
 
 extension Purchase.Column {
@@ -872,27 +693,11 @@ package struct RerateRow {
     }
 }
 
-/// The columns of `purchases` that re-rating rewrites: the stored conversion but its home currency
-/// (which a new rate does not change), and the update time.
-enum RerateUpdateColumn: Int32, PurchaseRowColumnSubset {
-    case home, homeDiscount, homeService, homeTax, homeTip, rate, rateDate, rateSource, rateProvider, rateFetchedAt
-    case provisional, updatedAt
-
-    package static let row = rowColumns
-}
-
 // MARK: - Import
 
 /// A purchase this import added, by the key that recognises its CSV row.
-enum ImportedPurchaseColumn: Int32, ColumnList {
+enum ImportedPurchaseColumn: Int32, PurchaseColumnSubset {
     case id, importKey
-
-    package var sql: StaticString {
-        switch self {
-        case .id: "id"
-        case .importKey: "import_key"
-        }
-    }
 }
 
 // MARK: - Splits
@@ -1138,21 +943,22 @@ extension PurchaseStore {
         return rows
     }
 
-    private static let updateConversionSQL = "UPDATE purchases SET \(RerateUpdateColumn.assignments) WHERE id = ?"
+    private static let updateConversionSQL = "UPDATE purchases SET \(PurchaseRerate.assignments) WHERE id = ?"
 
     /// Writes purchase `id`'s new conversion (its home currency stays).
     package func updateConversion(id: Int64, _ c: Conversion, now: String) throws {
         try db.run(
             Self.updateConversionSQL,
-            RerateUpdateColumn.allCases.map { column -> SQLValue in
-                column == .updatedAt ? .text(now) : PurchaseRow.value(RerateUpdateColumn.row[Int(column.rawValue)], conversion: c)
+            PurchaseRerate.targets.map { column -> SQLValue in
+                if case .conversion(let read) = column.binding { return read(c) }
+                return .text(now)
             } + [.integer(id)])
     }
 
     /// The purchases with an import key above id `lastID`, by that key.
     package func importedIDs(after lastID: Int64) throws -> [UInt64: Int64] {
         var ids: [UInt64: Int64] = [:]
-        try db.prepare("SELECT \(ImportedPurchaseColumn.sqlList) FROM purchases WHERE id > ? AND import_key IS NOT NULL")
+        try db.prepare("SELECT \(ImportedPurchaseColumn.sqlList) FROM purchases p WHERE p.id > ? AND p.import_key IS NOT NULL")
             .forEach([.integer(lastID)]) {
                 let s = ResultRow<ImportedPurchaseColumn>($0)
                 ids[UInt64(bitPattern: s.int(.importKey))] = s.int(.id)

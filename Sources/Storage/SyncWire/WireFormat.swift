@@ -330,11 +330,11 @@ package enum WireType {
 // MARK: the declarations
 
 extension WireFormat {
-    private static let timestamp = WireType.text(max: 64)
-    private static let label = WireType.text(max: TextField.labelMaxBytes)
-    private static let note = WireType.text(max: TextField.noteMaxBytes, layout: true)
-    private static let spec = WireType.text(max: TextField.noteMaxBytes)
-    private static let signed = WireType.minor(min: -PurchaseBound.maxMinorUnits)
+    static let timestamp = WireType.text(max: 64)
+    static let label = WireType.text(max: TextField.labelMaxBytes)
+    static let note = WireType.text(max: TextField.noteMaxBytes, layout: true)
+    static let spec = WireType.text(max: TextField.noteMaxBytes)
+    static let signed = WireType.minor(min: -PurchaseBound.maxMinorUnits)
 
     /// A trip, as `trip new` writes it.
     static let trip = WirePayload(
@@ -360,36 +360,10 @@ extension WireFormat {
         ], after: [])
 
     /// A purchase, as `trip add` writes it, with its refunded purchase, payers and split by
-    /// global id after its columns.
+    /// global id after its columns. The columns, and which of them travel, are `PurchaseColumns`'
+    /// declaration.
     package static let purchase = WirePayload(
-        kind: "purchase", table: "purchases",
-        columns: [
-            .local("id", why: "the local id"), .local("trip_id", why: "the local trip; a purchase travels inside its trip's changes"),
-            .field(WireField("date", .date, required: true)), .field(WireField("note", note)),
-            .field(WireField("category", label, nullable: true)), .field(WireField("paid_with", label, nullable: true)),
-            .field(WireField("currency", .currency, required: true)), .field(WireField("expression", spec)),
-            .field(WireField("price_minor", .minor(min: 0), required: true)), .field(WireField("discount_spec", spec, nullable: true)),
-            .field(WireField("discount_minor", signed)), .field(WireField("service_spec", spec, nullable: true)),
-            .field(WireField("service_minor", signed)), .field(WireField("tax_spec", spec, nullable: true)),
-            .field(WireField("tax_included", .flag)), .field(WireField("tax_minor", signed)),
-            .field(WireField("tip_spec", spec, nullable: true)), .field(WireField("tip_minor", signed)),
-            .field(WireField("total_minor", signed)), .field(WireField("rounding", .text(max: 32))),
-            .field(WireField("preset", label, nullable: true)), .field(WireField("purchase_rate", .rate, nullable: true)),
-            .field(WireField("charged_minor", signed, nullable: true)), .field(WireField("home_currency", .currency, required: true)),
-            .field(WireField("home_minor", signed, nullable: true)), .field(WireField("home_discount_minor", signed, nullable: true)),
-            .field(WireField("home_service_minor", signed, nullable: true)), .field(WireField("home_tax_minor", signed, nullable: true)),
-            .field(WireField("home_tip_minor", signed, nullable: true)), .field(WireField("rate", .rate, nullable: true)),
-            .field(WireField("rate_date", .date, nullable: true)),
-            .field(WireField("rate_source", .choice(["identity", "manual", "charged", "provider", "fallback", "none"]))),
-            .field(WireField("rate_provider", label, nullable: true)), .field(WireField("rate_fetched_at", timestamp, nullable: true)),
-            .field(WireField("provisional", .flag)), .field(WireField("created_at", timestamp)),
-            .field(WireField("updated_at", timestamp)),
-            .local("import_key", why: "this ledger's import's key of the row it came from"),
-            .field(WireField("explicit_fields", spec, nullable: true)),
-            .field(WireField("kind", .choice(["purchase", "refund", "credit"]))),
-            .local("refund_of", why: "the local id of the refunded purchase; travels as `refund_of`, its global id, after the columns"),
-            .field(WireField("charged_source", label, nullable: true)),
-        ],
+        kind: "purchase", table: "purchases", columns: PurchaseColumns.all.map(\.wire),
         after: [
             WireField("refund_of", .purchase, nullable: true, storage: .elsewhere),
             WireField("payers", .members, nullable: true, storage: .elsewhere),
