@@ -22,6 +22,12 @@ public enum OldRelease {
         let work = "\(kept)-work"
         let script = """
             set -e
+            # Suites run in parallel and may ask for the same commit at once: one builds, the others
+            # wait for it and take its binary (two builds in one scratch folder crash the compiler).
+            mkdir -p '\(root)/.build/old-releases'
+            exec 9>'\(kept).lock'
+            flock 9
+            [ -x '\(binary)' ] && exit 0
             rm -rf '\(work)/src' && mkdir -p '\(work)/src' '\(work)/build'
             git -C '\(root)' archive '\(commit)' | tar -x -C '\(work)/src'
             for d in repositories checkouts; do
