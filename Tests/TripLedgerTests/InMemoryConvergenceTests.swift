@@ -17,20 +17,6 @@ import TripModel
 struct InMemoryConvergenceTests {
     static let seeds: [Int] = ProcessInfo.processInfo.environment["TRIP_SEED"].flatMap { Int($0) }.map { [$0] } ?? Array(1...20)
 
-    /// SplitMix64: the same seed, the same draws, on every machine.
-    struct Draw {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-        mutating func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[int(0...items.count - 1)] }
-    }
-
     struct Device {
         let test: TestLedger
         var ledger: Ledger { test.ledger }
@@ -60,7 +46,7 @@ struct InMemoryConvergenceTests {
 
     @Test(arguments: seeds)
     func everyDeviceConverges(seed: Int) throws {
-        var d = Draw(state: UInt64(seed))
+        var d = SplitMix64(seed: UInt64(seed))
         let log = InMemoryLog(batchSize: d.int(1...8))
         var devices = try ["ana", "ben", "cat", "dan"].map { try Device($0, log: log) }
         let trip = try devices[0].ledger.createTrip(NewTrip(name: "Group", localCurrency: "JPY", homeCurrency: "USD"))
@@ -103,4 +89,10 @@ struct InMemoryConvergenceTests {
             #expect(views[k] == views[0], "seed \(seed): device \(k) differs from device 0 (TRIP_SEED=\(seed) replays it)")
         }
     }
+}
+
+extension SplitMix64 {
+    /// A draw in `range`, as the seeds' recorded runs drew it.
+    fileprivate mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
+    fileprivate mutating func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[int(0...items.count - 1)] }
 }
