@@ -203,6 +203,32 @@ struct SQLiteWrapperTests {
         #expect(try db.scalarInt("SELECT count(*) FROM t WHERE a IS NULL") == 1)
     }
 
+    /// A new ledger another trip is creating: SQLite extends the file with zeros (the size hint of
+    /// the memory map) and then writes the first page, all under its write lock. Opening it then
+    /// waits for that lock instead of refusing the zeros as "not a SQLite file" (one process in a
+    /// thousand failed so in `ConcurrencyTests.eightProcessesOpeningANewLedgerAtOnce`).
+    @Test func aLedgerStillZerosUnderAnotherWritersLockIsWaitedFor() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("ledger.sqlite")
+        nonisolated(unsafe) let writer = try Database(path: path)  // the thread alone uses it from here on
+        try writer.execute("BEGIN EXCLUSIVE")
+        // Into the file the writer holds (same inode), as SQLite's ftruncate does.
+        #expect(truncate(path, 8192) == 0)
+        let release = Thread {
+            usleep(300_000)
+            truncate(path, 0)  // as the writer's rollback of a new file leaves it
+            try? writer.execute("ROLLBACK")
+        }
+        release.start()
+        let ledger = try Ledger(path: path, settings: Settings.defaults(), clock: Clock(today: CivilDate(iso: "2026-03-02")!, now: "x"))
+        #expect(try ledger.trips().isEmpty)
+        let zeros = folder.file("zeros.sqlite")
+        try Data(repeating: 0, count: 4096).write(to: URL(fileURLWithPath: zeros))
+        #expect(throws: LedgerFileError(path: zeros, cause: .notSQLite)) {
+            try Ledger(path: zeros, settings: Settings.defaults(), clock: Clock(today: CivilDate(iso: "2026-03-02")!, now: "x"))
+        }
+    }
+
     @Test func notADatabaseIsAClearError() throws {
         let folder = TemporaryFolder()
         let path = folder.file("junk.sqlite")

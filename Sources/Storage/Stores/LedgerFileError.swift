@@ -81,10 +81,15 @@ public struct LedgerFileError: Error, Equatable, Sendable, CustomStringConvertib
         }
         defer { close(fd) }
         // An empty file is an empty SQLite database; anything else starts with the 16-byte magic.
+        // Zeros are left to SQLite, which reads under its lock: another trip creating this ledger
+        // extends the file with zeros (the memory map's size hint) before it writes the first page,
+        // and this read takes no lock. A file that is zeros once SQLite may read it is still refused
+        // as not SQLite, by SQLite.
         if st.st_size > 0 {
             var header = [UInt8](repeating: 0, count: 16)
             let n = read(fd, &header, 16)
-            if n != 16 || header != Array("SQLite format 3\0".utf8) {
+            let beingCreated = n == 16 && header.allSatisfy { $0 == 0 }
+            if !beingCreated && (n != 16 || header != Array("SQLite format 3\0".utf8)) {
                 throw LedgerFileError(path: path, cause: .notSQLite)
             }
         }
