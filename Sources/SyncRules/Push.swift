@@ -330,5 +330,5 @@ extension Ledger {
 
     /// A purchase's columns that do not travel: its local ids, and the refunded purchase's, which
     /// travels as a global id.
-    package static let purchaseLocalColumns: Set<String> = ["id", "trip_id", "import_key", "refund_of"]
+    static let purchaseLocalColumns: Set<String> = ["id", "trip_id", "import_key", "refund_of"]
 }

@@ -1,9 +1,10 @@
 import Exchange
 import Foundation
-import Storage
 import TestSupport
 import Testing
 import TripLedger
+
+@testable import Storage
 
 #if canImport(Glibc)
 import Glibc

@@ -1,11 +1,12 @@
 import Exchange
 import Foundation
 import Rendering
-import Storage
 import TestSupport
 import Testing
 import TripLedger
 import TripModel
+
+@testable import Storage
 
 /// `trip export` through the binary: the journal goes to stdout and hledger agrees with
 /// `trip report`; bad formats and unknown trips fail with one line and the documented code.

@@ -1,8 +1,9 @@
 import Foundation
 import Rendering
-import Storage
 import TripLedger
 import TripModel
+
+@testable import Storage
 
 /// Read-only checks of a ledger file through the project's own `Database` (the real SQLite, not a
 /// mock), for tests that must look at a ledger as a killed or failed command left it.

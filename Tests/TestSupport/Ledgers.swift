@@ -1,8 +1,9 @@
 import Foundation
 import Rendering
-import Storage
 import TripLedger
 import TripModel
+
+@testable import Storage
 
 /// Direct edits of a ledger file that tests use to set up unusual states.
 public enum Ledgers {

@@ -1,9 +1,10 @@
 import Foundation
 import Rendering
-import Storage
 import TripCore
 import TripLedger
 import TripModel
+
+@testable import Storage
 
 /// A real ledger on a real SQLite file in its own temporary folder, with "today" pinned.
 public struct TestLedger {

@@ -90,66 +90,6 @@ struct StoreOwnershipTests {
         #expect((seen["sync_outbox"] ?? 0) >= 3 && (seen["id_high_water"] ?? 0) >= 1, "\(seen)")
     }
 
-    /// Outside the Storage module, no file of the ledger names the connection or a statement, or
-    /// writes SQL: it asks a store, runs its operation in `transaction`, and may read a row a store
-    /// hands it by column name. The compiler keeps the connection itself inside Storage
-    /// (`LedgerDatabase.db` is internal there); this scan keeps SQL text out of the other modules too.
-    static let seesTheDatabase = try! NSRegularExpression(pattern: #"\bdb\.|\bDatabase\b|\bStatement\b|\bColumnList\b"#)
-
-    static let statementWords: Set<String> = [
-        "SELECT", "INSERT", "UPDATE", "DELETE", "WITH", "PRAGMA", "CREATE", "DROP", "ALTER", "VACUUM", "ANALYZE", "BEGIN",
-    ]
-
-    static func sightings(in text: String) -> [String] {
-        var out: [String] = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let code = line.components(separatedBy: "//").first ?? ""
-            let range = NSRange(code.startIndex..., in: code)
-            if Self.seesTheDatabase.firstMatch(in: code, range: range) != nil {
-                out.append("\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
-            }
-        }
-        for literal in SQLChecker.literals(in: text) {
-            let first = literal.body.split(whereSeparator: { $0 == " " || $0 == "\n" }).first.map(String.init) ?? ""
-            if Self.statementWords.contains(first) { out.append("\(literal.line): SQL: \(literal.body.prefix(60))") }
-        }
-        return out
-    }
-
-    @Test func onlyStoresSeeTheDatabase() throws {
-        var strays: [String] = []
-        var storeSightings = 0
-        for module in ["Storage", "TripLedger", "Exchange", "SyncRules"] {
-            let sources = SQLHygieneTests.sources.appendingPathComponent(module)
-            let files = try FileManager.default.subpathsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }.sorted()
-            for file in files {
-                let found = Self.sightings(in: try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8))
-                if module == "Storage" {
-                    storeSightings += found.count
-                } else {
-                    strays += found.map { "\(module)/\(file):\($0)" }
-                }
-            }
-        }
-        #expect(strays.isEmpty, "the database seen outside Storage:\n\(strays.joined(separator: "\n"))")
-        // The scan must still see the stores' own use, or the check above proves nothing.
-        #expect(storeSightings > 200, "\(storeSightings)")
-    }
-
-    @Test(arguments: [
-        ("try db.run(\"DELETE FROM members WHERE id = ?\", [])", 2),
-        ("let s: Statement? = nil", 1),
-        ("try database.transaction { }  // not db.run", 0),
-        ("let flag = \"--db\"", 0),
-        ("let sql = \"PRAGMA foreign_keys\"", 1),
-        ("let text = \"SELECT a member\".lowercased()", 1),
-        ("let word = \"select\"", 0),
-        ("enum X: Int32, ColumnList {", 1),
-    ])
-    func findsTheDatabase(line: String, count: Int) {
-        #expect(Self.sightings(in: line).count == count, "\(Self.sightings(in: line))")
-    }
-
     @Test(arguments: [
         ("SELECT \\(Purchase.columns) FROM purchases p WHERE p.id = ?", "purchases"),
         ("SELECT count(*) + (SELECT count(*) FROM purchases) FROM sync_outbox WHERE trip_id = ?", "sync_outbox"),

@@ -310,7 +310,7 @@ extension Ledger {
 
     /// What the foreign key on `purchases.trip_id` would have checked row by row: every trip the
     /// rows went into still exists (inside the import's transaction, so none can go away later).
-    package func verifyTrips(_ ids: Set<Int64>) throws {
+    func verifyTrips(_ ids: Set<Int64>) throws {
         for id in ids where try !tripStore.exists(id) {
             throw TripError.badText(field: "import", reason: "trip \(id) was deleted while importing; nothing was imported")
         }

@@ -21,7 +21,7 @@ package final class BatchInsert {
     /// FAIL: a constraint error stops the statement without undoing its earlier rows, so SQLite
     /// needs no statement journal (a copy of every page each batch changes); the caller's
     /// transaction is rolled back on the error anyway.
-    package init(db: Database, prefix: String, row: String, batchSize: Int = 64) {
+    init(db: Database, prefix: String, row: String, batchSize: Int = 64) {
         self.db = db
         self.prefix = prefix
         rowPlaceholders = row

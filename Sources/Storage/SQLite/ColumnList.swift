@@ -32,10 +32,10 @@ extension ColumnList {
 ///
 /// Valid until the statement steps again, like the statement's own accessors.
 package struct ResultRow<C: ColumnList> {
-    package let statement: Statement
+    let statement: Statement
     package let base: Int32
 
-    package init(_ statement: Statement, base: Int32 = 0) {
+    init(_ statement: Statement, base: Int32 = 0) {
         self.statement = statement
         self.base = base
     }

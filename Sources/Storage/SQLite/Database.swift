@@ -7,20 +7,20 @@ import Darwin
 /// A connection to one SQLite file with `foreign_keys=ON` and a busy timeout, so concurrent commands
 /// wait for each other instead of failing with "database is locked". `enableWAL()` completes the
 /// setup every trip command uses.
-public final class Database {
+final class Database {
     let connection: SQLiteBoundary.Connection
-    public let path: String
+    let path: String
     private var cache: [String: Statement] = [:]
 
     /// How long a writer waits for another process's write transaction, in milliseconds.
-    public static let busyTimeoutMilliseconds: Int32 = 10_000
+    static let busyTimeoutMilliseconds: Int32 = 10_000
 
     /// The connection cannot write (opened with `readOnly`).
-    public let isReadOnly: Bool
+    let isReadOnly: Bool
 
     /// Opens `path`, creating it (mode 0600) when `create` is true; `readOnly` opens it for reading
     /// only (a ledger file the user may not write).
-    public init(path: String, create: Bool = true, readOnly: Bool = false) throws(SQLiteError) {
+    init(path: String, create: Bool = true, readOnly: Bool = false) throws(SQLiteError) {
         self.path = path
         self.isReadOnly = readOnly
         // The ledger is private to the user: a new file is created here with mode 0600, and SQLite
@@ -55,7 +55,7 @@ public final class Database {
 
     /// Switches to the WAL journal with `synchronous=NORMAL` (durable at each checkpoint, never
     /// corrupt). Separate from `init` so that a ledger can be inspected before anything is written.
-    public func enableWAL() throws(SQLiteError) {
+    func enableWAL() throws(SQLiteError) {
         if isReadOnly {
             // Nothing can be switched on a connection that cannot write; reading still goes
             // through the memory map.
@@ -109,12 +109,12 @@ public final class Database {
     }
 
     /// Runs SQL with no parameters and no rows (DDL, PRAGMA, migrations).
-    public func execute(_ sql: String) throws(SQLiteError) {
+    func execute(_ sql: String) throws(SQLiteError) {
         try SQLiteBoundary.exec(connection, sql)
     }
 
     /// A prepared statement, cached by SQL text for reuse within this connection.
-    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+    func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         if let s = cache[sql] { return s }
         let s = try Statement(db: self, sql: sql)
         cache[sql] = s
@@ -122,30 +122,30 @@ public final class Database {
     }
 
     /// Runs one statement with bound values.
-    public func run(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) {
+    func run(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) {
         try prepare(sql).run(values)
     }
 
     /// The first column of the first row, or `nil`.
-    public func scalarInt(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> Int64? {
+    func scalarInt(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> Int64? {
         let s = try prepare(sql).bind(values)
         defer { SQLiteBoundary.reset(s.handle) }
         return try s.step() ? s.optionalInt(0) : nil
     }
 
     /// The first column of the first row, or `nil`.
-    public func scalarText(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> String? {
+    func scalarText(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> String? {
         let s = try prepare(sql).bind(values)
         defer { SQLiteBoundary.reset(s.handle) }
         return try s.step() ? s.optionalText(0) : nil
     }
 
-    public var changes: Int { SQLiteBoundary.changes(connection) }
-    public var lastInsertRowID: Int64 { SQLiteBoundary.lastInsertRowID(connection) }
+    var changes: Int { SQLiteBoundary.changes(connection) }
+    var lastInsertRowID: Int64 { SQLiteBoundary.lastInsertRowID(connection) }
 
     /// For a long read that streams out (export): no memory map and a 2 MiB page cache, so
     /// resident memory stays flat however large the ledger is.
-    public func preferStreaming() throws(SQLiteError) {
+    func preferStreaming() throws(SQLiteError) {
         try execute("PRAGMA mmap_size = 0")
         try execute("PRAGMA cache_size = -2000")
     }
@@ -156,7 +156,7 @@ public final class Database {
     /// it throws. IMMEDIATE takes the write lock up front, so the busy timeout applies at BEGIN
     /// rather than failing halfway through. Nested calls become savepoints of the outer transaction; they share one name, which SQLite
     /// resolves to the innermost savepoint of that name.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    func transaction<T>(_ body: () throws -> T) throws -> T {
         let depth = transactionDepth
         try execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT nested")
         transactionDepth += 1

@@ -12,8 +12,8 @@ enum SQLiteBoundary {
     typealias Connection = OpaquePointer
     typealias Handle = OpaquePointer
 
-    package static let row = SQLITE_ROW
-    package static let done = SQLITE_DONE
+    static let row = SQLITE_ROW
+    static let done = SQLITE_DONE
 
     /// Opens (creating if needed) a database file in multi-thread mode: SQLite takes no mutex per
     /// call (an INSERT of 64 rows binds 2,368 values), so a connection and its statements must only
@@ -24,7 +24,7 @@ enum SQLiteBoundary {
     /// commands still work; any write then fails with `SQLITE_READONLY`.
     /// `immutable` (read-only only) tells SQLite the file cannot change while open, so it needs no
     /// -shm file: the one way to read a WAL-mode ledger in a folder this process cannot write.
-    package static func open(path: String, create: Bool, readOnly: Bool = false, immutable: Bool = false) throws(SQLiteError) -> Connection {
+    static func open(path: String, create: Bool, readOnly: Bool = false, immutable: Bool = false) throws(SQLiteError) -> Connection {
         var db: OpaquePointer?
         let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
         let flags = access | SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0)
@@ -68,7 +68,7 @@ enum SQLiteBoundary {
         sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &on)
     }
 
-    package static func close(_ db: Connection) {
+    static func close(_ db: Connection) {
         sqlite3_close_v2(db)
     }
 
@@ -88,7 +88,7 @@ enum SQLiteBoundary {
         }
     }
 
-    package static func prepare(_ db: Connection, _ sql: String) throws(SQLiteError) -> Handle {
+    static func prepare(_ db: Connection, _ sql: String) throws(SQLiteError) -> Handle {
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nil)
         guard rc == SQLITE_OK, let stmt else { throw error(db, rc, sql) }
@@ -143,14 +143,14 @@ enum SQLiteBoundary {
     }
 
     /// Advances a statement: `true` when a row is ready, `false` when done.
-    package static func step(_ db: Connection, _ stmt: Handle, sql: String) throws(SQLiteError) -> Bool {
+    static func step(_ db: Connection, _ stmt: Handle, sql: String) throws(SQLiteError) -> Bool {
         let rc = sqlite3_step(stmt)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
         throw error(db, rc, sql)
     }
 
-    package static func columnCount(_ stmt: Handle) -> Int32 { sqlite3_column_count(stmt) }
+    static func columnCount(_ stmt: Handle) -> Int32 { sqlite3_column_count(stmt) }
 
     static func columnIsNull(_ stmt: Handle, _ i: Int32) -> Bool { sqlite3_column_type(stmt, i) == SQLITE_NULL }
 
@@ -169,13 +169,13 @@ enum SQLiteBoundary {
         return UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, i)))
     }
 
-    package static func changes(_ db: Connection) -> Int { Int(sqlite3_changes(db)) }
+    static func changes(_ db: Connection) -> Int { Int(sqlite3_changes(db)) }
 
     static func lastInsertRowID(_ db: Connection) -> Int64 { sqlite3_last_insert_rowid(db) }
 
     /// The error of the last failed call on `db`, with the system `errno` behind it and the file name,
     /// so that a full disk can be told apart from other I/O errors and named.
-    package static func error(_ db: Connection, _ rc: Int32, _ sql: String?) -> SQLiteError {
+    static func error(_ db: Connection, _ rc: Int32, _ sql: String?) -> SQLiteError {
         let file = sqlite3_db_filename(db, "main").map { String(cString: $0) }
         return SQLiteError(
             code: rc, message: String(cString: sqlite3_errmsg(db)), sql: sql,

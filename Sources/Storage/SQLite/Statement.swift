@@ -3,12 +3,12 @@
 /// It keeps the raw connection, not the `Database`: the database caches its statements, and a
 /// reference back would be a cycle that never closes the connection (a file descriptor leaked per
 /// `Database`). `sqlite3_close_v2` keeps the connection alive until its last statement is finalized.
-public final class Statement {
+final class Statement {
     let connection: SQLiteBoundary.Connection
     let handle: SQLiteBoundary.Handle
-    public let sql: String
+    let sql: String
 
-    package init(db: Database, sql: String) throws(SQLiteError) {
+    init(db: Database, sql: String) throws(SQLiteError) {
         self.connection = db.connection
         self.sql = sql
         self.handle = try SQLiteBoundary.prepare(db.connection, sql)
@@ -18,7 +18,7 @@ public final class Statement {
 
     /// Resets the statement and binds `values` to `?1…?n`.
     @discardableResult
-    public func bind(_ values: [SQLValue]) throws(SQLiteError) -> Statement {
+    func bind(_ values: [SQLValue]) throws(SQLiteError) -> Statement {
         SQLiteBoundary.reset(handle)
         for (i, v) in values.enumerated() {
             try SQLiteBoundary.bind(connection, handle, Int32(i + 1), v, sql: sql)
@@ -38,20 +38,20 @@ public final class Statement {
     func reset() { SQLiteBoundary.reset(handle) }
 
     /// Steps once: `true` when a row is available through the column accessors.
-    public func step() throws(SQLiteError) -> Bool {
+    func step() throws(SQLiteError) -> Bool {
         try SQLiteBoundary.step(connection, handle, sql: sql)
     }
 
     /// Binds `values`, reads the first row with `map` (or returns `nil` when there is none) and
     /// resets the statement, so that no read transaction is left open.
-    public func first<T>(_ values: [SQLValue] = [], _ map: (Statement) throws -> T) throws -> T? {
+    func first<T>(_ values: [SQLValue] = [], _ map: (Statement) throws -> T) throws -> T? {
         try bind(values)
         defer { SQLiteBoundary.reset(handle) }
         return try step() ? try map(self) : nil
     }
 
     /// Runs to completion, ignoring rows.
-    public func run(_ values: [SQLValue] = []) throws(SQLiteError) {
+    func run(_ values: [SQLValue] = []) throws(SQLiteError) {
         try bind(values)
         while try step() {}
     }
@@ -80,26 +80,26 @@ public final class Statement {
     }
 
     /// Runs and calls `body` for each row.
-    public func forEach(_ values: [SQLValue] = [], _ body: (Statement) throws -> Void) throws {
+    func forEach(_ values: [SQLValue] = [], _ body: (Statement) throws -> Void) throws {
         try bind(values)
         defer { SQLiteBoundary.reset(handle) }
         while try step() { try body(self) }
     }
 
     /// Columns in each result row.
-    public var columnCount: Int32 { SQLiteBoundary.columnCount(handle) }
+    var columnCount: Int32 { SQLiteBoundary.columnCount(handle) }
 
-    public func int(_ i: Int32) -> Int64 { SQLiteBoundary.columnInt64(handle, i) }
-    public func optionalInt(_ i: Int32) -> Int64? { SQLiteBoundary.columnIsNull(handle, i) ? nil : int(i) }
-    public func text(_ i: Int32) -> String { SQLiteBoundary.columnText(handle, i) ?? "" }
-    public func optionalText(_ i: Int32) -> String? { SQLiteBoundary.columnIsNull(handle, i) ? nil : text(i) }
-    public func isNull(_ i: Int32) -> Bool { SQLiteBoundary.columnIsNull(handle, i) }
+    func int(_ i: Int32) -> Int64 { SQLiteBoundary.columnInt64(handle, i) }
+    func optionalInt(_ i: Int32) -> Int64? { SQLiteBoundary.columnIsNull(handle, i) ? nil : int(i) }
+    func text(_ i: Int32) -> String { SQLiteBoundary.columnText(handle, i) ?? "" }
+    func optionalText(_ i: Int32) -> String? { SQLiteBoundary.columnIsNull(handle, i) ? nil : text(i) }
+    func isNull(_ i: Int32) -> Bool { SQLiteBoundary.columnIsNull(handle, i) }
     /// Column `i`'s text as bytes, valid until the statement steps or resets (or column `i` is read
     /// as anything else): for a reader that hands them on without nesting closures (`SplitCursor`).
-    package func bytes(_ i: Int32) -> UnsafeBufferPointer<UInt8> { SQLiteBoundary.columnBytes(handle, i) }
+    func bytes(_ i: Int32) -> UnsafeBufferPointer<UInt8> { SQLiteBoundary.columnBytes(handle, i) }
 
     /// Column `i`'s text as bytes, valid only inside `body` (until the next step).
-    package func withBytes<T>(_ i: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+    func withBytes<T>(_ i: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
         try body(SQLiteBoundary.columnBytes(handle, i))
     }
 }

@@ -1,7 +1,7 @@
 /// The `id_high_water` table's SQL: the largest id ever deleted from `purchases` and from `trips`,
 /// kept by m0006's triggers, so that no id is handed out twice.
 package struct IDStore {
-    package let db: Database
+    let db: Database
 
     package enum Table: String {
         case purchases, trips

@@ -4,7 +4,7 @@ import TripModel
 /// The `members` table's SQL: every statement whose table is `members`, and the mapping between its
 /// columns and `Member`.
 package struct MemberStore {
-    package let db: Database
+    let db: Database
 }
 
 extension Member {

@@ -11,12 +11,12 @@ public enum Migrator {
     public static var latestVersion: Int { Embedded.migrations.count }
 
     /// The ledger's schema version, read without writing anything.
-    public static func version(of db: Database) throws(SQLiteError) -> Int {
+    static func version(of db: Database) throws(SQLiteError) -> Int {
         Int(try db.scalarInt("PRAGMA user_version") ?? 0)
     }
 
     /// Brings `db` up to `latestVersion`. A ledger from a newer trip is refused before any write.
-    public static func migrate(_ db: Database, now: String) throws {
+    static func migrate(_ db: Database, now: String) throws {
         let current = try version(of: db)
         if current == latestVersion { return }
         if current > latestVersion {

@@ -8,7 +8,7 @@ import TripModel
 /// and the lists here take their names from it (`PurchaseColumnTests` checks them against the
 /// migrated table; the README's "Adding a purchase field" says what else a new column needs).
 package struct PurchaseStore {
-    package let db: Database
+    let db: Database
 }
 
 // MARK: - One purchase, read and written whole
@@ -109,7 +109,7 @@ package struct StreamedPurchaseRow: PurchaseFields {
     /// Each `PurchaseField`'s column, by name.
     private static let columns: [Int32] = PurchaseField.allCases.map { Purchase.Column.named[String(describing: $0)]!.rawValue }
 
-    package let statement: Statement
+    let statement: Statement
     package let splits: SplitPositions
 
     package func int(_ field: PurchaseField) -> Int64 { statement.int(Self.columns[field.rawValue]) }

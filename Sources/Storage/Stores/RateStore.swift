@@ -5,7 +5,7 @@ import TripModel
 /// cache), `provider_state` (each URL's validators and newest published date) or `manual_rates`
 /// (`trip rates set`), and the mapping between their columns and what the ledger reads.
 package struct RateStore {
-    package let db: Database
+    let db: Database
 }
 
 // MARK: the providers' cache

@@ -3,7 +3,7 @@ import TripModel
 /// The `ledger_settings` table's SQL: the settings kept in the ledger itself (the current trip,
 /// `trip init --home`, this device's id), by key.
 package struct SettingsStore {
-    package let db: Database
+    let db: Database
 
     package func value(_ key: String) throws -> String? {
         try db.scalarText("SELECT value FROM ledger_settings WHERE key = ?", [.text(key)])

@@ -4,7 +4,7 @@ import TripModel
 /// The `purchase_splits` table's SQL: every statement whose table is `purchase_splits`. A split is
 /// stored as the member ids and weights of its payers and of its sharers (`SplitWeights`).
 package struct SplitStore {
-    package let db: Database
+    let db: Database
 }
 
 /// A purchase's split as `purchase_splits s` stores it.

@@ -3,7 +3,7 @@ import TripModel
 
 /// The `transfers` table's SQL: every statement whose table is `transfers`.
 package struct TransferStore {
-    package let db: Database
+    let db: Database
 }
 
 /// A transfer as stored, for the exports: member ids, not names.

@@ -4,7 +4,7 @@ import TripModel
 /// The `trips` table's SQL: every statement whose table is `trips`, and the mapping between its
 /// columns and `Trip`.
 package struct TripStore {
-    package let db: Database
+    let db: Database
 }
 
 extension Trip {

@@ -13,7 +13,7 @@ package struct RowCodec {
         case trips, members, purchases, transfers
     }
 
-    package let db: Database
+    let db: Database
 
     /// The wire format's declaration of the rows of `table`.
     static func declaration(_ table: Table) -> WirePayload {

@@ -7,7 +7,7 @@ import TripModel
 /// reads or writes them; the rules of a sync (what is sent, which version wins, what is a
 /// conflict) are `SyncRules/`'s, which calls this.
 package struct SyncStore {
-    package let db: Database
+    let db: Database
 
     /// Travelling rows as JSON, by column name.
     package var codec: RowCodec { RowCodec(db: db) }
