@@ -181,6 +181,23 @@ struct RealLayoutLastEndToEndTests {
         #expect(try Card.list(trip).count == 2)
     }
 
+    /// A purchase paid with Curve Cash is in points (`180`, `CPT`) beside the merchant's pounds: no
+    /// currency says what the traveller paid, so the row is refused by name, not guessed; the
+    /// others import with `--skip-bad-rows`.
+    @Test func aCurvePurchasePaidWithPointsIsRefusedNamingItsRow() throws {
+        let folder = TemporaryFolder()
+        let trip = try Card.trip(folder, local: "EUR", home: "GBP")
+        let file = Self.curveCurrent + "CSV,2026-05-05,12:00:00,Bexley Ringo Ecom,180,CPT,1.8,GBP,Curve Cash,,Personal,Travel,,\n"
+        let path = try Card.write(file, folder)
+        let r = try trip.run("import", path)
+        #expect(r.exitCode == 65, "\(r.stdout)")
+        #expect(r.stderr.contains("row 4") && r.stderr.contains("CPT"), "\(r.stderr)")
+        #expect(try Card.list(trip).isEmpty)
+        let rest = try trip.run("import", path, "--skip-bad-rows")
+        #expect(rest.exitCode == 0, "\(rest.stderr)")
+        #expect(try Card.list(trip).count == 2)
+    }
+
     // MARK: N26, older layouts
 
     /// N26's export before 2024 in German: the same columns as the English one, translated, every
