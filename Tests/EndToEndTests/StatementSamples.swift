@@ -37,6 +37,7 @@ struct StatementSample: Sendable, CustomStringConvertible {
 extension StatementSample {
     typealias Layouts = RealLayoutEndToEndTests
     typealias More = RealLayoutMoreEndToEndTests
+    typealias Last = RealLayoutLastEndToEndTests
 
     /// Every real-layout sample; adding one is one line here.
     static let all: [StatementSample] = [
@@ -67,5 +68,10 @@ extension StatementSample {
         StatementSample("curve", More.curve, local: "EUR", home: "GBP"),
         StatementSample("revolut-business", More.revolutBusiness, local: "EUR", home: "GBP"),
         StatementSample("barclaycard-us", More.barclaycardUS, local: "USD", home: "USD"),
+        StatementSample("paypal-fees", Last.paypalFees, local: "EUR"),
+        StatementSample("paypal-de", Last.paypalGerman, local: "USD"),
+        StatementSample("curve-current", Last.curveCurrent, local: "EUR", home: "GBP"),
+        StatementSample("n26-de", Last.n26German, local: "MXN"),
+        StatementSample("n26-direct-debit", Last.n26DirectDebit, local: "EUR"),
     ]
 }

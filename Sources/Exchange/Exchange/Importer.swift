@@ -119,7 +119,7 @@ public struct ImportResult: Sendable, Equatable {
         let dup = skipped == 1 ? "duplicate" : "duplicates"
         let moved = transfers == 0 ? "" : " and \(transfers) transfer\(transfers == 1 ? "" : "s")"
         let read =
-            (profile.map { "read as a \($0) statement\n" } ?? "") + (inferred.map { "read as: \($0)\n" } ?? "")
+            (profile.map { "read as \(EnglishArticle.indefinite(before: $0)) \($0) statement\n" } ?? "") + (inferred.map { "read as: \($0)\n" } ?? "")
             + (savedProfile.map { "saved the mapping as \($0)\n" } ?? "")
         if let plan, plan.reconciledAny || plan.dryRun {
             let linked = refundsLinked == 0 ? "" : "\nlinked \(refundsLinked) refund\(refundsLinked == 1 ? "" : "s")"

@@ -451,7 +451,7 @@ private struct StatementRowReader {
         headerEndsEmpty = header.last?.isEmpty == true
         var at: [String: Int] = [:]
         for name in [
-            profile.date, profile.amount, profile.paidOut, profile.paidIn, profile.fee, profile.currency, profile.note,
+            profile.date, profile.amount, profile.paidOut, profile.paidIn, profile.fee, profile.net, profile.currency, profile.note,
             profile.category, profile.foreignAmount, profile.foreignCurrency, profile.type, profile.state,
             profile.completedWhenSet, profile.charged, profile.direction, profile.id, profile.conversionOf,
         ].compactMap({ $0 }) {
@@ -773,19 +773,41 @@ private struct StatementRowReader {
     /// A fee column's amount as a purchase of its own in category `fees`, beside the row it belongs
     /// to: the next line, the row's date, the note `fee: ` and the row's description. A row that is
     /// not spending (an exchange) or of zero amount still has its fee imported.
+    ///
+    /// Without a `net` column the fee is unsigned, always taken (Revolut's, Wise's). With one it is
+    /// signed as the account's money: PayPal writes `Gross -20.00, Fee -0.50, Net -20.50` for a fee
+    /// taken and a positive fee for one given back (money back in category `fees`); a row whose
+    /// amount plus fee is not its net is refused, naming it, since its fee is not understood.
     private func appendFee(_ row: [String], number: Int, note: String, into out: inout Read) throws {
         let feeText = cell(row, profile.fee)
         guard !feeText.isEmpty else { return }
         let currency = try account(row, number: number)
-        let fee: StatementAmount
-        do { fee = try StatementAmount.read(feeText, field: profile.fee!, decimalMark: decimalMark, currency: { currency }) } catch let e as TripError
-        {
-            throw e.inRow(number, column: profile.fee!, cell: feeText)
+        func amount(_ text: String, _ column: String) throws -> StatementAmount {
+            do { return try StatementAmount.read(text, field: column, decimalMark: decimalMark, currency: { currency }) } catch let e as TripError {
+                throw e.inRow(number, column: column, cell: text)
+            }
         }
+        let fee = try amount(feeText, profile.fee!)
         guard fee.minorUnits != 0 else { return }
+        var givenBack = false
+        if let netColumn = profile.net, let grossColumn = profile.amount {
+            let grossText = cell(row, grossColumn), netText = cell(row, netColumn)
+            func signed(_ a: StatementAmount) -> Int64 { a.isNegative ? -a.minorUnits : a.minorUnits }
+            let gross = try amount(grossText, grossColumn)
+            let net = netText.isEmpty ? nil : try amount(netText, netColumn)
+            guard let net, signed(gross) + signed(fee) == signed(net) else {
+                throw TripError.badRow(
+                    row: number, column: profile.fee!, value: feeText,
+                    reason: """
+                        is not understood: \(grossColumn) \(quoted(grossText)) plus this fee is not \(netColumn) \
+                        \(quoted(netText)), so what was paid and what was taken cannot be told apart
+                        """)
+            }
+            givenBack = fee.isNegative != spendingNegative
+        }
         out.lines.append(
             StatementLine(
-                number: number, date: try date(row, number: number), amount: fee.minorUnits, currency: currency, isCredit: false,
+                number: number, date: try date(row, number: number), amount: fee.minorUnits, currency: currency, isCredit: givenBack,
                 note: "fee: " + (note.isEmpty ? "row \(number)" : note), category: "fees", charged: nil, amountCell: feeText,
                 isFee: true))
     }

@@ -34,7 +34,13 @@ public struct StatementProfile: Sendable, Equatable {
     public var amount: String?
     public var paidOut: String?
     public var paidIn: String?
+    /// A column holding each row's fee beside its amount: a fee line of its own (`appendFee`).
     public var fee: String?
+    /// The column holding the amount after the fee (PayPal's `Net`). With it, the fee is signed as
+    /// the account's money (a fee taken has the spending sign, a fee given back the other), and
+    /// each row's amount plus its fee must be its net, or the row is refused: a fee that does not
+    /// add up is not understood.
+    public var net: String?
     public var currency: String?
     public var note: String?
     public var category: String?
@@ -125,6 +131,7 @@ public struct StatementProfile: Sendable, Equatable {
             case "paid_out": paidOut = e.value
             case "paid_in": paidIn = e.value
             case "fee": fee = e.value
+            case "net": net = e.value
             case "currency": currency = e.value
             case "note": note = e.value
             case "category": category = e.value
@@ -164,6 +171,9 @@ public struct StatementProfile: Sendable, Equatable {
         }
         guard date != nil, amount != nil || paidOut != nil else {
             throw .badConfig(file: origin, line: 1, message: "a profile needs date and amount (or paid_out and paid_in)")
+        }
+        if net != nil && (fee == nil || amount == nil) {
+            throw .badConfig(file: origin, line: 1, message: "net checks a fee against a signed amount: it needs fee and amount")
         }
     }
 
