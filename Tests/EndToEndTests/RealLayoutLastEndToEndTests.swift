@@ -69,6 +69,26 @@ struct RealLayoutLastEndToEndTests {
         #expect(try Card.list(trip).isEmpty)
     }
 
+    /// A refund the traveller sent (they refund Rui's payment: `Payment Refund` with money going out)
+    /// is not money back. Before, it was read as a refund of 30.00 to the traveller, with exit 0.
+    @Test func aRefundTheTravellerSentIsRefusedNotCountedAsMoneyBack() throws {
+        let folder = TemporaryFolder()
+        let trip = try Card.trip(folder, local: "EUR", home: "EUR")
+        let file = Self.paypalFees.replacingOccurrences(
+            of: "19/07/2026,16:45:12,CEST,Ana Costa,Payment Refund,Completed,EUR,100.00,3.20,103.20,ana@example.com,me@example.com,3FE04,,0,3FE02",
+            with: "19/07/2026,16:45:12,CEST,Rui Santos,Payment Refund,Completed,EUR,-30.00,0.00,-30.00,me@example.com,rui@example.com,3FE04,,0,3FE03")
+        try #require(file != Self.paypalFees)
+        let refused = try trip.run("import", try Card.write(file, folder))
+        #expect(refused.exitCode == 65, "\(refused.stdout)")
+        #expect(refused.stderr.contains("row 4, column Gross: \"-30.00\""), "\(refused.stderr)")
+        #expect(refused.stderr.contains("is money going out on a refund row (\"Payment Refund\")"), "\(refused.stderr)")
+        #expect(try Card.list(trip).isEmpty)
+        let rest = try trip.run("import", "--skip-bad-rows", try Card.write(file, folder))
+        #expect(rest.exitCode == 0, "\(rest.stderr)")
+        #expect(try Self.row(trip, note: "Rui Santos", kind: "refund") == nil)
+        #expect(try Self.row(trip, note: "Rui Santos", kind: "credit")?["price"] as? String == "30.00")
+    }
+
     // MARK: PayPal in German
 
     /// The columns of PayPal's German activity download, in its order (41, every one quoted).

@@ -666,8 +666,16 @@ private struct StatementRowReader {
         }
         var currency = try amount.writtenCurrency.map { try CurrencyTable.shared.currency(for: $0) } ?? account(row, number: number)
         var value = amount.minorUnits
-        // Money in on a purchase row is a refund of it; a refund row is money back whatever its sign;
-        // a fee is spending unless the bank paid it back.
+        // Money in on a purchase row is a refund of it; a fee is spending unless the bank paid it back.
+        // A refund row is money back, so one whose money goes out (a refund the traveller sent, as
+        // PayPal's "Payment Refund" of a payment they had received) means no purchase of theirs:
+        // refused, naming the row, rather than counted as money back.
+        if kind == .refund && spending {
+            throw bad(
+                column,
+                "is money going out on a refund row (\(typeCell.isEmpty ? "a refund" : quoted(typeCell))): a refund you sent is not money back; log it with trip add if it is an expense, or leave the row out with --skip-bad-rows"
+            )
+        }
         let isCredit = kind == .fee ? !spending : kind == .refund || !spending
         var charged: Int64?
         var chargedCell: String?

@@ -1,3 +1,5 @@
+import TripCore
+
 /// A parsed JSON value whose numbers keep their exact source text.
 ///
 /// Objects keep members in document order, duplicates included; `subscript(key:)` reads the first.
@@ -35,6 +37,9 @@ indirect enum ScannedJSON: Equatable {
         if case let .string(text) = self { return text }
         return nil
     }
+
+    /// The kind with its article, for messages ("an object", "a number", …).
+    var kindWithArticle: String { "\(EnglishArticle.indefinite(before: kind)) \(kind)" }
 
     /// Short name of the kind, for messages ("object", "number", …).
     var kind: String {

@@ -118,7 +118,7 @@ public struct Frankfurter: Sendable {
             try collector.begin(date: date)
             for (quote, value) in rates {
                 guard case let .number(text) = value else {
-                    throw collector.malformed("\(quote.prefix(8)) rate is a \(value.kind), not a number")
+                    throw collector.malformed("\(quote.prefix(8)) rate is \(value.kindWithArticle), not a number")
                 }
                 try collector.add(quote: quote, rate: text)
             }
@@ -155,7 +155,7 @@ public struct Frankfurter: Sendable {
                 try collector.begin(date: date)
                 for (quote, rate) in rates {
                     guard case let .number(text) = rate else {
-                        throw collector.malformed("\(quote.prefix(8)) rate on \(date) is a \(rate.kind), not a number")
+                        throw collector.malformed("\(quote.prefix(8)) rate on \(date) is \(rate.kindWithArticle), not a number")
                     }
                     try collector.add(quote: quote, rate: text)
                 }

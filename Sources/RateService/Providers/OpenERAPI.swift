@@ -68,7 +68,7 @@ public struct OpenERAPI: Sendable {
             try collector.begin(date: published.description)
             for (quote, value) in rates {
                 guard case let .number(text) = value else {
-                    throw collector.malformed("\(quote.prefix(8)) rate is a \(value.kind), not a number")
+                    throw collector.malformed("\(quote.prefix(8)) rate is \(value.kindWithArticle), not a number")
                 }
                 try collector.add(quote: quote, rate: text)
             }

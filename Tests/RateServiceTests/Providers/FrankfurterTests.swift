@@ -69,6 +69,17 @@ import TripCore
         #expect(reason.contains("2024-08-01 is outside"))
     }
 
+    /// A rate that is not a number is named with its kind, and the kind with its article.
+    @Test func aRateThatIsAnObjectIsNamedSo() {
+        let body = #"{"amount":1.0,"base":"EUR","date":"2024-08-01","rates":{"USD":{"value":1.08}}}"#
+        server.route("/v1/latest", .file(Array(body.utf8)))
+        let error = fetchError { () throws(FetchError) in
+            try provider.latest(quotes: [], today: "2024-08-02", isKnownCurrency: Fixture.isActive, using: client)
+        }
+        guard case let .malformedBody(_, reason)? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(reason == "USD rate is an object, not a number")
+    }
+
     @Test func otherBaseIsRejected() {
         server.route("/v1/latest", .file(Fixture.bytes("frankfurter_latest_base_AUD.json")))
         let error = fetchError { () throws(FetchError) in
