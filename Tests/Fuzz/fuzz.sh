@@ -11,14 +11,15 @@
 #   frankfurter  Frankfurter.parseDay / parseSeries, JSON scanner, RateText   (RateService)
 #   openerapi    OpenERAPI.parseLatest                                        (RateService)
 #   ecb          ECBXML.parse, the <Cube> scanner                             (RateService)
-#   csv          CSVReader(bytes:chunkSize:).next()                           (TripLedger)
+#   csv          CSVReader(bytes:chunkSize:).next()                           (Exchange)
 #   splits       StoredSplit.read / exportCell: stored payers and splits       (TripLedger)
 #
 # How it builds: SwiftPM compiles the library targets once, instrumented, into the separate
 # scratch path .build-fuzz (so the normal .build is untouched), with
 # `-Xswiftc -sanitize=fuzzer,address` (one flag: with two -sanitize= flags swiftc keeps only the
-# last, and the modules would get no coverage). `--target RateSync` is used because it depends
-# on every parsed module (TripCore, TripLedger, RateService). Each harness is then one swiftc
+# last, and the modules would get no coverage). `--target RateSync` and `--target Exchange` are
+# built because between them they depend on every parsed module (TripCore, RateService,
+# TripLedger, Exchange). Each harness is then one swiftc
 # call, `-parse-as-library -sanitize=fuzzer,address -O`, linking the modules' object files;
 # libFuzzer supplies main(). Harnesses use only public entry points, so a rewritten parser
 # needs at most its harness's one call re-pointed.
@@ -60,21 +61,27 @@ build() {
     echo "fuzz: building instrumented modules into .build-fuzz (SwiftPM)" >&2
     # SwiftPM 6.3 fails on the second `--target` build in a scratch path ("unknown build
     # description") unless the stale build description is removed; build.db keeps it incremental.
-    rm -f "$SCRATCH/release.yaml"
-    "$SWIFT" build --scratch-path "$SCRATCH" -c release --target RateSync \
-        -Xswiftc -sanitize=fuzzer,address >&2
+    local built
+    for built in RateSync Exchange; do
+        rm -f "$SCRATCH/release.yaml"
+        "$SWIFT" build --scratch-path "$SCRATCH" -c release --target "$built" \
+            -Xswiftc -sanitize=fuzzer,address >&2
+    done
     mkdir -p "$BIN"
     local common=(-parse-as-library -sanitize=fuzzer,address -O -use-ld=lld -I "$PRODUCTS/Modules"
                   "$FUZZ/Support/FuzzCheck.swift")
     local core=($(objects Embedded) $(objects TripCore))
     local rates=("$FUZZ/Support/RateBatchCheck.swift" ${core[@]} $(objects RateService) $(objects CCurl)
                  -Xcc -fmodule-map-file="$PRODUCTS/CCurl.build/module.modulemap" -I "$ROOT/Sources/CCurl/include" -ldl)
+    local ledger=(${core[@]} $(objects TripModel) $(objects Rendering) $(objects Storage) $(objects TripLedger)
+                  -Xcc -fmodule-map-file="$ROOT/Sources/CSQLite/module.modulemap" -lsqlite3)
     local target
     for target in "${ALL_TARGETS[@]}"; do
         local extra=()
         case $target in
             amount) extra=(${core[@]}) ;;
-            csv | splits) extra=(${core[@]} $(objects TripModel) $(objects Rendering) $(objects TripLedger) -Xcc -fmodule-map-file="$ROOT/Sources/CSQLite/module.modulemap" -lsqlite3) ;;
+            splits) extra=("${ledger[@]}") ;;
+            csv) extra=("${ledger[@]}" $(objects Exchange)) ;;
             *) extra=("${rates[@]}") ;;
         esac
         echo "fuzz: linking .build-fuzz/bin/fuzz-$target" >&2

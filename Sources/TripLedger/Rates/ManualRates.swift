@@ -52,7 +52,7 @@ extension Ledger {
     private func rerateNow(currencies: Set<String>?, tripID: Int64?, includingClosed: Bool) throws -> RerateSummary {
         var summary = RerateSummary()
         // Trip by trip: each converts at the rates of its own scope (a shared trip's are its own).
-        for trip in try tripID.map { [$0] } ?? tripStore.all().map(\.id) {
+        for trip in try (tripID.map { [$0] } ?? tripStore.all().map(\.id)) {
             try rerate(trip: trip, currencies: currencies, includingClosed: includingClosed, into: &summary)
             try rerateTransfers(currencies: currencies, tripID: trip, includingClosed: includingClosed)
         }

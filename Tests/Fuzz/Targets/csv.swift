@@ -8,7 +8,7 @@
 //   one returned, in one line without line ends;
 // - round trip: the records written back as RFC 4180 (every field quoted, `""` for `"`, CRLF)
 //   read back as the same records.
-import TripLedger
+import Exchange
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCSV(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
