@@ -104,9 +104,12 @@ test-convergence: test-deps
 
 ## bench: release build, generated 1,000,000-purchase ledger, median timings as a table (sqlite3
 ## for the `trip list` comparison).
+## The two products only: TestSupport reads ledgers through Storage's internal `Database`
+## (`@testable`), which exists in debug builds, the tests', and not in release.
 bench: deps
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(BENCH_APT_PACKAGES)"
-	$(SWIFT) build $(RELEASE_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) --product trip
+	$(SWIFT) build $(RELEASE_FLAGS) --product TripBench
 	.build/release/TripBench --trip .build/release/trip --data $(BENCH_DIR)
 
 ## fuzz: libFuzzer + ASan on the amount, provider-body (Frankfurter, open.er-api, ECB) and CSV
