@@ -88,6 +88,41 @@ struct WireFormatTests {
         #expect(try codec.keptUnknownFields(.trips, id: trip.id) == nil)
     }
 
+    /// Inside one transaction the ledger learns once that no row keeps unknown fields (a pull of
+    /// many rows then runs no DELETE per row). What the same transaction keeps afterwards, and what
+    /// a rollback to a savepoint brings back, is still cleared by a version without it.
+    @Test func aVersionWithoutUnknownFieldsClearsThemInsideOneTransaction() throws {
+        struct RolledBack: Error {}
+        let t = try TestLedger()
+        let japan = try t.ledger.createTrip(NewTrip(name: "Japan", localCurrency: "EUR", homeCurrency: "EUR"))
+        let korea = try t.ledger.createTrip(NewTrip(name: "Korea", localCurrency: "KRW", homeCurrency: "EUR"))
+        let codec = t.ledger.syncStore.codec, db = t.ledger.database.db
+        let japanRow = try #require(try codec.read(.trips, id: japan.id))
+        let koreaRow = try #require(try codec.read(.trips, id: korea.id))
+        let newer = WireFormat.appending(unknown: #"{"claim_id":"C-9"}"#, to: koreaRow)
+        try db.transaction {
+            try codec.write(.trips, id: japan.id, payload: japanRow, fixed: [])
+            try codec.write(.trips, id: korea.id, payload: newer, fixed: [])
+            #expect(try codec.keptUnknownFields(.trips, id: korea.id) == #"{"claim_id":"C-9"}"#)
+            try codec.write(.trips, id: korea.id, payload: koreaRow, fixed: [])
+        }
+        #expect(try codec.keptUnknownFields(.trips, id: korea.id) == nil)
+
+        try codec.write(.trips, id: korea.id, payload: newer, fixed: [])
+        try db.transaction {
+            #expect(throws: RolledBack.self) {
+                try db.transaction {
+                    try codec.write(.trips, id: korea.id, payload: koreaRow, fixed: [])
+                    try codec.write(.trips, id: japan.id, payload: japanRow, fixed: [])
+                    throw RolledBack()
+                }
+            }
+            #expect(try codec.keptUnknownFields(.trips, id: korea.id) == #"{"claim_id":"C-9"}"#)
+            try codec.write(.trips, id: korea.id, payload: koreaRow, fixed: [])
+        }
+        #expect(try codec.keptUnknownFields(.trips, id: korea.id) == nil)
+    }
+
     /// Unknown fields are checked as any text or number, and all of a row's stay under a limit.
     @Test func unknownFieldsStayWithinALimit() throws {
         var fields = try #require(FlatJSON.fields(PulledChangeCheckTests.purchase))

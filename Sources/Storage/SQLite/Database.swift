@@ -152,6 +152,16 @@ final class Database {
 
     private var transactionDepth = 0
 
+    /// Facts a store learned inside the outermost transaction now open, such as "this table is
+    /// empty". That transaction holds the write lock (`BEGIN IMMEDIATE`), so no other connection
+    /// changes them meanwhile; the store that wrote them keeps them true for its own writes. They
+    /// are forgotten when the transaction ends and at a rollback to a savepoint, which can bring
+    /// back rows deleted after one was learned. Empty outside a transaction.
+    var transactionFacts: Set<String> = []
+
+    /// Whether a transaction (`transaction`) is open.
+    var inTransaction: Bool { transactionDepth > 0 }
+
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed if it returns, rolled back if
     /// it throws. IMMEDIATE takes the write lock up front, so the busy timeout applies at BEGIN
     /// rather than failing halfway through. Nested calls become savepoints of the outer transaction; they share one name, which SQLite
@@ -160,12 +170,16 @@ final class Database {
         let depth = transactionDepth
         try execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT nested")
         transactionDepth += 1
-        defer { transactionDepth -= 1 }
+        defer {
+            transactionDepth -= 1
+            if transactionDepth == 0 { transactionFacts = [] }
+        }
         do {
             let result = try body()
             try execute(depth == 0 ? "COMMIT" : "RELEASE nested")
             return result
         } catch {
+            transactionFacts = []
             if depth == 0 {
                 try? execute("ROLLBACK")
             } else {

@@ -39,8 +39,10 @@ package struct PulledChangeCheck {
 
     /// Throws the first rule `c` breaks, naming the field and value at fault.
     package func check(_ c: SyncChange) throws(TripError) {
-        // First: a later major version may have other kinds, ids and fields.
-        try WireFormat.checkVersion(c.wireVersion, fields: c.payload.flatMap(FlatJSON.fields))
+        // First: a later major version may have other kinds, ids and fields. The payload is read
+        // once, for its version and its fields (`checkPayload`).
+        let fields = c.payload.flatMap(FlatJSON.fields)
+        try WireFormat.checkVersion(c.wireVersion, fields: fields)
         guard Self.kinds.contains(c.kind) else { throw .badTextValue(field: "kind", value: c.kind, reason: "is not a kind of change") }
         guard Self.ops.contains(c.op) else { throw .badTextValue(field: "op", value: c.op, reason: "is not put, delete or restore") }
         let bound = (c.committedAt > 0 ? c.committedAt : now) + Self.clockLead
@@ -53,7 +55,7 @@ package struct PulledChangeCheck {
             throw .badText(
                 field: "payload", reason: "is \(payload.utf8.count) bytes long; the limit is \(Self.rowPayloadMaxBytes) bytes")
         }
-        try checkPayload(c)
+        try checkPayload(c, fields: fields)
     }
 
     /// The global id belongs to this trip: a trip change is this trip's, a member's id is made of
@@ -73,7 +75,8 @@ package struct PulledChangeCheck {
         guard ok else { throw .badTextValue(field: "gid", value: c.gid, reason: "is not the id of a \(c.kind) of this trip") }
     }
 
-    private func checkPayload(_ c: SyncChange) throws(TripError) {
+    /// `fields`: the payload as `FlatJSON.fields` reads it.
+    private func checkPayload(_ c: SyncChange, fields: [(String, SQLValue)]?) throws(TripError) {
         guard let payload = c.payload else {
             guard c.op == "delete" || SyncChange.rateKinds.contains(c.kind) else {
                 throw .badText(field: "payload", reason: "is missing from a \(c.kind) change (\(c.op))")
@@ -98,14 +101,14 @@ package struct PulledChangeCheck {
                 throw .badText(field: "snapshot", reason: "\(error)")
             }
         case ConflictResolution.kind:
-            guard ConflictResolution(c) != nil, let fields = FlatJSON.fields(payload) else {
+            guard ConflictResolution(c) != nil, let fields else {
                 throw .badTextValue(field: "payload", value: payload, reason: "is not a resolution of a conflict")
             }
             try checkFields(kind: c.kind, op: c.op, fields)
         case _ where SyncChange.rateKinds.contains(c.kind):
             break  // a rate's fields are the rate store's to read (`receiveManualRate`)
         default:
-            guard let fields = FlatJSON.fields(payload) else {
+            guard let fields else {
                 throw .badTextValue(field: "payload", value: payload, reason: "is not a JSON object of text, numbers and nulls")
             }
             try checkFields(kind: c.kind, op: c.op, fields)

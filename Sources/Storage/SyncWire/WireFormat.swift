@@ -177,12 +177,13 @@ package struct WirePayload {
     /// number, or text up to a note's limit); the fields a row cannot be without must be there.
     package func check(_ fields: [(String, SQLValue)], trip: String) throws(TripError) {
         guard !checkedOnReceipt else { return }
-        var missing = Set(self.fields.filter(\.required).map(\.name))
+        // Which declared fields came, by position (a pull checks thousands of payloads).
+        var present = [Bool](repeating: false, count: self.fields.count)
         var unknownBytes = 0
         for (key, value) in fields where key != WireFormat.versionKey {
-            missing.remove(key)
-            if let declared = field(key) {
-                try declared.check(value, field: "\(kind).\(key)", trip: trip)
+            if let i = byName[key] {
+                present[i] = true
+                try self.fields[i].check(value, field: "\(kind).\(key)", trip: trip)
                 continue
             }
             try WireField(key, .unknown, nullable: true).check(value, field: "\(kind).\(key)", trip: trip)
@@ -194,6 +195,7 @@ package struct WirePayload {
                     reason: "takes the fields this release does not know past \(WireFormat.unknownFieldsMaxBytes) bytes")
             }
         }
+        let missing = self.fields.indices.filter { self.fields[$0].required && !present[$0] }.map { self.fields[$0].name }
         if let first = missing.sorted().first { throw .badText(field: "\(kind).\(first)", reason: "is missing") }
     }
 }
@@ -225,59 +227,65 @@ package struct WireField {
         self.storage = storage
     }
 
-    package func check(_ value: SQLValue, field: String, trip: String) throws(TripError) {
+    package func check(_ value: SQLValue, field: @autoclosure () -> String, trip: String) throws(TripError) {
         let text: String
         switch value {
         case .null:
-            guard nullable else { throw .badText(field: field, reason: "is null") }
+            guard nullable else { throw .badText(field: field(), reason: "is null") }
             return
         case .integer(let n):
             switch type {
             case .minor(let min):
                 guard n >= min, PurchaseBound.contains(n) else {
-                    throw .badAmount(field: field, value: String(n), reason: "is out of bounds (\(min) to \(PurchaseBound.maxMinorUnits))")
+                    throw .badAmount(field: field(), value: String(n), reason: "is out of bounds (\(min) to \(PurchaseBound.maxMinorUnits))")
                 }
             case .flag:
-                guard n == 0 || n == 1 else { throw .badAmount(field: field, value: String(n), reason: "is not 0 or 1") }
+                guard n == 0 || n == 1 else { throw .badAmount(field: field(), value: String(n), reason: "is not 0 or 1") }
             case .unknown, .integer:
                 break
             default:
-                throw .badTextValue(field: field, value: String(n), reason: "is a number, not text")
+                throw .badTextValue(field: field(), value: String(n), reason: "is a number, not text")
             }
             return
         case .text(let t):
             text = t
         }
-        func refuse(_ reason: String) -> TripError { .badTextValue(field: field, value: text, reason: reason) }
+        func refuse(_ reason: String) -> TripError { .badTextValue(field: field(), value: text, reason: reason) }
         switch type {
         case .minor, .flag, .integer:
             throw refuse("is not a whole number")
         case .text(let max, let layout, let empty):
-            _ = try TextField.check(text, field: field, maxBytes: max, allowEmpty: empty, allowsLayout: layout)
+            _ = try TextField.check(text, field: field(), maxBytes: max, allowEmpty: empty, allowsLayout: layout)
         case .unknown:
-            _ = try TextField.check(text, field: field, maxBytes: TextField.noteMaxBytes, allowsLayout: true)
+            _ = try TextField.check(text, field: field(), maxBytes: TextField.noteMaxBytes, allowsLayout: true)
         case .currency:
-            guard (try? CurrencyTable.shared.currency(for: text)) != nil, text == text.uppercased() else {
+            guard (try? CurrencyTable.shared.currency(for: text)) != nil, WireField.hasNoLowercase(text) else {
                 throw refuse("is not an ISO 4217 currency that holds money")
             }
         case .date:
             guard CivilDate(iso: text) != nil else { throw refuse("is not a real date (YYYY-MM-DD)") }
         case .rate:
-            _ = try RateQuote.checkedRate(text, field: field)
+            _ = try RateQuote.checkedRate(text, field: field())
         case .choice(let allowed):
-            guard allowed.contains(text) else { throw .badChoice(field: field, value: text, allowed: allowed.sorted()) }
+            guard allowed.contains(text) else { throw .badChoice(field: field(), value: text, allowed: allowed.sorted()) }
         case .purchase:
             guard PulledChangeCheck.isRowID(text) else { throw refuse("is not the id of a purchase") }
         case .member:
             guard WireField.isMember(Substring(text), trip: trip) else { throw refuse("is not a member of this trip") }
         case .members:
-            _ = try TextField.check(text, field: field, maxBytes: PulledChangeCheck.rowPayloadMaxBytes)
+            _ = try TextField.check(text, field: field(), maxBytes: PulledChangeCheck.rowPayloadMaxBytes)
             for item in text.split(separator: ",") {
                 guard let eq = item.lastIndex(of: "="), WireField.isMember(item[..<eq], trip: trip),
                     WireField.isWeight(item[item.index(after: eq)...])
-                else { throw .badTextValue(field: field, value: String(item), reason: "is not MEMBER=WEIGHT of a member of this trip") }
+                else { throw .badTextValue(field: field(), value: String(item), reason: "is not MEMBER=WEIGHT of a member of this trip") }
             }
         }
+    }
+
+    /// `text == text.uppercased()`, without building the uppercased copy for ASCII text.
+    static func hasNoLowercase(_ text: String) -> Bool {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text == text.uppercased() }
+        return !text.utf8.contains { (0x61...0x7A).contains($0) }
     }
 
     /// `@NAME` (a member of this trip by the name their id is made of) or `member:TRIP:…`.

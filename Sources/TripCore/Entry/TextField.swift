@@ -25,12 +25,20 @@ public enum TextField {
     /// Returns `text` unchanged if it follows the rules above, else throws
     /// `TripError.badTextValue` naming `field` and the (escaped, shortened) value.
     public static func check(
-        _ text: String, field: String, maxBytes: Int, allowEmpty: Bool = true,
+        _ text: String, field: @autoclosure () -> String, maxBytes: Int, allowEmpty: Bool = true,
         allowsLayout: Bool = false
     ) throws(TripError) -> String {
-        func reject(_ reason: String) -> TripError { .badTextValue(field: field, value: text, reason: reason) }
+        func reject(_ reason: String) -> TripError { .badTextValue(field: field(), value: text, reason: reason) }
         if !allowEmpty && text.trimmingSpaces.isEmpty {
             throw reject("is empty; give a name")
+        }
+        // Printable ASCII, most text: nothing in it to refuse, and its length is its byte count.
+        // (A pull checks every text field of thousands of rows.)
+        if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
+            guard text.utf8.count <= maxBytes else {
+                throw reject("is \(text.utf8.count) bytes long; the limit is \(maxBytes) bytes of UTF-8")
+            }
+            return text
         }
         var bytes = 0
         let scalars = Array(text.unicodeScalars)

@@ -221,12 +221,27 @@ package struct RowCodec {
     /// Keeps `unknown` (`unknownFields`) beside row `id`, or forgets what it kept when `nil`.
     package func keepUnknownFields(_ table: Table, id: Int64, _ unknown: String?) throws {
         if let unknown {
+            db.transactionFacts.remove(RowCodec.nothingKept)
             try db.run(
                 "INSERT INTO sync_unknown_fields (kind, local_id, fields) VALUES (?, ?, ?) ON CONFLICT (kind, local_id) DO UPDATE SET fields = excluded.fields",
                 [.text(table.kind), .integer(id), .text(unknown)])
-        } else {
+        } else if try !nothingKept() {
             try db.run("DELETE FROM sync_unknown_fields WHERE kind = ? AND local_id = ?", [.text(table.kind), .integer(id)])
         }
+    }
+
+    /// The fact (`Database.transactionFacts`) that no row keeps unknown fields.
+    private static let nothingKept = "sync_unknown_fields is empty"
+
+    /// Whether no row keeps unknown fields, learned once per transaction: until a newer release
+    /// writes fields this one does not know, nothing is kept, and a pull of 5,000 rows would
+    /// otherwise run 5,000 DELETEs that find nothing (about 5% of such a pull).
+    private func nothingKept() throws -> Bool {
+        guard db.inTransaction else { return false }
+        if db.transactionFacts.contains(RowCodec.nothingKept) { return true }
+        guard try db.scalarInt("SELECT NOT EXISTS (SELECT 1 FROM sync_unknown_fields)") == 1 else { return false }
+        db.transactionFacts.insert(RowCodec.nothingKept)
+        return true
     }
 
     /// The fields row `id` keeps that this release does not declare (a JSON object), or `nil`.
