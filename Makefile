@@ -103,14 +103,15 @@ test-convergence: test-deps
 	TRIP_LONG_TESTS=1 TRIP_BIN=$(CURDIR)/.build/release/trip $(SWIFT) test --skip-build --filter ConvergenceTests
 
 ## bench: release build, generated 1,000,000-purchase ledger, median timings as a table (sqlite3
-## for the `trip list` comparison).
+## for the `trip list` comparison). BENCH_ARGS: TripBench's flags, e.g. `--only add,sharing` or
+## `--cpu` (CPU time instead of wall time, steadier while other work runs).
 ## The two products only: TestSupport reads ledgers through Storage's internal `Database`
 ## (`@testable`), which exists in debug builds, the tests', and not in release.
 bench: deps
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(BENCH_APT_PACKAGES)"
 	$(SWIFT) build $(RELEASE_FLAGS) --product trip
 	$(SWIFT) build $(RELEASE_FLAGS) --product TripBench
-	.build/release/TripBench --trip .build/release/trip --data $(BENCH_DIR)
+	.build/release/TripBench --trip .build/release/trip --data $(BENCH_DIR) $(BENCH_ARGS)
 
 ## fuzz: libFuzzer + ASan on the amount, provider-body (Frankfurter, open.er-api, ECB) and CSV
 ## parsers, FUZZ_SECONDS (300) each, one after another; prints exec/s, executions, seconds and

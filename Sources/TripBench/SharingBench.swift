@@ -17,7 +17,9 @@ extension TripBench {
     static func sharingRows(tripBinary: String, dataDir: String) throws -> [(String, Double, Double?)] {
         _ = try groupRows(tripBinary: tripBinary, dataDir: dataDir, measure: false)
         let template = dataDir + "/group-template-\(schemaTag).sqlite"
-        let cluster = dataDir + "/pg"
+        // In the temporary folder, as the tests' clusters are: run as root, the server runs as the
+        // `postgres` user, who cannot enter the data folder (mode 0700, the ledgers' owner's).
+        let cluster = (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/trip-bench-pg-\(getpid())"
         let script = "Tests/Postgres/pg-cluster.sh"
         shell("'\(script)' stop '\(cluster)'")
         guard let port = shellOutput("'\(script)' start '\(cluster)' \(getpid())")?.trimmingSpaces, !port.isEmpty else {

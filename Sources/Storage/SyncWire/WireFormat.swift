@@ -173,6 +173,25 @@ package struct WirePayload {
         byName[name].map { fields[$0] }
     }
 
+    /// The position of field `name`, looked at first where the field after the last one found
+    /// would be: a payload lists its fields in the declared order, so a pull of thousands of rows
+    /// compares names instead of hashing each one.
+    @inline(__always)
+    private func position(of name: String, expected: Int) -> Int? {
+        if expected < fields.count && fields[expected].name == name { return expected }
+        return byName[name]
+    }
+
+    /// Whether `payload` (its fields) holds a field this release does not declare.
+    package func hasUndeclaredField(_ payload: [(String, SQLValue)]) -> Bool {
+        var next = 0
+        for (key, _) in payload where key != WireFormat.versionKey {
+            guard let i = position(of: key, expected: next) else { return true }
+            next = i + 1
+        }
+        return false
+    }
+
     /// Each field of `fields` against its declaration (one this release does not declare: any
     /// number, or text up to a note's limit); the fields a row cannot be without must be there.
     package func check(_ fields: [(String, SQLValue)], trip: String) throws(TripError) {
@@ -180,8 +199,10 @@ package struct WirePayload {
         // Which declared fields came, by position (a pull checks thousands of payloads).
         var present = [Bool](repeating: false, count: self.fields.count)
         var unknownBytes = 0
+        var next = 0
         for (key, value) in fields where key != WireFormat.versionKey {
-            if let i = byName[key] {
+            if let i = position(of: key, expected: next) {
+                next = i + 1
                 present[i] = true
                 try self.fields[i].check(value, field: "\(kind).\(key)", trip: trip)
                 continue

@@ -213,7 +213,7 @@ package struct RowCodec {
     /// here), as one JSON object; `nil` when there are none.
     func unknownFields(_ table: Table, _ fields: [(String, SQLValue)]) throws -> String? {
         let declared = RowCodec.declaration(table)
-        guard fields.contains(where: { $0.0 != WireFormat.versionKey && declared.field($0.0) == nil }) else { return nil }
+        guard declared.hasUndeclaredField(fields) else { return nil }
         let local = Set(try storedColumns(table)).union(declared.columnNames)
         return WireFormat.unknownFields(kind: table.kind, fields.filter { !local.contains($0.0) })
     }
