@@ -76,7 +76,8 @@ package struct CloseHold: Equatable, Sendable {
 
     /// The version of each of `gids` that `log` (a log's changes in order, as it stores them)
     /// holds: the winning `Version`, its payload, and a removal not undone by a later restore
-    /// leaves none (its last version is kept as `removedPayload`). A purchase's first version may
+    /// leaves none (its last version is kept as `removedPayload`), with the clocks of its latest
+    /// removal and restore. A purchase's first version may
     /// be a row of a share's snapshot (kind `snapshot`): snapshots are read first, in order, then
     /// the rows' own changes. A gid the log never had has no version.
     package static func serverVersions(of gids: [String], in log: [SyncChange]) -> [ServerVersion] {
@@ -106,8 +107,11 @@ package struct CloseHold: Equatable, Sendable {
             latest[c.gid] = ServerVersion(gid: c.gid, payload: c.payload, hlc: c.hlc, device: c.device)
         }
         return latest.values.map { v in
-            Version.isRemoved(removedAt: deleted[v.gid] ?? 0, restoredAt: restored[v.gid] ?? 0)
-                ? ServerVersion(gid: v.gid, payload: nil, hlc: v.hlc, device: v.device, removedPayload: v.payload) : v
+            let removedAt = deleted[v.gid] ?? 0, restoredAt = restored[v.gid] ?? 0
+            return Version.isRemoved(removedAt: removedAt, restoredAt: restoredAt)
+                ? ServerVersion(
+                    gid: v.gid, payload: nil, hlc: v.hlc, device: v.device, removedPayload: v.payload, removedAt: removedAt, restoredAt: restoredAt)
+                : ServerVersion(gid: v.gid, payload: v.payload, hlc: v.hlc, device: v.device, removedAt: removedAt, restoredAt: restoredAt)
         }
     }
 }

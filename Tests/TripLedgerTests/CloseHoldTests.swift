@@ -101,6 +101,8 @@ struct CloseHoldTests {
         #expect(TripVersion(Self.row("p1", hlc: 1, device: "d")) == nil)
     }
 
+    /// With the clocks of the row's latest removal and restore there, which a held removal or
+    /// restore goes back to (`revertVersion`).
     @Test func theLogsVersionOfEachHeldRowIsItsWinnerAndARemovalLeavesNone() throws {
         let snapshot = SyncChange(
             changeID: "s", kind: PurchaseSnapshot.kind, gid: "snapshot:trip-1", op: "put", hlc: 10, baseHLC: 0, device: "d-ana",
@@ -119,8 +121,8 @@ struct CloseHoldTests {
         let expected = [
             "p1": ServerVersion(gid: "p1", payload: #"{"note":"tea"}"#, hlc: 10, device: "d-ana"),
             "p2": ServerVersion(gid: "p2", payload: #"{"note":"train"}"#, hlc: 50, device: "d-carla"),
-            "p3": ServerVersion(gid: "p3", payload: nil, hlc: 20, device: "d-ben", removedPayload: #"{"note":"map"}"#),
-            "p4": ServerVersion(gid: "p4", payload: #"{"note":"fees"}"#, hlc: 35, device: "d-ben"),
+            "p3": ServerVersion(gid: "p3", payload: nil, hlc: 20, device: "d-ben", removedPayload: #"{"note":"map"}"#, removedAt: 30),
+            "p4": ServerVersion(gid: "p4", payload: #"{"note":"fees"}"#, hlc: 35, device: "d-ben", removedAt: 30, restoredAt: 35),
         ]
         // Whatever order the rows' versions reached the log in, and wherever the snapshot is.
         for order in [rows, rows.reversed(), Array(rows[3...] + rows[..<3])] {

@@ -127,4 +127,39 @@ struct SyncRoundTests {
         }
         #expect(try ana.sync("Lima", log).heldElsewhere.isEmpty, "nothing waits any more")
     }
+
+    /// A removal held for a close, of a purchase the closer had removed too (with an earlier
+    /// clock): the purchase stays removed here, as in the log, so a restore after the reopen
+    /// travels as a restore and brings it back on every device. It used to forget the closer's
+    /// removal with its own and send the restore as an edit, which does not bring a removed
+    /// purchase back elsewhere (`InMemoryConvergenceTests` seed 501 over a wider seed range).
+    @Test func aHeldRemovalOfAPurchaseRemovedElsewhereLeavesItRemovedForALaterRestore() throws {
+        let log = InMemoryLog()
+        let ana = try Device("ana", log: log), ben = try Device("ben", log: log)
+        let trip = try ana.ledger.createTrip(NewTrip(name: "Lima", localCurrency: "EUR", homeCurrency: "EUR"))
+        let dinner = try ana.ledger.addPurchase(PurchaseDraft(amount: "40", note: "dinner"))
+        _ = try ana.ledger.addPurchase(PurchaseDraft(amount: "8", note: "bus"))
+        _ = try ana.ledger.markShared(trip, gid: GlobalID.make(), owner: "ana")
+        try ana.sync("Lima", log)
+        try ben.join(log, owner: "ana")
+        try ben.sync("Lima", log)
+        let bens = try #require(try ben.ledger.purchases(PurchaseFilter(trip: "Lima")).purchases.first { $0.note == "dinner" })
+        _ = try ben.ledger.removePurchase("\(bens.id)")
+        _ = try ben.ledger.closeTrip("Lima")
+        try ben.sync("Lima", log)
+
+        // Ana removes it too, after Ben (her clock past his removal's), not having pulled his close.
+        let removal = try #require(log.changes.last { $0.kind == "purchase" && $0.op == "delete" })
+        try ana.ledger.syncStore.advanceClock(past: removal.hlc)
+        _ = try ana.ledger.removePurchase("\(dinner.id)")
+        let held = try ana.sync("Lima", log)
+        #expect(held.held == 1 && held.closedBy == "ben")
+        _ = try ana.ledger.reopenTrip("Lima")
+        try ana.sync("Lima", log)
+        _ = try ana.ledger.restorePurchase("\(dinner.id)")
+        try ana.sync("Lima", log)
+        try ben.sync("Lima", log)
+        #expect(log.changes.last { $0.kind == "purchase" }?.op == "restore")
+        for d in [ana, ben] { #expect(try d.notes("Lima") == ["bus", "dinner"], "\(d.role)") }
+    }
 }
