@@ -162,4 +162,36 @@ struct SyncRoundTests {
         #expect(log.changes.last { $0.kind == "purchase" }?.op == "restore")
         for d in [ana, ben] { #expect(try d.notes("Lima") == ["bus", "dinner"], "\(d.role)") }
     }
+
+    /// A removal and a restore of one purchase at the same clock on two devices (each ticked in the
+    /// same millisecond, neither seeing the other's): `Version.decide` compares their clocks alone
+    /// and leaves the row "as it is", so the device that restored shows it and the one that removed
+    /// does not. Seen as an occasional failure of `InMemoryConvergenceTests` (seed 1229, when the
+    /// wall clock made the two ticks equal); forced here by moving both clocks to one value.
+    @Test func aRemovalAndARestoreAtTheSameClockEndAlikeOnBothDevices() throws {
+        let log = InMemoryLog()
+        let ana = try Device("ana", log: log), ben = try Device("ben", log: log)
+        let trip = try ana.ledger.createTrip(NewTrip(name: "Lima", localCurrency: "EUR", homeCurrency: "EUR"))
+        let dinner = try ana.ledger.addPurchase(PurchaseDraft(amount: "40", note: "dinner"))
+        _ = try ana.ledger.markShared(trip, gid: GlobalID.make(), owner: "ana")
+        try ana.sync("Lima", log)
+        try ben.join(log, owner: "ana")
+        try ben.sync("Lima", log)
+        let bens = try #require(try ben.ledger.purchases(PurchaseFilter(trip: "Lima")).purchases.first { $0.note == "dinner" })
+        _ = try ben.ledger.removePurchase("\(bens.id)")
+        try ben.sync("Lima", log)
+        // Both clocks ahead of the wall clock at one value: the next tick of each is the same.
+        let ahead = try ana.ledger.nextClock() + (1 << 40)
+        try ben.ledger.syncStore.advanceClock(past: ahead)
+        _ = try ben.ledger.restorePurchase("\(bens.id)")
+        try ana.ledger.syncStore.advanceClock(past: ahead)
+        _ = try ana.ledger.removePurchase("\(dinner.id)")
+        for _ in 0..<2 { for d in [ana, ben] { try d.sync("Lima", log) } }
+        let clocks = log.changes.filter { $0.kind == "purchase" && $0.op != "put" }.suffix(2).map(\.hlc)
+        try #require(clocks.count == 2 && clocks[0] == clocks[1], "the removal and the restore at one clock")
+        let shown = (ana: try ana.notes("Lima"), ben: try ben.notes("Lima"))
+        withKnownIssue("Version.decide: a removal and a restore at the same clock leave the row as each device had it") {
+            #expect(shown.ana == shown.ben)
+        }
+    }
 }
