@@ -1,5 +1,4 @@
 import Storage
-import TripCore
 
 /// What a push to a shared trip that another device closed does not send: the server's half of
 /// "changes made while the trip was closed elsewhere wait" (`holdClosedElsewhere`,
