@@ -142,7 +142,9 @@ extension Ledger {
                         } catch { removed = false }
                         if !removed, let payload = theirs?.removedPayload { try writeRow(table, id: id, payload: payload, shared: shared) }
                     }
-                    try syncStore.revertVersion(kind: c.kind, localID: id, hlc: theirs?.hlc ?? 0, device: theirs?.device ?? "", held: c.hlc)
+                    try syncStore.revertVersion(
+                        kind: c.kind, localID: id, hlc: theirs?.hlc ?? 0, device: theirs?.device ?? "", held: c.hlc,
+                        removedAt: theirs?.removedAt ?? 0, restoredAt: theirs?.restoredAt ?? 0)
                 }
                 try settleMemberNames(shared)
                 _ = try rerate(tripID: shared.trip.id, includingClosed: true)

@@ -5,9 +5,13 @@ import SyncRules
 /// appends the changes it does not hold yet (by change id), numbered after its last, in the
 /// order sent; pull reads them back in order, a batch at a time, with the role that pushed each.
 ///
-/// What it leaves to the PostgreSQL tests: the server's checks of a change (`trip_ledger.push`),
-/// its row-level security, device binding, and holding the changes pushed to a trip another
-/// device closed (`ChangeLog.closedElsewhere`): this log never holds a change.
+/// A push to a trip another device closed is held as `ChangeLog.push` holds it, by the same pure
+/// rules (`CloseHold`) over this log's changes: the rows' changes come back in `held`, with the
+/// closer's role and the log's versions of those rows, and are not appended.
+///
+/// What it leaves to the PostgreSQL tests: the server's checks of each change
+/// (`trip_ledger.push`), its row-level security, device binding, and the trip row's lock that
+/// orders two pushes at once.
 public final class InMemoryLog: SharedLog {
     public private(set) var changes: [SyncChange] = []
     public let batchSize: Int
@@ -25,6 +29,14 @@ public final class InMemoryLog: SharedLog {
     public func push(_ pushed: [SyncChange], device: String, pulled: Int64) throws -> PushResult {
         var result = PushResult()
         guard !pushed.isEmpty else { return result }
+        var pushed = pushed
+        if let hold = CloseHold(tripVersions: changes.compactMap(CloseHold.TripVersion.init), pushing: pushed, device: device) {
+            result.held = hold.held
+            result.closedBy = hold.closedBy
+            result.serverVersions = CloseHold.serverVersions(of: hold.held.map(\.gid), in: changes)
+            let held = Set(hold.held.map(\.changeID))
+            pushed.removeAll { held.contains($0.changeID) }
+        }
         let last = lastSeq
         var added = 0
         for c in pushed where known.insert(c.changeID).inserted {

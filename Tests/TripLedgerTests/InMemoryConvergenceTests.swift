@@ -7,11 +7,14 @@ import TripCore
 import TripLedger
 import TripModel
 
-/// Many seeds of random adds, edits, removals, restores and syncs on four devices of one trip,
-/// through an in-memory log (`InMemoryLog`, no PostgreSQL): once every device synced twice, all
-/// show the same purchases and the same total. Seeded and replayable: a failure names its seed;
-/// `TRIP_SEED=N` runs that seed alone. The log never holds a change (no trip is closed here), so
-/// this covers the rules' order-independence, not the server's checks (`ConvergenceTests` does,
+/// Many seeds of random adds, edits, removals, restores, closes, reopens and syncs on four devices
+/// of one trip, through an in-memory log (`InMemoryLog`, no PostgreSQL): once every device synced
+/// enough rounds with the trip finally reopened, all show the same purchases and the same total,
+/// nothing waits for a close any more, and no row change entered the log while another device's
+/// close was the trip's winning version (the log holds them as the server does, `CloseHold`).
+/// Seeded and replayable: a failure names its seed; `TRIP_SEED=N` runs that seed alone (the
+/// actions replay; the clocks read the wall clock, so two devices ticking in one millisecond may
+/// not). This covers the rules' order-independence, not the server's checks (`ConvergenceTests` does,
 /// against a real PostgreSQL, through the binary).
 @Suite("In-memory convergence: four devices, many seeds")
 struct InMemoryConvergenceTests {
@@ -64,7 +67,7 @@ struct InMemoryConvergenceTests {
             let ledger = devices[k].ledger
             let ids = try ledger.purchases(PurchaseFilter(trip: "Group")).purchases.map(\.id)
             do throws(any Error) {
-                switch d.int(0...9) {
+                switch d.int(0...11) {
                 case 0...2: _ = try ledger.addPurchase(PurchaseDraft(amount: "\(d.int(1...5000))", note: "p\(seed)-\(step)"))
                 case 3:
                     if let id = d.pick(ids) { _ = try ledger.editPurchase("\(id)", PurchaseDraft(note: "e\(seed)-\(step)")) }
@@ -77,16 +80,32 @@ struct InMemoryConvergenceTests {
                     }
                 case 6:
                     if let id = d.pick(devices[k].removed) { _ = try ledger.restorePurchase("\(id)") }
-                default: try devices[k].sync(log)
+                case 7...9: try devices[k].sync(log)
+                case 10: _ = try ledger.closeTrip("Group")
+                default: _ = try ledger.reopenTrip("Group")
                 }
             } catch is TripError {
-                refused += 1  // a guess that no longer holds (a row removed elsewhere): refused, fine
+                refused += 1  // a guess that no longer holds (a row removed elsewhere, the trip closed): refused, fine
             }
         }
-        for _ in 0..<2 { for device in devices { try device.sync(log) } }
+        // Every device pushes what it has; the first, having pulled it all, reopens the trip if
+        // the log left it closed; then each sync releases what waited and brings the rest.
+        for device in devices { try device.sync(log) }
+        try devices[0].sync(log)
+        if try devices[0].shared().trip.closedAt != nil { _ = try devices[0].ledger.reopenTrip("Group") }
+        for _ in 0..<3 { for device in devices { try device.sync(log) } }
         let views = try devices.map { try $0.view() }
         for k in 1..<views.count {
             #expect(views[k] == views[0], "seed \(seed): device \(k) differs from device 0 (TRIP_SEED=\(seed) replays it)")
+        }
+        for (k, device) in devices.enumerated() {
+            #expect(try device.shared().trip.closedAt == nil, "seed \(seed): device \(k) still shows the trip closed")
+            #expect(try device.ledger.heldCount(try device.shared()) == 0, "seed \(seed): device \(k) still holds changes for a close")
+        }
+        // The log took no row change while another device's close won: each was held.
+        for (i, c) in log.changes.enumerated() where SyncChange.rowKinds.contains(c.kind) {
+            let trip = log.changes[..<i].compactMap(CloseHold.TripVersion.init)
+            #expect(CloseHold(tripVersions: trip, pushing: [c], device: c.device) == nil, "seed \(seed): change \(i + 1) entered a closed trip")
         }
     }
 }

@@ -32,10 +32,11 @@ struct ChangeLog: SharedLog {
         try connection.query("BEGIN")
         do throws(SharingError) {
             let last = try lock()
-            if let closer = try closedElsewhere(by: changes, device: device) {
-                result.held = changes.filter { SyncChange.rowKinds.contains($0.kind) && !$0.pastClose }
-                result.closedBy = closer
-                result.serverVersions = try serverVersions(of: result.held.map(\.gid))
+            // Decided by `CloseHold` from the log's versions, as every log decides it.
+            if !CloseHold.holdable(changes).isEmpty, let hold = CloseHold(tripVersions: try tripVersions(), pushing: changes, device: device) {
+                result.held = hold.held
+                result.closedBy = hold.closedBy
+                result.serverVersions = CloseHold.serverVersions(of: hold.held.map(\.gid), in: try versions(of: hold.held.map(\.gid)))
                 let held = Set(result.held.map(\.changeID))
                 changes.removeAll { held.contains($0.changeID) }
             }
@@ -85,72 +86,41 @@ struct ChangeLog: SharedLog {
         return last
     }
 
-    /// The role that closed the trip, when its winning version on the server (`Version.decide`, as
-    /// every device decides) is closed and was not written by
-    /// `device`, and no trip change in `changes` wins over it.
-    private func closedElsewhere(by changes: [SyncChange], device: String) throws(SharingError) -> String? {
-        guard changes.contains(where: { SyncChange.rowKinds.contains($0.kind) && !$0.pastClose }) else { return nil }
-        // Every version of the trip row (a handful: its edits, closes and reopens), the winner
-        // picked here by the one rule, not by an order the server would decide.
+    /// Every version of the trip row in the log, in order (a handful: its edits, closes and
+    /// reopens), for `CloseHold` to pick the winner by the one rule, not by an order the server
+    /// would decide.
+    private func tripVersions() throws(SharingError) -> [CloseHold.TripVersion] {
         let rows = try connection.query(
             """
             SELECT hlc, device, author, trip_ledger.json_field(payload, 'closed_at') IS NOT NULL AS closed
             FROM trip_ledger.read_log($1, 0, NULL, ARRAY['trip']) WHERE payload IS NOT NULL ORDER BY seq
             """, [tripGID])
-        func write(_ row: Int) -> RowWrite {
-            RowWrite(.edit, hlc: rows.value(row, "hlc").flatMap { Int64($0) } ?? 0, device: rows.value(row, "device") ?? "")
+        return rows.rows.map { r in
+            CloseHold.TripVersion(hlc: Int64(r[0] ?? "") ?? 0, device: r[1] ?? "", author: r[2] ?? "", closed: r[3] == "t")
         }
-        guard !rows.rows.isEmpty else { return nil }
-        let winner = rows.rows.indices.dropFirst().reduce(0) { Version.decide(held: write($0), incoming: write($1)).valuesWin ? $1 : $0 }
-        guard rows.value(winner, "closed") == "t", rows.value(winner, "hlc").flatMap({ Int64($0) }) != nil else { return nil }
-        let closed = write(winner)
-        if closed.version.device == device { return nil }
-        if let mine = changes.last(where: { $0.kind == "trip" }),
-            Version.decide(held: closed, incoming: RowWrite(.edit, hlc: mine.hlc, device: device)).valuesWin
-        {
-            return nil
-        }
-        return rows.value(winner, "author") ?? ""
     }
 
-    /// The version of each row the server's log holds: the winning `Version`, and a delete not
-    /// followed by a restore leaves none.
-    private func serverVersions(of gids: [String]) throws(SharingError) -> [ServerVersion] {
+    /// The log's changes that `CloseHold.serverVersions` reads for `gids`: every snapshot (a
+    /// purchase's first version may be a row of the first share's), then the rows' own changes,
+    /// each in order.
+    private func versions(of gids: [String]) throws(SharingError) -> [SyncChange] {
         let list = JSONValue.array(gids.map { .string($0) }).serialized
-        let rows = try connection.query(
-            """
-            SELECT gid, op, hlc, device, payload FROM trip_ledger.read_log($1, 0, NULL, NULL, ARRAY(SELECT jsonb_array_elements_text($2::jsonb)))
-            ORDER BY seq
-            """, [tripGID, list])
-        var latest: [String: ServerVersion] = [:]
-        // A purchase's first version may be a row of the first share's snapshot.
-        let wanted = Set(gids)
         let snapshots = try connection.query(
             "SELECT device, payload FROM trip_ledger.read_log($1, 0, NULL, ARRAY[$2::text]) ORDER BY seq", [tripGID, PurchaseSnapshot.kind])
-        for r in snapshots.rows {
-            guard let snapshot = r[1].flatMap(PurchaseSnapshot.init) else { continue }
-            for (gid, row) in (try? snapshot.payloads(of: wanted)) ?? [:] {
-                latest[gid] = ServerVersion(gid: gid, payload: row.payload, hlc: row.hlc, device: r[0] ?? "")
+        let rows = try connection.query(
+            """
+            SELECT gid, op, hlc, device, payload, kind
+            FROM trip_ledger.read_log($1, 0, NULL, NULL, ARRAY(SELECT jsonb_array_elements_text($2::jsonb)))
+            ORDER BY seq
+            """, [tripGID, list])
+        return snapshots.rows.map { r in
+            SyncChange(changeID: "", kind: PurchaseSnapshot.kind, gid: "", op: "put", hlc: 0, baseHLC: 0, device: r[0] ?? "", payload: r[1])
+        }
+            + rows.rows.map { r in
+                SyncChange(
+                    changeID: "", kind: r[5] ?? "", gid: r[0] ?? "", op: r[1] ?? "", hlc: Int64(r[2] ?? "") ?? 0, baseHLC: 0, device: r[3] ?? "",
+                    payload: r[4])
             }
-        }
-        // The latest removal and restore of each row, by clock.
-        var deleted: [String: Int64] = [:], restored: [String: Int64] = [:]
-        for r in rows.rows {
-            let gid = r[0] ?? "", op = r[1] ?? "", hlc = Int64(r[2] ?? "") ?? 0
-            if op == "delete" { deleted[gid] = max(deleted[gid] ?? 0, hlc) } else if op == "restore" { restored[gid] = max(restored[gid] ?? 0, hlc) }
-            // A purchase's removal carries its last version (an edit made before the removal,
-            // sent with it): a version like the others.
-            guard op != "delete" || r[4] != nil else { continue }
-            let incoming = RowWrite(RowWrite.Op(wire: op), hlc: hlc, device: r[3] ?? "")
-            if let known = latest[gid], Version.decide(held: incoming, incoming: RowWrite(.edit, hlc: known.hlc, device: known.device)).valuesWin {
-                continue
-            }
-            latest[gid] = ServerVersion(gid: gid, payload: r[4], hlc: hlc, device: incoming.version.device)
-        }
-        return latest.values.map { v in
-            Version.isRemoved(removedAt: deleted[v.gid] ?? 0, restoredAt: restored[v.gid] ?? 0)
-                ? ServerVersion(gid: v.gid, payload: nil, hlc: v.hlc, device: v.device, removedPayload: v.payload) : v
-        }
     }
 
     /// The kind of a device's note of how many of its changes wait because the trip was closed

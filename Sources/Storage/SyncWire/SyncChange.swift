@@ -94,13 +94,21 @@ public struct ServerVersion: Sendable, Equatable {
     /// A deleted row's latest version before its removal: what the other devices show where a
     /// row still names it and the removal was not applied.
     public let removedPayload: String?
+    /// The clocks of the row's latest removal and latest restore in the log (0: none): whether
+    /// it is removed there, which a device that held its own removal or restore goes back to.
+    public let removedAt: Int64
+    public let restoredAt: Int64
     /// The payloads are read from the log as they travel: without their wire format version.
-    public init(gid: String, payload: String?, hlc: Int64, device: String, removedPayload: String? = nil) {
+    public init(
+        gid: String, payload: String?, hlc: Int64, device: String, removedPayload: String? = nil, removedAt: Int64 = 0, restoredAt: Int64 = 0
+    ) {
         self.gid = gid
         self.payload = payload.map { WireFormat.unstamped($0).payload }
         self.hlc = hlc
         self.device = device
         self.removedPayload = removedPayload.map { WireFormat.unstamped($0).payload }
+        self.removedAt = removedAt
+        self.restoredAt = restoredAt
     }
 }
 

@@ -155,6 +155,35 @@ struct HeldChangesTests {
         #expect(try snapshot(carla) == snapshot(ben))
         #expect(!(try ana.run("sync").stdout.contains("holds")), "nothing waits any more")
     }
+
+    /// Ana removes the dinner, not having pulled that Ben removed it too and closed the trip: her
+    /// removal waits. Once she reopens, her restore of it is a restore on every device. It used
+    /// to go out as an edit, which left the dinner removed on Ben's device and shown on hers
+    /// (`revertVersion` forgot Ben's removal with her own; `SyncRoundTests` without a server).
+    @Test func aRemovalHeldForACloseLeavesThePurchaseRemovedForALaterRestore() throws {
+        let world = try SharedTripWorld()
+        let ana = world.device("ana"), ben = world.device("ben")
+        try #require(ana.run("new", "Lima", "--currency", "EUR", "--home", "EUR").exitCode == 0)
+        try #require(ana.run("member", "add", "Ana", "Ben").exitCode == 0)
+        try #require(ana.run("add", "40", "dinner", "--paid-by", "Ana").exitCode == 0)
+        try #require(ana.run("add", "8", "bus", "--paid-by", "Ana").exitCode == 0)
+        try #require(ana.run("share", "--with", "ben").exitCode == 0)
+        try #require(ben.run("join", "Lima").exitCode == 0)
+        #expect(try ben.run("rm", "1").exitCode == 0)
+        #expect(try ben.run("close").exitCode == 0)
+        #expect(try ben.run("sync").exitCode == 0)
+        #expect(try ana.run("rm", "1").exitCode == 0)
+        let held = try ana.run("sync")
+        #expect(held.stdout.contains("1 change waits"), "\(held.stdout)")
+        #expect(try ana.run("reopen").exitCode == 0)
+        #expect(try ana.run("sync").exitCode == 0)
+        let restore = try ana.run("restore", "1")
+        #expect(restore.exitCode == 0, "\(restore.stderr)")
+        try SyncWedgeTests.syncAll([ana, ben])
+        #expect(try notes(ana) == ["bus", "dinner"])
+        #expect(try notes(ben) == ["bus", "dinner"])
+        #expect(try snapshot(ana) == snapshot(ben))
+    }
 }
 
 /// The changes `trip conflicts` lists as set aside (pulled, but not applicable here).

@@ -483,15 +483,19 @@ extension SyncStore {
     }
 
     /// The row goes back to the server's version (clock `hlc` of `device`), and the delete or
-    /// restore of the held change at clock `held` is forgotten.
-    package func revertVersion(kind: String, localID: Int64, hlc: Int64, device: String, held: Int64) throws {
+    /// restore of the held change at clock `held` is forgotten: the latest one is the log's again
+    /// (`removedAt`, `restoredAt`; 0: none), not none, since one pulled with an earlier clock
+    /// than the held change's was kept only as the held one's.
+    package func revertVersion(
+        kind: String, localID: Int64, hlc: Int64, device: String, held: Int64, removedAt: Int64, restoredAt: Int64
+    ) throws {
         try db.run(
             """
             UPDATE sync_rows SET hlc = ?1, device = ?2, base_hlc = ?1,
-              deleted_hlc = CASE WHEN deleted_hlc = ?3 THEN 0 ELSE deleted_hlc END,
-              restored_hlc = CASE WHEN restored_hlc = ?3 THEN 0 ELSE restored_hlc END
+              deleted_hlc = CASE WHEN deleted_hlc = ?3 THEN ?6 ELSE deleted_hlc END,
+              restored_hlc = CASE WHEN restored_hlc = ?3 THEN ?7 ELSE restored_hlc END
             WHERE kind = ?4 AND local_id = ?5
-            """, [.integer(hlc), .text(device), .integer(held), .text(kind), .integer(localID)])
+            """, [.integer(hlc), .text(device), .integer(held), .text(kind), .integer(localID), .integer(removedAt), .integer(restoredAt)])
     }
 
     /// Purchases the trip's waiting changes name (and the purchases they refund) that have no
