@@ -12,13 +12,17 @@ import TripModel
 /// enough rounds with the trip finally reopened, all show the same purchases and the same total,
 /// nothing waits for a close any more, and no row change entered the log while another device's
 /// close was the trip's winning version (the log holds them as the server does, `CloseHold`).
+/// 20 seeds, 400 under `make test-long`.
 /// Seeded and replayable: a failure names its seed; `TRIP_SEED=N` runs that seed alone (the
 /// actions replay; the clocks read the wall clock, so two devices ticking in one millisecond may
 /// not). This covers the rules' order-independence, not the server's checks (`ConvergenceTests` does,
 /// against a real PostgreSQL, through the binary).
 @Suite("In-memory convergence: four devices, many seeds")
 struct InMemoryConvergenceTests {
-    static let seeds: [Int] = ProcessInfo.processInfo.environment["TRIP_SEED"].flatMap { Int($0) }.map { [$0] } ?? Array(1...20)
+    static let seeds: [Int] =
+        ProcessInfo.processInfo.environment["TRIP_SEED"].flatMap { Int($0) }.map { [$0] }
+        ?? Array(
+            1...HardeningScale.pick(short: 20, long: 400))
 
     struct Device {
         let test: TestLedger

@@ -98,14 +98,13 @@ struct VersionDecideTests {
     }
 
     /// A removal and a restore are ordered by clock alone, in whichever order they arrive: the
-    /// later one says whether the row is there.
+    /// later one says whether the row is there, and at the same clock the restore wins.
     @Test(arguments: seeds)
     func aRemovalAndARestoreGoByClock(seed: UInt64) {
         var g = SplitMix64(seed: seed)
         let removal = Self.write(&g, ops: [.removal])
-        var restore = Self.write(&g, ops: [.restore])
-        while restore.version.hlc == removal.version.hlc { restore = Self.write(&g, ops: [.restore]) }
-        let thereAfter = restore.version.hlc > removal.version.hlc
+        let restore = Self.write(&g, ops: [.restore])
+        let thereAfter = restore.version.hlc >= removal.version.hlc
         for order in [[removal, restore], [restore, removal]] {
             var held = Held()
             for w in order { held.apply(w, carriesValues: w.op != .removal) }
@@ -120,19 +119,17 @@ struct VersionDecideTests {
     }
 
     /// The pull's merge is commutative and associative: the writes of one row, applied in any
-    /// order, leave every device holding the same values and the same presence. Removals and
-    /// restores at one clock, and two writes of one version, are left out: a clock is a device's
-    /// and moves on at every write, so two writes of one version are one write, and a removal
-    /// and a restore at one clock would be two devices' writes in one millisecond at one counter.
+    /// order, leave every device holding the same values and the same presence, removals and
+    /// restores at one clock included (two devices' writes in one millisecond at one counter).
+    /// Two writes of one version are left out: a clock is a device's and moves on at every write,
+    /// so two writes of one version are one write.
     @Test(arguments: seeds)
     func everyOrderOfArrivalEndsTheSame(seed: UInt64) {
         var g = SplitMix64(seed: seed)
         var writes: [(RowWrite, Bool)] = []
         for _ in 0..<Int.random(in: 2...7, using: &g) {
             let w = Self.write(&g)
-            let clash = writes.contains { o in
-                o.0.version == w.version || (o.0.version.hlc == w.version.hlc && o.0.op != .edit && w.op != .edit && o.0.op != w.op)
-            }
+            let clash = writes.contains { $0.0.version == w.version }
             if !clash { writes.append((w, w.op != .removal || Bool.random(using: &g))) }
         }
         var first: Held?

@@ -59,7 +59,7 @@ public struct RowDecision: Equatable, Sendable {
     /// values only when they are the later).
     public let valuesWin: Bool
     /// A removal or a restore changes whether the row is there: against the latest write of the
-    /// other kind, by the later clock alone (at the same clock the row stays as it is); a removal
+    /// other kind, by the later clock alone (at the same clock the restore wins); a removal
     /// against an edit always does (a removal wins over every edit). An edit never does: it
     /// neither removes a row nor brings a removed one back.
     public let takesEffect: Bool
@@ -95,7 +95,10 @@ extension Version {
         }
         let takesEffect: Bool
         switch (held.op, incoming.op) {
-        case (.removal, .restore), (.restore, .removal): takesEffect = incoming.version.hlc > held.version.hlc
+        // At the same clock (two devices, neither seeing the other) the restore wins, whichever
+        // came first: what `isRemoved` and the ledger's `deleted_hlc > restored_hlc` say.
+        case (.removal, .restore): takesEffect = incoming.version.hlc >= held.version.hlc
+        case (.restore, .removal): takesEffect = incoming.version.hlc > held.version.hlc
         case (.edit, .removal): takesEffect = true
         default: takesEffect = false
         }
