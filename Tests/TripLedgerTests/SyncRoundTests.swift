@@ -128,6 +128,21 @@ struct SyncRoundTests {
         #expect(try ana.sync("Lima", log).heldElsewhere.isEmpty, "nothing waits any more")
     }
 
+    /// Ana's trip Lima with a 40 EUR dinner (and `also`'s purchases, 8 EUR each), shared and
+    /// joined by Ben, both synced: the devices, Ana's dinner and Ben's.
+    static func dinnerInLima(_ log: InMemoryLog, also: [String] = []) throws -> (Device, Device, Purchase, Purchase) {
+        let ana = try Device("ana", log: log), ben = try Device("ben", log: log)
+        let trip = try ana.ledger.createTrip(NewTrip(name: "Lima", localCurrency: "EUR", homeCurrency: "EUR"))
+        let dinner = try ana.ledger.addPurchase(PurchaseDraft(amount: "40", note: "dinner"))
+        for note in also { _ = try ana.ledger.addPurchase(PurchaseDraft(amount: "8", note: note)) }
+        _ = try ana.ledger.markShared(trip, gid: GlobalID.make(), owner: "ana")
+        try ana.sync("Lima", log)
+        try ben.join(log, owner: "ana")
+        try ben.sync("Lima", log)
+        let bens = try #require(try ben.ledger.purchases(PurchaseFilter(trip: "Lima")).purchases.first { $0.note == "dinner" })
+        return (ana, ben, dinner, bens)
+    }
+
     /// A removal held for a close, of a purchase the closer had removed too (with an earlier
     /// clock): the purchase stays removed here, as in the log, so a restore after the reopen
     /// travels as a restore and brings it back on every device. It used to forget the closer's
@@ -135,15 +150,7 @@ struct SyncRoundTests {
     /// purchase back elsewhere (`InMemoryConvergenceTests` seed 501 over a wider seed range).
     @Test func aHeldRemovalOfAPurchaseRemovedElsewhereLeavesItRemovedForALaterRestore() throws {
         let log = InMemoryLog()
-        let ana = try Device("ana", log: log), ben = try Device("ben", log: log)
-        let trip = try ana.ledger.createTrip(NewTrip(name: "Lima", localCurrency: "EUR", homeCurrency: "EUR"))
-        let dinner = try ana.ledger.addPurchase(PurchaseDraft(amount: "40", note: "dinner"))
-        _ = try ana.ledger.addPurchase(PurchaseDraft(amount: "8", note: "bus"))
-        _ = try ana.ledger.markShared(trip, gid: GlobalID.make(), owner: "ana")
-        try ana.sync("Lima", log)
-        try ben.join(log, owner: "ana")
-        try ben.sync("Lima", log)
-        let bens = try #require(try ben.ledger.purchases(PurchaseFilter(trip: "Lima")).purchases.first { $0.note == "dinner" })
+        let (ana, ben, dinner, bens) = try Self.dinnerInLima(log, also: ["bus"])
         _ = try ben.ledger.removePurchase("\(bens.id)")
         _ = try ben.ledger.closeTrip("Lima")
         try ben.sync("Lima", log)
@@ -164,20 +171,13 @@ struct SyncRoundTests {
     }
 
     /// A removal and a restore of one purchase at the same clock on two devices (each ticked in the
-    /// same millisecond, neither seeing the other's): `Version.decide` compares their clocks alone
-    /// and leaves the row "as it is", so the device that restored shows it and the one that removed
-    /// does not. Seen as an occasional failure of `InMemoryConvergenceTests` (seed 1229, when the
+    /// same millisecond, neither seeing the other's) end alike: the restore wins the tie. It used
+    /// to leave the row "as it is", so the device that restored showed it and the one that removed
+    /// did not. Seen as an occasional failure of `InMemoryConvergenceTests` (seed 1229, when the
     /// wall clock made the two ticks equal); forced here by moving both clocks to one value.
     @Test func aRemovalAndARestoreAtTheSameClockEndAlikeOnBothDevices() throws {
         let log = InMemoryLog()
-        let ana = try Device("ana", log: log), ben = try Device("ben", log: log)
-        let trip = try ana.ledger.createTrip(NewTrip(name: "Lima", localCurrency: "EUR", homeCurrency: "EUR"))
-        let dinner = try ana.ledger.addPurchase(PurchaseDraft(amount: "40", note: "dinner"))
-        _ = try ana.ledger.markShared(trip, gid: GlobalID.make(), owner: "ana")
-        try ana.sync("Lima", log)
-        try ben.join(log, owner: "ana")
-        try ben.sync("Lima", log)
-        let bens = try #require(try ben.ledger.purchases(PurchaseFilter(trip: "Lima")).purchases.first { $0.note == "dinner" })
+        let (ana, ben, dinner, bens) = try Self.dinnerInLima(log)
         _ = try ben.ledger.removePurchase("\(bens.id)")
         try ben.sync("Lima", log)
         // Both clocks ahead of the wall clock at one value: the next tick of each is the same.
