@@ -23,6 +23,20 @@ struct CardStatementEndToEndTests {
         return path
     }
 
+    /// `trip import FILE` into `trip`: it exits 0, its first line is "read as `layout`" ("a DKB Visa
+    /// statement"), and it says each of `saying`. The import's output, for further checks.
+    @discardableResult
+    static func imported(
+        _ trip: TripProcess, _ file: String, readAs layout: String, saying: [String] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> TripResult {
+        let r = try trip.run("import", file)
+        #expect(r.exitCode == 0, "\(r.stderr)", sourceLocation: sourceLocation)
+        #expect(r.stdout.hasPrefix("read as \(layout)\n"), "\(r.stdout)", sourceLocation: sourceLocation)
+        for text in saying { #expect(r.stdout.contains(text), "\(r.stdout)", sourceLocation: sourceLocation) }
+        return r
+    }
+
     /// `net` of `trip report --format json`'s totals, as text.
     static func net(_ trip: TripProcess) throws -> String? {
         let r = try trip.run("report", "--format", "json")
@@ -134,11 +148,7 @@ struct CardStatementEndToEndTests {
         let folder = TemporaryFolder()
         let trip = try Self.trip(folder, local: "USD", home: "EUR")
         let path = try Self.write(Self.dkb, folder)
-        let r = try trip.run("import", path)
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a DKB Visa statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 4 purchases"))
-        #expect(r.stdout.contains("skipped 1 row: 1 card settlement"), "\(r.stdout)")
+        try Self.imported(trip, path, readAs: "a DKB Visa statement", saying: ["imported 4 purchases", "skipped 1 row: 1 card settlement"])
         let rows = try Self.list(trip)
         // The merchant's USD amounts, charged in EUR; the fee in EUR, category fees; the refund a credit.
         let hotel = rows.first { $0["note"] as? String == "HOTEL XY NEW YORK" }
@@ -174,11 +184,9 @@ struct CardStatementEndToEndTests {
         let folder = TemporaryFolder()
         let trip = try Self.trip(folder, local: "EUR", home: "EUR")
         let path = try Self.write(Self.revolut, folder)
-        let r = try trip.run("import", path)
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a Revolut statement\n"))
-        #expect(r.stdout.contains("imported 4 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 5 rows: 1 exchange, 1 pending, 1 reverted, 1 top-up, 1 transfer"), "\(r.stdout)")
+        try Self.imported(
+            trip, path, readAs: "a Revolut statement",
+            saying: ["imported 4 purchases", "skipped 5 rows: 1 exchange, 1 pending, 1 reverted, 1 top-up, 1 transfer"])
         // 4.20 + 12.40 + 0.25 fee - 5.00 refund
         #expect(try Self.net(trip) == "11.85")
         // The pending dinner, once it completes, is the same purchase as with --include-pending.
@@ -205,11 +213,8 @@ struct CardStatementEndToEndTests {
         let folder = TemporaryFolder()
         let trip = try Self.trip(folder, local: "GBP", home: "EUR")
         let path = try Self.write(Self.revolut2018, folder)
-        let r = try trip.run("import", path)
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a Revolut (2018-2019) statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 2 purchases"))
-        #expect(r.stdout.contains("skipped 2 rows: 1 exchange, 1 top-up"), "\(r.stdout)")
+        try Self.imported(
+            trip, path, readAs: "a Revolut (2018-2019) statement", saying: ["imported 2 purchases", "skipped 2 rows: 1 exchange, 1 top-up"])
         let rows = try Self.list(trip)
         // Today is 2026-11-25: September 16 is 2026-09-16.
         let pret = rows.first { $0["note"] as? String == "Pret A Manger" }
@@ -232,11 +237,9 @@ struct CardStatementEndToEndTests {
     @Test func wiseLayout() throws {
         let folder = TemporaryFolder()
         let trip = try Self.trip(folder, local: "GBP", home: "EUR")
-        let r = try trip.run("import", try Self.write(Self.wise, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a Wise statement\n"))
-        #expect(r.stdout.contains("imported 3 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 2 rows: 1 exchange, 1 transfer"), "\(r.stdout)")
+        try Self.imported(
+            trip, try Self.write(Self.wise, folder), readAs: "a Wise statement",
+            saying: ["imported 3 purchases", "skipped 2 rows: 1 exchange, 1 transfer"])
         let pret = try Self.list(trip).first { ($0["note"] as? String)?.contains("Pret") == true }
         #expect(pret?["currency"] as? String == "GBP" && pret?["charged"] as? String == "17.52")
         #expect(try Self.net(trip) == "25.32")
@@ -254,11 +257,8 @@ struct CardStatementEndToEndTests {
     @Test func monzoLayout() throws {
         let folder = TemporaryFolder()
         let trip = try Self.trip(folder, local: "EUR", home: "GBP")
-        let r = try trip.run("import", try Self.write(Self.monzo, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a Monzo statement\n"))
-        #expect(r.stdout.contains("imported 2 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 2 rows: 2 transfers"), "\(r.stdout)")
+        try Self.imported(
+            trip, try Self.write(Self.monzo, folder), readAs: "a Monzo statement", saying: ["imported 2 purchases", "skipped 2 rows: 2 transfers"])
         let bistro = try Self.list(trip).first { $0["note"] as? String == "Le Bistro" }
         #expect(bistro?["currency"] as? String == "EUR" && bistro?["price"] as? String == "30.00")
         #expect(bistro?["charged"] as? String == "25.86" && bistro?["category"] as? String == "eating out")
@@ -276,11 +276,8 @@ struct CardStatementEndToEndTests {
     @Test func n26Layout() throws {
         let folder = TemporaryFolder()
         let trip = try Self.trip(folder, local: "USD", home: "EUR")
-        let r = try trip.run("import", try Self.write(Self.n26, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as an N26 statement\n"))
-        #expect(r.stdout.contains("imported 2 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 1 row: 1 salary"), "\(r.stdout)")
+        try Self.imported(
+            trip, try Self.write(Self.n26, folder), readAs: "an N26 statement", saying: ["imported 2 purchases", "skipped 1 row: 1 salary"])
         #expect(try Self.net(trip) == "14.26")
     }
 
@@ -298,11 +295,8 @@ struct CardStatementEndToEndTests {
     @Test func n26LayoutOf2024() throws {
         let folder = TemporaryFolder()
         let trip = try Self.trip(folder, local: "USD", home: "EUR")
-        let r = try trip.run("import", try Self.write(Self.n26of2024, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as an N26 statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 3 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 1 row: 1 transfer"), "\(r.stdout)")
+        try Self.imported(
+            trip, try Self.write(Self.n26of2024, folder), readAs: "an N26 statement", saying: ["imported 3 purchases", "skipped 1 row: 1 transfer"])
         let rows = try Self.list(trip)
         let starbucks = rows.first { $0["note"] as? String == "Starbucks NYC" }
         #expect(starbucks?["currency"] as? String == "USD" && starbucks?["price"] as? String == "5.60")

@@ -40,11 +40,9 @@ struct RealLayoutEndToEndTests {
     @Test func revolutOf2018WithReferenceIsRecognised() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "EUR", home: "EUR")
-        let r = try trip.run("import", try Card.write(Self.revolut2018April, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a Revolut (2018-2019) statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 2 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 1 row: 1 top-up"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Card.write(Self.revolut2018April, folder), readAs: "a Revolut (2018-2019) statement",
+            saying: ["imported 2 purchases", "skipped 1 row: 1 top-up"])
         #expect(try Self.row(trip, note: "Bakery Lisbon")?["date"] as? String == "2018-04-08")
         #expect(try Card.net(trip) == "60.76")
     }
@@ -98,11 +96,9 @@ struct RealLayoutEndToEndTests {
     @Test func dkbVisaInWindows1252WithItsCardLineFirst() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "USD", home: "EUR")
-        let r = try trip.run("import", try Self.write(Self.cp1252(Self.dkbV1), folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a DKB Visa statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 3 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 1 row: 1 card settlement"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Self.write(Self.cp1252(Self.dkbV1), folder), readAs: "a DKB Visa statement",
+            saying: ["imported 3 purchases", "skipped 1 row: 1 card settlement"])
         #expect(try Self.row(trip, note: "Bäckerei Müller Köln")?["price"] as? String == "4.80")
         let hotel = try Self.row(trip, note: "HOTEL STRAßE NEW YORK")
         #expect(hotel?["currency"] as? String == "USD" && hotel?["charged"] as? String == "113.30")
@@ -148,11 +144,9 @@ struct RealLayoutEndToEndTests {
     @Test func amexShortDownloadIsRecognisedAndItsDatesDecideTheOrder() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "USD", home: "USD")
-        let r = try trip.run("import", try Card.write(Self.amexShort, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as an American Express statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 3 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 1 row: 1 card settlement"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Card.write(Self.amexShort, folder), readAs: "an American Express statement",
+            saying: ["imported 3 purchases", "skipped 1 row: 1 card settlement"])
         #expect(try Self.row(trip, note: "UBER TRIP")?["date"] as? String == "2022-12-31")
         #expect(try Self.row(trip, note: "BLUE BOTTLE COFFEE")?["date"] as? String == "2023-01-03")
         #expect(try Card.net(trip) == "441.85")
@@ -206,11 +200,9 @@ struct RealLayoutEndToEndTests {
     @Test func dkbVisaOf2023() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "MXN", home: "EUR")
-        let r = try trip.run("import", try Self.write([0xEF, 0xBB, 0xBF] + Array(Self.dkb2023.utf8), folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a DKB Visa statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 3 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 2 rows: 1 card settlement, 1 pending"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Self.write([0xEF, 0xBB, 0xBF] + Array(Self.dkb2023.utf8), folder), readAs: "a DKB Visa statement",
+            saying: ["imported 3 purchases", "skipped 2 rows: 1 card settlement, 1 pending"])
         let taco = try Self.row(trip, note: "TAQUERIA EL PASTOR")
         #expect(taco?["date"] as? String == "2026-03-18" && taco?["currency"] as? String == "MXN")
         #expect(taco?["price"] as? String == "189.91" && taco?["charged"] as? String == "8.91")
@@ -232,10 +224,7 @@ struct RealLayoutEndToEndTests {
     @Test func chaseLayout() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "USD", home: "USD")
-        let r = try trip.run("import", try Card.write(Self.chase, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a Chase statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 1 row: 1 card settlement"), "\(r.stdout)")
+        try Card.imported(trip, try Card.write(Self.chase, folder), readAs: "a Chase statement", saying: ["skipped 1 row: 1 card settlement"])
         #expect(try Self.row(trip, note: "BLUE BOTTLE COFFEE")?["date"] as? String == "2026-03-03")
         #expect(try Self.rows(trip).first { $0["category"] as? String == "fees" }?["price"] as? String == "15.00")
         // 6.75 + 42.00 - 12.00 + 15.00
@@ -256,11 +245,9 @@ struct RealLayoutEndToEndTests {
     @Test func capitalOneDebitAndCreditColumns() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "USD", home: "USD")
-        let r = try trip.run("import", try Card.write(Self.capitalOne, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a Capital One statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 3 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 1 row: 1 card settlement"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Card.write(Self.capitalOne, folder), readAs: "a Capital One statement",
+            saying: ["imported 3 purchases", "skipped 1 row: 1 card settlement"])
         #expect(try Self.rows(trip).contains { $0["note"] as? String == "UBER TRIP" && ($0["kind"] as? String) != "purchase" })
         // 52.85 + 18.40 - 5.00
         #expect(try Card.net(trip) == "66.25")
@@ -280,11 +267,9 @@ struct RealLayoutEndToEndTests {
     @Test func discoverLayout() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "USD", home: "USD")
-        let r = try trip.run("import", try Card.write(Self.discover, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a Discover statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 3 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 1 row: 1 card settlement"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Card.write(Self.discover, folder), readAs: "a Discover statement",
+            saying: ["imported 3 purchases", "skipped 1 row: 1 card settlement"])
         #expect(try Card.net(trip) == "55.45")
     }
 
@@ -302,11 +287,9 @@ struct RealLayoutEndToEndTests {
     @Test func starlingLayout() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "GBP", home: "GBP")
-        let r = try trip.run("import", try Card.write(Self.starling, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a Starling statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 2 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 2 rows: 1 interest, 1 transfer"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Card.write(Self.starling, folder), readAs: "a Starling statement",
+            saying: ["imported 2 purchases", "skipped 2 rows: 1 interest, 1 transfer"])
         #expect(try Self.row(trip, note: "Musee du Louvre")?["date"] as? String == "2026-03-03")
         #expect(try Card.net(trip) == "25.40")
     }
@@ -326,11 +309,9 @@ struct RealLayoutEndToEndTests {
     @Test func citiLayoutWithAPendingRow() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "USD", home: "USD")
-        let r = try trip.run("import", try Card.write(Self.citi, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a Citi statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 3 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 2 rows: 1 card settlement, 1 pending"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Card.write(Self.citi, folder), readAs: "a Citi statement",
+            saying: ["imported 3 purchases", "skipped 2 rows: 1 card settlement, 1 pending"])
         // 17.99 + 30.77 - 7.99
         #expect(try Card.net(trip) == "40.77")
     }
@@ -401,11 +382,9 @@ struct RealLayoutEndToEndTests {
     @Test func ingNetherlandsWithAfBij() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "EUR", home: "EUR")
-        let r = try trip.run("import", try Self.write(Array(Self.ingNL.data(using: .isoLatin1)!), folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as an ING statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 3 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 1 row: 1 transfer"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Self.write(Array(Self.ingNL.data(using: .isoLatin1)!), folder), readAs: "an ING statement",
+            saying: ["imported 3 purchases", "skipped 1 row: 1 transfer"])
         #expect(try Self.row(trip, note: "Café Zoë")?["price"] as? String == "1038.90")
         // 12.45 + 1038.90 - 2.45
         #expect(try Card.net(trip) == "1048.90")
@@ -425,11 +404,9 @@ struct RealLayoutEndToEndTests {
     @Test func sparkasseCsvCamt() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "EUR", home: "EUR")
-        let r = try trip.run("import", try Self.write(Array(Self.sparkasse.data(using: .isoLatin1)!), folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a Sparkasse statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 2 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 2 rows: 1 pending, 1 salary"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Self.write(Array(Self.sparkasse.data(using: .isoLatin1)!), folder), readAs: "a Sparkasse statement",
+            saying: ["imported 2 purchases", "skipped 2 rows: 1 pending, 1 salary"])
         #expect(try Self.row(trip, note: "Bäckerei Schön//Köln/DE")?["date"] as? String == "2026-03-14")
         #expect(try Card.net(trip) == "25.40")
     }

@@ -33,10 +33,7 @@ struct RealLayoutLastEndToEndTests {
     @Test func paypalFeesAreLinesBesideTheirRowsSignedAsPayPalWritesThem() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "EUR", home: "EUR")
-        let r = try trip.run("import", try Card.write(Self.paypalFees, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a PayPal statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 7 purchases"), "\(r.stdout)")
+        try Card.imported(trip, try Card.write(Self.paypalFees, folder), readAs: "a PayPal statement", saying: ["imported 7 purchases"])
         let rows = try Card.list(trip)
         func row(_ note: String, _ kind: String = "purchase") -> [String: Any]? {
             rows.first { $0["note"] as? String == note && $0["kind"] as? String == kind }
@@ -148,11 +145,9 @@ struct RealLayoutLastEndToEndTests {
     @Test func paypalInGerman() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "USD", home: "EUR")
-        let r = try trip.run("import", try Card.write(Self.paypalGerman, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a PayPal statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 4 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 5 rows: 2 exchanges, 1 hold, 1 pending, 1 top-up"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Card.write(Self.paypalGerman, folder), readAs: "a PayPal statement",
+            saying: ["imported 4 purchases", "skipped 5 rows: 2 exchanges, 1 hold, 1 pending, 1 top-up"])
         let bahn = try Self.row(trip, note: "Deutsche Bahn AG")
         #expect(bahn?["date"] as? String == "2026-08-03" && bahn?["price"] as? String == "29.90", "\(String(describing: bahn))")
         let coffee = try Self.row(trip, note: "Blue Bottle Coffee Inc.")
@@ -185,10 +180,9 @@ struct RealLayoutLastEndToEndTests {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "EUR", home: "GBP")
         #expect(try trip.run("add", "48", "EUR", "--date", "2026-05-03", "--note", "dinner").exitCode == 0)
-        let r = try trip.run("import", try Card.write(Self.curveCurrent, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a Curve statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("matched 1 (charged set), added 1, ambiguous 0, skipped 1 (1 cashback)"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Card.write(Self.curveCurrent, folder), readAs: "a Curve statement",
+            saying: ["matched 1 (charged set), added 1, ambiguous 0, skipped 1 (1 cashback)"])
         let rows = try Card.list(trip)
         #expect(rows.count == 2, "\(rows)")
         let dinner = try Self.row(trip, note: "dinner")
@@ -239,11 +233,8 @@ struct RealLayoutLastEndToEndTests {
     @Test func n26OlderLayoutInGerman() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "MXN", home: "EUR")
-        let r = try trip.run("import", try Card.write(Self.n26German, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as an N26 statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 3 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 2 rows: 2 transfers"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Card.write(Self.n26German, folder), readAs: "an N26 statement", saying: ["imported 3 purchases", "skipped 2 rows: 2 transfers"])
         let taco = try Self.row(trip, note: "TACO STAND")
         #expect(taco?["currency"] as? String == "MXN" && taco?["price"] as? String == "320.00")
         #expect(taco?["charged"] as? String == "13.95", "\(String(describing: taco))")

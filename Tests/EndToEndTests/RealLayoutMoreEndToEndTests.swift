@@ -30,11 +30,8 @@ struct RealLayoutMoreEndToEndTests {
     @Test func lloydsLayout() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "GBP", home: "GBP")
-        let r = try trip.run("import", try Card.write(Self.lloyds, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a Lloyds statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 3 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 1 row: 1 transfer"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Card.write(Self.lloyds, folder), readAs: "a Lloyds statement", saying: ["imported 3 purchases", "skipped 1 row: 1 transfer"])
         #expect(try Self.row(trip, note: "VODAFONE ROAMING")?["date"] as? String == "2026-03-26")
         // 6.45 + 12.00 - 6.45
         #expect(try Card.net(trip) == "12.00")
@@ -62,11 +59,9 @@ struct RealLayoutMoreEndToEndTests {
     @Test func paypalPaymentIsChargedWhatItsConversionTook() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "USD", home: "EUR")
-        let r = try trip.run("import", try Card.write(Self.paypal, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a PayPal statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 3 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 5 rows: 4 exchanges, 1 top-up"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Card.write(Self.paypal, folder), readAs: "a PayPal statement",
+            saying: ["imported 3 purchases", "skipped 5 rows: 4 exchanges, 1 top-up"])
         let diner = try Self.row(trip, note: "Diner Corner")
         #expect(diner?["date"] as? String == "2026-06-22")
         #expect(diner?["currency"] as? String == "USD" && diner?["price"] as? String == "15.00")
@@ -93,11 +88,9 @@ struct RealLayoutMoreEndToEndTests {
     @Test func paypalQuotedWithDecimalCommas() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "USD", home: "EUR")
-        let r = try trip.run("import", try Card.write(Self.paypalQuoted, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a PayPal statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 1 purchase"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 3 rows: 2 exchanges, 1 pending"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Card.write(Self.paypalQuoted, folder), readAs: "a PayPal statement",
+            saying: ["imported 1 purchase", "skipped 3 rows: 2 exchanges, 1 pending"])
         let grocery = try Self.row(trip, note: "Grocery Store")
         #expect(grocery?["date"] as? String == "2026-08-13")
         #expect(grocery?["currency"] as? String == "USD" && grocery?["price"] as? String == "15.00")
@@ -124,10 +117,9 @@ struct RealLayoutMoreEndToEndTests {
     @Test func wiseTransactionHistory() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "USD", home: "EUR")
-        let r = try trip.run("import", try Card.write(Self.wiseHistory, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a Wise (transaction history) statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 3 rows: 1 cancelled, 1 exchange, 1 transfer"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Card.write(Self.wiseHistory, folder), readAs: "a Wise (transaction history) statement",
+            saying: ["skipped 3 rows: 1 cancelled, 1 exchange, 1 transfer"])
         let coffee = try Self.row(trip, note: "Blue Bottle Coffee")
         #expect(coffee?["date"] as? String == "2026-02-26")
         #expect(coffee?["currency"] as? String == "USD" && coffee?["price"] as? String == "14.38")
@@ -153,11 +145,8 @@ struct RealLayoutMoreEndToEndTests {
     @Test func wiseBalanceStatementWithoutExchangeToAmount() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "EUR", home: "EUR")
-        let r = try trip.run("import", try Card.write(Self.wiseBalance, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a Wise statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 2 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 1 row: 1 transfer"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Card.write(Self.wiseBalance, folder), readAs: "a Wise statement", saying: ["imported 2 purchases", "skipped 1 row: 1 transfer"])
         #expect(try Self.row(trip, note: "Card transaction of 35.98 GBP issued by Tesco")?["date"] as? String == "2026-01-06")
         #expect(try Card.net(trip) == "45.87")
     }
@@ -179,10 +168,7 @@ struct RealLayoutMoreEndToEndTests {
     @Test func bunqWithDecimalCommas() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "EUR", home: "EUR")
-        let r = try trip.run("import", try Card.write(Self.bunq, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a bunq statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 1 row: 1 interest"), "\(r.stdout)")
+        try Card.imported(trip, try Card.write(Self.bunq, folder), readAs: "a bunq statement", saying: ["skipped 1 row: 1 interest"])
         #expect(try Self.row(trip, note: "Hotel Kaiserhof")?["price"] as? String == "1250.00")
         #expect(try Self.row(trip, note: "Hotel Kaiserhof")?["date"] as? String == "2026-07-21")
         // 1,250.00 + 12.80 - 12.80 (the café's refund)
@@ -222,11 +208,8 @@ struct RealLayoutMoreEndToEndTests {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "EUR", home: "EUR")
         let path = try RealLayoutEndToEndTests.write(Self.comdirect, folder)
-        let r = try trip.run("import", path)
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a comdirect statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 2 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 3 rows: 1 card settlement, 1 pending, 1 transfer"), "\(r.stdout)")
+        try Card.imported(
+            trip, path, readAs: "a comdirect statement", saying: ["imported 2 purchases", "skipped 3 rows: 1 card settlement, 1 pending, 1 transfer"])
         let cafe = "Auftraggeber: Café Größenwahn Buchungstext: Frühstück Ref. AA00000000000001/0001"
         #expect(try Self.row(trip, note: cafe)?["date"] as? String == "2026-01-06")
         #expect(try Card.net(trip) == "119.80")
@@ -275,11 +258,9 @@ struct RealLayoutMoreEndToEndTests {
     @Test func comdirectOf2013() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "EUR", home: "EUR")
-        let r = try trip.run("import", try RealLayoutEndToEndTests.write(Self.comdirect2013, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a comdirect statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 2 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 1 row: 1 transfer"), "\(r.stdout)")
+        try Card.imported(
+            trip, try RealLayoutEndToEndTests.write(Self.comdirect2013, folder), readAs: "a comdirect statement",
+            saying: ["imported 2 purchases", "skipped 1 row: 1 transfer"])
         #expect(try Card.net(trip) == "45.51")
     }
 
@@ -300,11 +281,9 @@ struct RealLayoutMoreEndToEndTests {
     @Test func n26BeforeTheAppRelaunch() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "MXN", home: "EUR")
-        let r = try trip.run("import", try Card.write(Self.n26WithCategory, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as an N26 statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 2 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 2 rows: 1 salary, 1 transfer"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Card.write(Self.n26WithCategory, folder), readAs: "an N26 statement",
+            saying: ["imported 2 purchases", "skipped 2 rows: 1 salary, 1 transfer"])
         let taco = try Self.row(trip, note: "TACO STAND")
         #expect(taco?["date"] as? String == "2019-10-12")
         #expect(taco?["currency"] as? String == "MXN" && taco?["price"] as? String == "320.00")
@@ -357,9 +336,7 @@ struct RealLayoutMoreEndToEndTests {
     @Test func curveWithForeignSpend() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "EUR", home: "GBP")
-        let r = try trip.run("import", try Card.write(Self.curve, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a Curve statement\n"), "\(r.stdout)")
+        try Card.imported(trip, try Card.write(Self.curve, folder), readAs: "a Curve statement")
         let enzo = try Card.list(trip).filter { $0["note"] as? String == "Trattoria Da Enzo" }
         let meal = enzo.first { $0["kind"] as? String == "purchase" }
         #expect(meal?["currency"] as? String == "EUR" && meal?["price"] as? String == "48.00", "\(enzo)")
@@ -394,10 +371,9 @@ struct RealLayoutMoreEndToEndTests {
     @Test func revolutBusiness() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "EUR", home: "GBP")
-        let r = try trip.run("import", try Card.write(Self.revolutBusiness, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a Revolut Business statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 2 rows: 1 pending, 1 top-up"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Card.write(Self.revolutBusiness, folder), readAs: "a Revolut Business statement",
+            saying: ["skipped 2 rows: 1 pending, 1 top-up"])
         let meal = try Self.row(trip, note: "Trattoria Roma")
         #expect(meal?["date"] as? String == "2026-04-10")
         #expect(meal?["currency"] as? String == "EUR" && meal?["price"] as? String == "48.00")
@@ -431,11 +407,9 @@ struct RealLayoutMoreEndToEndTests {
     @Test func barclaycardUSLayout() throws {
         let folder = TemporaryFolder()
         let trip = try Card.trip(folder, local: "USD", home: "USD")
-        let r = try trip.run("import", try Card.write(Self.barclaycardUS, folder))
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("read as a Barclaycard US statement\n"), "\(r.stdout)")
-        #expect(r.stdout.contains("imported 4 purchases"), "\(r.stdout)")
-        #expect(r.stdout.contains("skipped 1 row: 1 card settlement"), "\(r.stdout)")
+        try Card.imported(
+            trip, try Card.write(Self.barclaycardUS, folder), readAs: "a Barclaycard US statement",
+            saying: ["imported 4 purchases", "skipped 1 row: 1 card settlement"])
         #expect(try Self.row(trip, note: "DINER ON 5TH")?["date"] as? String == "2026-05-13")
         // 13.50 + 45.00 + 31.20 - 15.00 (the store's refund)
         #expect(try Card.net(trip) == "74.70")
