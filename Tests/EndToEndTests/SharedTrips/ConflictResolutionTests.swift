@@ -118,12 +118,7 @@ struct ConflictResolutionTests {
     /// which nobody wrote; the role that closed the trip is not its author.
     @Test func aHeldAddsOtherVersionIsNobodysAndOnlyRealChoicesAreOffered() throws {
         let world = try SharedTripWorld()
-        let ana = world.device("ana"), ben = world.device("ben")
-        try #require(ana.run("new", "Lisbon", "--currency", "EUR", "--home", "EUR").exitCode == 0)
-        try #require(ana.run("member", "add", "ana", "ben").exitCode == 0)
-        try #require(ana.run("add", "40", "dinner", "--paid-by", "ana").exitCode == 0)
-        try #require(ana.run("share", "--with", "ben").exitCode == 0)
-        try #require(ben.run("join", "Lisbon").exitCode == 0)
+        let (ana, ben) = try world.anaSharesWithBen("Lisbon", members: ["ana", "ben"], purchases: [("40", "dinner")])
         #expect(try ben.run("add", "9", "gelato", "--paid-by", "ben").exitCode == 0)
         #expect(try ana.run("close").exitCode == 0)
         #expect(try ana.run("sync").exitCode == 0)

@@ -38,11 +38,16 @@ struct SharedTripWorld {
     }
 
     /// Ana's new trip `name` in EUR with `purchases` (amount, note), shared with Ben, who joined
-    /// it: the two devices of a conflict.
-    func anaSharesWithBen(_ name: String, purchases: [(String, String)]) throws -> (ana: TripProcess, ben: TripProcess) {
+    /// it: the two devices of a conflict. With `members`, a group trip of them whose purchases the
+    /// first one paid.
+    func anaSharesWithBen(
+        _ name: String, members: [String] = [], purchases: [(String, String)]
+    ) throws -> (ana: TripProcess, ben: TripProcess) {
         let ana = device("ana"), ben = device("ben")
         try #require(ana.run("new", name, "--currency", "EUR", "--home", "EUR").exitCode == 0)
-        for (amount, note) in purchases { try #require(ana.run("add", amount, note).exitCode == 0) }
+        if !members.isEmpty { try #require(ana.run(["member", "add"] + members).exitCode == 0) }
+        let paidBy = members.first.map { ["--paid-by", $0] } ?? []
+        for (amount, note) in purchases { try #require(ana.run(["add", amount, note] + paidBy).exitCode == 0) }
         try #require(ana.run("share", "--with", "ben").exitCode == 0)
         try #require(ben.run("join", name).exitCode == 0)
         return (ana, ben)

@@ -162,13 +162,7 @@ struct HeldChangesTests {
     /// (`revertVersion` forgot Ben's removal with her own; `SyncRoundTests` without a server).
     @Test func aRemovalHeldForACloseLeavesThePurchaseRemovedForALaterRestore() throws {
         let world = try SharedTripWorld()
-        let ana = world.device("ana"), ben = world.device("ben")
-        try #require(ana.run("new", "Lima", "--currency", "EUR", "--home", "EUR").exitCode == 0)
-        try #require(ana.run("member", "add", "Ana", "Ben").exitCode == 0)
-        try #require(ana.run("add", "40", "dinner", "--paid-by", "Ana").exitCode == 0)
-        try #require(ana.run("add", "8", "bus", "--paid-by", "Ana").exitCode == 0)
-        try #require(ana.run("share", "--with", "ben").exitCode == 0)
-        try #require(ben.run("join", "Lima").exitCode == 0)
+        let (ana, ben) = try world.anaSharesWithBen("Lima", members: ["Ana", "Ben"], purchases: [("40", "dinner"), ("8", "bus")])
         #expect(try ben.run("rm", "1").exitCode == 0)
         #expect(try ben.run("close").exitCode == 0)
         #expect(try ben.run("sync").exitCode == 0)
