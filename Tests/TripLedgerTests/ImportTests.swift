@@ -134,7 +134,7 @@ struct ImportTests {
 
         let b = try freshLedger()
         let result = try b.ledger.importPurchases(path: path, options: ImportOptions())
-        #expect(result == ImportResult(imported: before.count, skipped: 0, trips: ["Japan 2026"]))
+        #expect(result.counts == ImportResult(imported: before.count, skipped: 0, trips: ["Japan 2026"]))
 
         let ra = try a.ledger.report(trip: nil), rb = try b.ledger.report(trip: nil)
         #expect(ra.purchaseCount == rb.purchaseCount)
@@ -168,7 +168,7 @@ struct ImportTests {
         let first = try b.ledger.importPurchases(path: path, options: ImportOptions())
         #expect(first.imported == 8)  // the two identical ramen rows both count
         let second = try b.ledger.importPurchases(path: path, options: ImportOptions())
-        #expect(second == ImportResult(imported: 0, skipped: 8, trips: ["Japan 2026"]))
+        #expect(second.counts == ImportResult(imported: 0, skipped: 8, trips: ["Japan 2026"]))
         #expect(try b.ledger.purchases(PurchaseFilter()).purchases.count == 8)
         #expect(second.text == "imported 0 purchases into \"Japan 2026\" (8 duplicates skipped)")
         // Bulk mode (indexes dropped, keys checked in memory, indexes recreated) recognises them too.
@@ -176,7 +176,7 @@ struct ImportTests {
             "SELECT group_concat(sql, ';') FROM (SELECT sql FROM sqlite_master WHERE tbl_name = 'purchases' AND type = 'index' ORDER BY name)"
         let before = try b.ledger.database.db.scalarText(indexes)
         let bulk = try b.ledger.importPurchases(path: path, options: ImportOptions(), bulkThreshold: 1)
-        #expect(bulk == ImportResult(imported: 0, skipped: 8, trips: ["Japan 2026"]))
+        #expect(bulk.counts == ImportResult(imported: 0, skipped: 8, trips: ["Japan 2026"]))
         #expect(try b.ledger.database.db.scalarText(indexes) == before)
         let c = try freshLedger()
         let fresh = try c.ledger.importPurchases(path: path, options: ImportOptions(), bulkThreshold: 3)
@@ -348,12 +348,12 @@ struct ImportTests {
         let b = try freshLedger()
         #expect(try b.ledger.importPurchases(path: part, options: ImportOptions()).imported == 100)
         let rest = try b.ledger.importPurchases(path: all, options: ImportOptions())
-        #expect(rest == ImportResult(imported: 50, skipped: 100, trips: ["Japan 2026"]))
+        #expect(rest.counts == ImportResult(imported: 50, skipped: 100, trips: ["Japan 2026"]))
         #expect(try b.ledger.report(trip: nil).totals == a.ledger.report(trip: nil).totals)
 
         let c = try freshLedger()
         let bulk = try c.ledger.importPurchases(path: all, options: ImportOptions(), bulkThreshold: 70)
-        #expect(bulk == ImportResult(imported: 150, skipped: 0, trips: ["Japan 2026"]))
+        #expect(bulk.counts == ImportResult(imported: 150, skipped: 0, trips: ["Japan 2026"]))
         #expect(try c.ledger.importPurchases(path: all, options: ImportOptions(), bulkThreshold: 1).imported == 0)
         #expect(try c.ledger.report(trip: nil).totals == a.ledger.report(trip: nil).totals)
         #expect(
@@ -392,7 +392,7 @@ struct ImportTests {
         #expect(try b.ledger.database.db.scalarInt("PRAGMA foreign_keys") == 1)
 
         let result = try b.ledger.importPurchases(path: good, options: ImportOptions(), bulkThreshold: 100)
-        #expect(result == ImportResult(imported: body.count, skipped: 0, trips: ["Japan 2026"]))
+        #expect(result.counts == ImportResult(imported: body.count, skipped: 0, trips: ["Japan 2026"]))
         // Bulk mode truncates the WAL it filled (later reads go through the memory map again)…
         let wal = try FileManager.default.attributesOfItem(atPath: b.ledger.database.db.path + "-wal")[.size] as? Int
         #expect(wal == 0)
@@ -458,5 +458,14 @@ struct ImportTests {
         let expected = stride(from: 0, to: values.count, by: 3).map { Array(values[$0..<$0 + 3]) }
         #expect(rows == expected + expected)
         #expect(try db.scalarInt("SELECT count(*) FROM t WHERE a = ''") == 2)
+    }
+}
+
+extension ImportResult {
+    /// What the import did, without how its rows were read (`fastRows`, which path took them).
+    fileprivate var counts: ImportResult {
+        var r = self
+        r.fastRows = 0
+        return r
     }
 }

@@ -52,6 +52,8 @@ struct SQLHygieneTests {
         #"sqlite3_exec(handle, text, nil, nil, nil)"#,
         #"static let columns = names.joined(separator: ", ")"#,
         #"static let columns = names.sqlList"#,
+        #"static let columns = Column.sqlList + names.joined()"#,
+        #"static let columns = Column.sqlList + texts"#,
         #"static var sqlList: String { input }"#,
         #"db.run("DELETE FROM trips WHERE name = '\(trip.name.sqlList)'")"#,
         #"db.run("INSERT INTO trips (name) VALUES ('\(trip.name)')")"#,
@@ -64,6 +66,7 @@ struct SQLHygieneTests {
     @Test(arguments: [
         #"db.prepare("SELECT \(Purchase.columns) \(Purchase.from) WHERE p.id = ?")"#,
         #"static let columns = Column.sqlList"#,
+        #"static let columns = Column.sqlList + PurchaseTextColumns.continuedList"#,
         #"db.prepare("SELECT \(RerateRow.Column.sqlList) FROM purchases p WHERE p.id = ?")"#,
         #"var sql = "SELECT id FROM trips WHERE 1"; sql += " AND name = ?""#,
         #"try db.execute("BEGIN IMMEDIATE")"#,
@@ -86,7 +89,8 @@ enum SQLChecker {
 
     /// Constant SQL fragments that literals may interpolate. Each must be declared as a plain literal
     /// (checked below), or, for `placeholders`, as a run of `?` markers, or as a `ColumnList`'s
-    /// `sqlList` / `placeholders` / `assignments`: those are joined from the list's `StaticString`s, which only a
+    /// `sqlList` / `placeholders` / `assignments` (a `sqlList` may be followed by `+` another's
+    /// `continuedList`): those are joined from the list's `StaticString`s, which only a
     /// literal can make, and are defined in `ColumnList.swift` alone (checked below).
     static let fragments: Set<String> = ["columns", "from", "insertColumns", "placeholders", "sqlList", "assignments"]
 
@@ -121,7 +125,8 @@ enum SQLChecker {
                 let rest = code[m.upperBound...].trimmingCharacters(in: .whitespaces)
                 let ok =
                     rest.hasPrefix("\"")
-                    || rest.range(of: #"^([A-Z]\w*\.)+(sqlList|placeholders)$"#, options: .regularExpression) != nil
+                    || rest.range(
+                        of: #"^([A-Z]\w*\.)+(sqlList|placeholders)( \+ ([A-Z]\w*\.)+continuedList)?$"#, options: .regularExpression) != nil
                     || (name == "placeholders"
                         && rest.hasPrefix(#"Array(repeating: "?", count: "#) && rest.hasSuffix(#".joined(separator: ", ")"#))
                 if fragments.contains(String(name)) && !ok && !rest.hasPrefix("[") {
@@ -130,7 +135,7 @@ enum SQLChecker {
             }
         }
         if !file.hasSuffix("ColumnList.swift"),
-            source.range(of: #"\b(let|var|func)\s+(sqlList|assignments)\b"#, options: .regularExpression) != nil
+            source.range(of: #"\b(let|var|func)\s+(sqlList|assignments|continuedList)\b"#, options: .regularExpression) != nil
         {
             report.findings.append("\(file): `sqlList` or `assignments` is defined outside ColumnList.swift")
         }

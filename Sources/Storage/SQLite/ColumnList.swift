@@ -74,6 +74,9 @@ protocol ColumnTable {
 extension ColumnTable {
     /// Every column's name, comma-separated, in order: an INSERT's column list.
     static var sqlList: String { targets.map { $0.name.description }.joined(separator: ", ") }
+    /// Every column's name after `p.` and a comma before each: the columns a read of `purchases p`
+    /// selects after another list's (empty when there are none).
+    static var continuedList: String { targets.map { ", p.\($0.name)" }.joined() }
     /// One `?` per column, comma-separated: an INSERT's VALUES.
     static var placeholders: String { Array(repeating: "?", count: targets.count).joined(separator: ", ") }
     /// `column = ?` per column, comma-separated: an UPDATE's SET.

@@ -221,6 +221,11 @@ package enum PurchaseInsert: ColumnTable {
     package static let targets = PurchaseColumns.all.filter(\.isInserted)
 }
 
+/// The columns of `PurchaseTextFields.all`, which a purchase's read selects after `Purchase.Column`'s.
+enum PurchaseTextColumns: ColumnTable {
+    static let targets = PurchaseColumns.all.filter { $0.textField != nil }
+}
+
 /// The columns re-rating rewrites: the stored conversion but its home currency (which a new rate
 /// does not change), and the update time.
 enum PurchaseRerate: ColumnTable {

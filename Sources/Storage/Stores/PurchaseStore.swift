@@ -15,7 +15,7 @@ package struct PurchaseStore {
 
 extension Purchase {
     /// The columns `init(row:)` reads: `Column`'s list, then the `PurchaseTextFields` columns.
-    package static let columns = Column.sqlList + PurchaseTextFields.all.map { ", p.\($0.key)" }.joined()
+    package static let columns = Column.sqlList + PurchaseTextColumns.continuedList
     /// The number of `columns`: the position of what a statement selects after them.
     package static let columnCount = Column.count + Int32(PurchaseTextFields.all.count)
     package static let from = "FROM purchases p JOIN trips t ON t.id = p.trip_id"
