@@ -42,16 +42,17 @@ struct WireFormatTests {
         let t = try TestLedger()
         _ = try t.ledger.createTrip(NewTrip(name: "Japan", localCurrency: "EUR", homeCurrency: "EUR"))
         let p = try t.ledger.addPurchase(PurchaseDraft(amount: "30", note: "lunch"))
-        try t.ledger.database.db.execute("ALTER TABLE purchases ADD COLUMN receipt TEXT; UPDATE purchases SET receipt = 'scan-1'")
+        // A name no declared field will take (`receipt` is the README's worked example).
+        try t.ledger.database.db.execute("ALTER TABLE purchases ADD COLUMN scratch_scan TEXT; UPDATE purchases SET scratch_scan = 'scan-1'")
         #expect(try Self.undeclared(t.ledger.database.db).count == 1)
         let codec = t.ledger.syncStore.codec
         let payload = try #require(try codec.read(.purchases, id: p.id, without: Ledger.purchaseLocalColumns))
-        #expect(!payload.contains("receipt"), "\(payload)")
+        #expect(!payload.contains("scratch_scan"), "\(payload)")
         // The trash keeps the whole row, the new column included.
         #expect(try codec.read(.purchases, id: p.id, stored: true)?.contains("scan-1") == true)
-        let incoming = WireFormat.appending(unknown: #"{"receipt":"forged"}"#, to: payload)
+        let incoming = WireFormat.appending(unknown: #"{"scratch_scan":"forged"}"#, to: payload)
         try codec.write(.purchases, id: p.id, payload: incoming, fixed: [("trip_id", .integer(p.tripID))])
-        #expect(try t.ledger.database.db.scalarText("SELECT receipt FROM purchases WHERE id = ?", [.integer(p.id)]) == "scan-1")
+        #expect(try t.ledger.database.db.scalarText("SELECT scratch_scan FROM purchases WHERE id = ?", [.integer(p.id)]) == "scan-1")
     }
 
     /// A purchase's payload names exactly its declared travelling columns, in order, passes the

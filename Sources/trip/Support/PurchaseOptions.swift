@@ -1,4 +1,5 @@
 import ArgumentParser
+import TripCore
 import TripLedger
 import TripModel
 
