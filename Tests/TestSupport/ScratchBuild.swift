@@ -20,28 +20,38 @@ public enum ScratchBuild {
     /// The path of `trip` built from the working tree with `patch` applied, in the scratch folder
     /// `name`. Throws `PatchDoesNotApply` when `git apply` refuses the patch.
     public static func trip(_ name: String, patch: String) throws -> String {
-        let root = ReleaseBuild.packageRoot
-        let folder = "\(root)/.build/scratch-builds/\(name)"
-        let stage = "\(folder)/stage", source = "\(folder)/src", binary = "\(folder)/trip"
+        let folder = "\(ReleaseBuild.packageRoot)/.build/scratch-builds/\(name)"
+        let binary = "\(folder)/trip"
         return try ReleaseBuild.holding("\(folder).lock") {
-            let fm = FileManager.default
-            try? fm.removeItem(atPath: stage)
-            for file in try workingTreeFiles() {
-                let to = "\(stage)/\(file)"
-                try fm.createDirectory(atPath: URL(fileURLWithPath: to).deletingLastPathComponent().path, withIntermediateDirectories: true)
-                try fm.copyItem(atPath: "\(root)/\(file)", toPath: to)
-            }
-            // Outside any repository (the stage lies inside this one's `.build`), `git apply`
-            // patches the folder's files as `patch` would, and fails on a hunk that does not apply.
-            let applied = try ReleaseBuild.shell(
-                "cd '\(stage)' && git apply --verbose '\(patch)'", environment: ["GIT_CEILING_DIRECTORIES": folder])
-            guard applied.exitCode == 0 else { throw PatchDoesNotApply(patch: patch, output: applied.output) }
-            let changed = try mirror(stage, to: source)
-            if !changed && fm.isExecutableFile(atPath: binary) { return binary }
-            try? fm.removeItem(atPath: binary)
-            try ReleaseBuild.trip(source: source, build: "\(folder)/build", to: binary)
+            let tree = try patchedTree(name, patch: patch)
+            if !tree.changed && FileManager.default.isExecutableFile(atPath: binary) { return binary }
+            try? FileManager.default.removeItem(atPath: binary)
+            try ReleaseBuild.trip(source: tree.source, build: "\(folder)/build", to: binary)
             return binary
         }
+    }
+
+    /// Makes `.build/scratch-builds/NAME/src` the working tree with `patch` applied: the folder
+    /// `trip` builds, and whether any of its files changed. The caller holds the folder's lock.
+    public static func patchedTree(_ name: String, patch: String) throws -> (source: String, changed: Bool) {
+        let root = ReleaseBuild.packageRoot
+        let folder = "\(root)/.build/scratch-builds/\(name)"
+        let stage = "\(folder)/stage", source = "\(folder)/src"
+        let fm = FileManager.default
+        try? fm.removeItem(atPath: stage)
+        for file in try workingTreeFiles() {
+            let to = "\(stage)/\(file)"
+            try fm.createDirectory(atPath: URL(fileURLWithPath: to).deletingLastPathComponent().path, withIntermediateDirectories: true)
+            try fm.copyItem(atPath: "\(root)/\(file)", toPath: to)
+        }
+        // The stage lies inside this repository's `.build`: there `git apply` would take the
+        // patch's paths as the repository's, skip them as outside the folder and succeed. Kept from
+        // finding the repository, it patches the folder's files as `patch` would, and fails on a
+        // hunk that does not apply.
+        let applied = try ReleaseBuild.shell(
+            "cd '\(stage)' && git apply --verbose '\(patch)'", environment: ["GIT_CEILING_DIRECTORIES": folder])
+        guard applied.exitCode == 0 else { throw PatchDoesNotApply(patch: patch, output: applied.output) }
+        return (source, try mirror(stage, to: source))
     }
 
     /// The working tree's files that exist, relative to the package's root: tracked, and untracked
@@ -62,7 +72,7 @@ public enum ScratchBuild {
     /// Makes `destination` hold the files of `source`: a file whose bytes differ (or that is new) is
     /// copied, one `source` does not have is removed, the others are left alone, keeping their times
     /// so that the build there stays incremental. Whether anything changed.
-    static func mirror(_ source: String, to destination: String) throws -> Bool {
+    public static func mirror(_ source: String, to destination: String) throws -> Bool {
         let fm = FileManager.default
         func files(_ folder: String) -> Set<String> {
             guard let walk = fm.enumerator(atPath: folder) else { return [] }
