@@ -224,6 +224,12 @@ struct AddAFieldTests {
         let onCarla = try Self.localID(carla, note: "lunch")
         try Self.ok(carla, "edit", String(onCarla), "--note", "lunch by the river")
         try Self.ok(carla, "sync")
+        // Carla's own version of the purchase carries the field she does not know.
+        let pushed = try world.cluster.psql(
+            "tripadmin", database: world.database,
+            "SELECT payload FROM trip_ledger.changes WHERE kind = 'purchase' AND author = 'carla' ORDER BY seq DESC LIMIT 1")
+        #expect(
+            pushed.contains("\"receipt\":\"\(Self.kept("R-3"))\""), "Carla's pushed purchase has no \"receipt\":\"\(Self.kept("R-3"))\": \(pushed)")
 
         for (name, d, id) in [("Ana", ana, onAna), ("Ben", ben, onBen)] {
             try Self.ok(d, "sync")
