@@ -27,6 +27,7 @@ extension Purchase {
             "charged": home(chargedMinor),
             "kind": .string(kind.rawValue), "refund_of": refundOf.map { .int($0) } ?? .null,
         ]
+        for (i, field) in PurchaseTextFields.all.enumerated() { fields[field.key] = JSONValue(texts[i]) }
         if let sharedID { fields["shared_id"] = .string(sharedID) }
         if let refundOfSharedID { fields["refund_of_shared_id"] = .string(refundOfSharedID) }
         return .object(fields)

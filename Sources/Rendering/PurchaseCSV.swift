@@ -31,8 +31,20 @@ public enum PurchaseCSV {
     /// them imports as before (a trip it must create gets the row's home currency only).
     public static let tripColumns = ["trip_currency", "trip_home_currency", "trip_start", "trip_end", "trip_budget", "trip_presets"]
 
-    /// What `trip export --format csv` writes: `columns`, then `tripColumns`.
-    public static let exportColumns = columns + tripColumns
+    /// The columns of `PurchaseTextFields.all`, last in every purchase CSV: `trip export` and
+    /// `trip report` write them after their own, `trip import` reads them wherever they stand.
+    public static let textColumns = PurchaseTextFields.all.map(\.key)
+
+    /// What `trip export --format csv` writes: `columns`, then `tripColumns`, then `textColumns`.
+    public static let exportColumns = columns + tripColumns + textColumns
+
+    /// The `textColumns` cells of `p` (none: a transfer), each after its comma.
+    public static func appendTexts(_ p: Purchase?, to out: inout [UInt8]) {
+        for i in PurchaseTextFields.all.indices {
+            out.append(UInt8(ascii: ","))
+            appendField(p?.texts[i] ?? "", to: &out)
+        }
+    }
 
     /// The `tripColumns` cells of `trip` (its facts; see `tripColumns`).
     public static func tripFields(_ trip: Trip) -> [String] {
@@ -162,14 +174,14 @@ extension PurchaseCSV {
     /// the other report formats: a legacy note's ESC prints as \u{1b}.
     public static func report(_ reports: [TripReport], member: Bool) -> String {
         func safe(_ fields: [String]) -> String { record(fields.map { TextFormat.safe($0, keepingTabs: true) }) }
-        var out = record(member ? MemberLineCSV.columns : columns + reportColumns)
+        var out = record(member ? MemberLineCSV.columns : columns + reportColumns + textColumns)
         for r in reports {
             if member {
                 for l in r.memberLines { out += safe(MemberLineCSV.fields(l, member: r.member ?? "")) }
             } else {
                 for p in r.lines {
                     let signed = p.signedHome.map { Money(minorUnits: $0, currency: p.conversion.homeCurrency).plainText } ?? ""
-                    out += safe(fields(p) + [signed])
+                    out += safe(fields(p) + [signed] + p.texts.values.map { $0 ?? "" })
                 }
             }
         }

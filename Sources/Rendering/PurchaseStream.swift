@@ -34,10 +34,15 @@ public final class PurchaseStream {
     private var sharers: [(index: Int, weight: Rational)] = []
     private var amounts: [Int64] = []
     private var homes: [Int64] = []
+    /// The keys of the text fields, sorted as `JSONValue` sorts an object's (bytes: they are ASCII),
+    /// each with its position; `writeJSON` puts each before the first of its own keys that sorts after it.
+    private let textKeys: [(key: [UInt8], index: Int)]
 
-    /// `members(tripID)`: the trip's members in join order (`Ledger.members(ofTripID:)`).
-    public init(members: @escaping (Int64) throws -> [Member]) {
+    /// `members(tripID)`: the trip's members in join order (`Ledger.members(ofTripID:)`). `texts`:
+    /// the text fields a row's `withText` gives, `PurchaseTextFields.all` but in tests.
+    public init(members: @escaping (Int64) throws -> [Member], texts: [PurchaseTextField] = PurchaseTextFields.all) {
         self.members = members
+        textKeys = texts.indices.map { (Array(texts[$0].key.utf8), $0) }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
     }
 
     // MARK: JSON
@@ -93,42 +98,69 @@ public final class PurchaseStream {
         }
         func bool(_ b: Bool) { append(b ? "true" : "false", to: &out) }
 
+        // The row's text fields, each written where its key sorts (`writeTexts`). Counted here, not
+        // in a stored property of the stream: reading one at each of the object's keys made
+        // `trip list --format json` 8% slower (docs/benchmarks.md, "Purchase text fields").
+        let textCount = textKeys.count
+        var nextText = 0
+        @inline(__always) func texts(before key: StaticString?, first: Bool = false) {
+            if nextText < textCount { writeTexts(before: key, first: first, next: &nextText, s, to: &out) }
+        }
+
         out.append(UInt8(ascii: "{"))
+        texts(before: "category", first: true)
         append("\"category\":", to: &out)
         optionalText(.category)
+        texts(before: "charged")
         append(",\"charged\":", to: &out)
         homeMoney(optionalInt(s, .charged))
+        texts(before: "converted")
         append(",\"converted\":", to: &out)
         bool(homeTotal != nil)
+        texts(before: "currency")
         append(",\"currency\":", to: &out)
         jsonString(currency.code, to: &out)
+        texts(before: "date")
         append(",\"date\":", to: &out)
         s.withBytes(.date) { out.append(contentsOf: date.quoted($0, fallback: true)!) }
+        texts(before: "discount")
         append(",\"discount\":", to: &out)
         money(.discount)
+        texts(before: "discount_spec")
         append(",\"discount_spec\":", to: &out)
         spec(.discountSpec)
+        texts(before: "expression")
         append(",\"expression\":", to: &out)
         text(.expression)
+        texts(before: "home_amount")
         append(",\"home_amount\":", to: &out)
         homeMoney(homeTotal)
+        texts(before: "home_currency")
         append(",\"home_currency\":", to: &out)
         jsonString(home.code, to: &out)
+        texts(before: "home_discount")
         append(",\"home_discount\":", to: &out)
         homeMoney(optionalInt(s, .homeDiscount))
+        texts(before: "home_service")
         append(",\"home_service\":", to: &out)
         homeMoney(optionalInt(s, .homeService))
+        texts(before: "home_tax")
         append(",\"home_tax\":", to: &out)
         homeMoney(optionalInt(s, .homeTax))
+        texts(before: "home_tip")
         append(",\"home_tip\":", to: &out)
         homeMoney(optionalInt(s, .homeTip))
+        texts(before: "id")
         append(",\"id\":", to: &out)
         appendInteger(s.int(.id), to: &out)
+        texts(before: "kind")
         append(",\"kind\":", to: &out)
         let kind = self.kind(s)
         jsonString(kind.rawValue, to: &out)
+        texts(before: "note")
         append(",\"note\":", to: &out)
         text(.note)
+        texts(before: "paid_by")
         append(",\"paid_by\":", to: &out)
         let split = try readSplit(s)
         if split {
@@ -136,16 +168,22 @@ public final class PurchaseStream {
         } else {
             append("null", to: &out)
         }
+        texts(before: "paid_with")
         append(",\"paid_with\":", to: &out)
         optionalText(.paidWith)
+        texts(before: "preset")
         append(",\"preset\":", to: &out)
         optionalText(.preset)
+        texts(before: "price")
         append(",\"price\":", to: &out)
         money(.price)
+        texts(before: "provisional")
         append(",\"provisional\":", to: &out)
         bool(hasQuote ? s.int(.provisional) == 1 : true)
+        texts(before: "rate")
         append(",\"rate\":", to: &out)
         if hasQuote { s.withBytes(.rate) { jsonString($0, to: &out) } } else { append("null", to: &out) }
+        texts(before: "rate_date")
         append(",\"rate_date\":", to: &out)
         if hasQuote && !s.isNull(.rateDate),
             let d = s.withBytes(.rateDate, { rateDate.quoted($0, fallback: false) })
@@ -154,51 +192,89 @@ public final class PurchaseStream {
         } else {
             append("null", to: &out)
         }
+        texts(before: "rate_fetched_at")
         append(",\"rate_fetched_at\":", to: &out)
         if hasQuote { optionalText(.rateFetchedAt) } else { append("null", to: &out) }
+        texts(before: "rate_provider")
         append(",\"rate_provider\":", to: &out)
         if hasQuote { optionalText(.rateProvider) } else { append("null", to: &out) }
+        texts(before: "rate_source")
         append(",\"rate_source\":", to: &out)
         jsonString(source.rawValue, to: &out)
+        texts(before: "refund_of")
         append(",\"refund_of\":", to: &out)
         if let r = optionalInt(s, .refundOf) { appendInteger(r, to: &out) } else { append("null", to: &out) }
         if let refundOfSharedID {
+            texts(before: "refund_of_shared_id")
             append(",\"refund_of_shared_id\":", to: &out)
             jsonString(refundOfSharedID, to: &out)
         }
+        texts(before: "rounding")
         append(",\"rounding\":", to: &out)
         out.append(contentsOf: rounding(s))
+        texts(before: "service")
         append(",\"service\":", to: &out)
         money(.service)
+        texts(before: "service_spec")
         append(",\"service_spec\":", to: &out)
         spec(.serviceSpec)
         if let sharedID {
+            texts(before: "shared_id")
             append(",\"shared_id\":", to: &out)
             if let sharedID { jsonString(sharedID, to: &out) } else { append("null", to: &out) }
         }
+        texts(before: "split")
         append(",\"split\":", to: &out)
         if split {
             writeParts(sharers, "share", total: total, home: homeTotal, s, currency, home, to: &out)
         } else {
             append("null", to: &out)
         }
+        texts(before: "subtotal")
         append(",\"subtotal\":", to: &out)
         quotedMinor(s.int(.price) - s.int(.discount), currency.currency.minorUnits, to: &out)
+        texts(before: "tax")
         append(",\"tax\":", to: &out)
         money(.tax)
+        texts(before: "tax_included")
         append(",\"tax_included\":", to: &out)
         bool(s.int(.taxIncluded) == 1)
+        texts(before: "tax_spec")
         append(",\"tax_spec\":", to: &out)
         spec(.taxSpec)
+        texts(before: "tip")
         append(",\"tip\":", to: &out)
         money(.tip)
+        texts(before: "tip_spec")
         append(",\"tip_spec\":", to: &out)
         spec(.tipSpec)
+        texts(before: "total")
         append(",\"total\":", to: &out)
         money(.total)
+        texts(before: "trip")
         append(",\"trip\":", to: &out)
         text(.tripName)
+        texts(before: nil)
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// Writes the row's text fields from `next` on whose keys sort before `key` (all that are left
+    /// when `nil`), each after a comma, or before one when `first` (`key` is then the object's first).
+    private func writeTexts(
+        before key: StaticString?, first: Bool, next nextText: inout Int, _ s: some PurchaseFields, to out: inout [UInt8]
+    ) {
+        while nextText < textKeys.count {
+            let (name, index) = textKeys[nextText]
+            if let key, !key.withUTF8Buffer({ name.lexicographicallyPrecedes($0) }) { return }
+            if !first { out.append(UInt8(ascii: ",")) }
+            jsonString(name, to: &out)
+            out.append(UInt8(ascii: ":"))
+            s.withText(index) { bytes in
+                if let bytes { jsonString(bytes, to: &out) } else { append("null", to: &out) }
+            }
+            if first { out.append(UInt8(ascii: ",")) }
+            nextText += 1
+        }
     }
 
     /// Reads the row's payers and sharers into `payers` and `sharers`; false when it has no split
@@ -430,6 +506,8 @@ public protocol PurchaseFields {
     func int(_ field: PurchaseField) -> Int64
     func isNull(_ field: PurchaseField) -> Bool
     func withBytes<T>(_ field: PurchaseField, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T
+    /// The value of `PurchaseTextFields.all[index]` as bytes, `nil` when it has none.
+    func withText<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> T) rethrows -> T
     /// Appends the purchase's payers and sharers, each as its member's position in the trip's
     /// join order and its weight; false when the purchase has no split.
     func readSplit(payers: inout [(index: Int, weight: Rational)], sharers: inout [(index: Int, weight: Rational)]) throws -> Bool

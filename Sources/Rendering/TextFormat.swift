@@ -122,6 +122,9 @@ public enum TextFormat {
                     "unconverted: no \(c.code)→\(conv.homeCurrency.code) rate; set one with `trip rates set \(c.code) RATE`"
                 ))
         }
+        for (i, field) in PurchaseTextFields.all.enumerated() {
+            if let text = p.texts[i] { rows.append((field.key, safe(text))) }
+        }
         rows += more
         let width = rows.map { $0.0.count }.max() ?? 0
         for (k, v) in rows { lines.append("  \(pad(k, width))  \(v)") }

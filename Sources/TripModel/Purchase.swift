@@ -38,6 +38,7 @@ public struct Purchase: Sendable, Equatable {
     @inlinable public var note: String { values.note }
     @inlinable public var category: String? { values.category }
     @inlinable public var paidWith: String? { values.paidWith }
+    @inlinable public var texts: PurchaseTexts { values.texts }
     @inlinable public var currency: Currency { values.currency }
     /// The amount as typed, e.g. `3*1200`.
     @inlinable public var expression: String { values.expression }

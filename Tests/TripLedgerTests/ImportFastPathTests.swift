@@ -241,7 +241,10 @@ struct ImportFastPathTests {
     /// it declares its `fastImportDefault` or `fastAppend` writes it too.
     @Test func fastPathWritesEveryColumn() {
         let stored = PurchaseInsert.targets.map(\.field)
-        let missing = stored.filter { !ExportRowImporter.fastColumns.contains($0) && PurchaseColumns.named[$0]?.fastImportDefault == nil }
+        let missing = stored.filter {
+            !ExportRowImporter.fastColumns.contains($0) && PurchaseColumns.named[$0]?.fastImportDefault == nil
+                && PurchaseColumns.named[$0]?.textField == nil
+        }
         #expect(
             ExportRowImporter.fastColumnsAreCurrent,
             "the import fast path is off: it does not write \(missing) (ExportRowFastPath.swift, or the column's fastImportDefault in PurchaseColumns.swift), or not in PurchaseInsert's order"
@@ -252,17 +255,22 @@ struct ImportFastPathTests {
     /// without a default, or the fast path's columns out of order, turn it off.
     @Test func aLaterColumnKeepsTheFastPathOnlyWithItsDefault() throws {
         let inserted = PurchaseInsert.targets
-        #expect(ExportRowImporter.fastDefaults(for: inserted) == [])
+        let texts = PurchaseTextFields.all.indices.map { ExportRowImporter.FastTail.text($0) }
+        #expect(ExportRowImporter.fastTail(for: inserted) == texts)
         func receipt(_ fastDefault: SQLValue?) -> PurchaseColumn {
             PurchaseColumn(
                 name: "receipt", field: "receipt", binding: .row { _ in .null }, origin: .entered,
                 wire: .field(WireField("receipt", .text(max: 100), nullable: true)), fastImportDefault: fastDefault)
         }
-        #expect(ExportRowImporter.fastDefaults(for: inserted + [receipt(.null)]) == [.null])
-        #expect(ExportRowImporter.fastDefaults(for: inserted + [receipt(.text("x")), receipt(.null)]) == [.text("x"), .null])
-        #expect(ExportRowImporter.fastDefaults(for: inserted + [receipt(nil)]) == nil)
-        #expect(ExportRowImporter.fastDefaults(for: [receipt(.null)] + inserted) == nil)
-        #expect(ExportRowImporter.fastDefaults(for: Array(inserted.dropLast())) == nil)
+        #expect(ExportRowImporter.fastTail(for: inserted + [receipt(.null)]) == texts + [.value(.null)])
+        #expect(ExportRowImporter.fastTail(for: inserted + [receipt(.text("x")), receipt(.null)]) == texts + [.value(.text("x")), .value(.null)])
+        #expect(ExportRowImporter.fastTail(for: inserted + [receipt(nil)]) == nil)
+        // A text field's column needs no default: the fast path writes its cell.
+        var text = receipt(nil)
+        text.textField = 0
+        #expect(ExportRowImporter.fastTail(for: inserted + [text, receipt(.null)]) == texts + [.text(0), .value(.null)])
+        #expect(ExportRowImporter.fastTail(for: [receipt(.null)] + inserted) == nil)
+        #expect(ExportRowImporter.fastTail(for: Array(inserted.dropLast())) == nil)
     }
 
     /// End to end: the same file imported with and without the fast path fills identical tables.

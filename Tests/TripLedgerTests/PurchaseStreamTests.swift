@@ -126,6 +126,53 @@ struct PurchaseStreamTests {
         #expect(objects.count == 18)
     }
 
+    /// Text fields (`PurchaseTextFields`) go where their keys sort among the object's own: first,
+    /// between two, past the conditional `shared_id`, and last; null when a row has none. The
+    /// product declares none yet, so the stream is given four and each row their values.
+    @Test func textFieldsTakeTheirSortedPlaces() throws {
+        let t = try Self.seeded()
+        let fields = [PurchaseTextField("zz_last"), PurchaseTextField("aa_first"), PurchaseTextField("receipt"), PurchaseTextField("shared_idx")]
+        let splits = SplitPositions { try t.ledger.members(ofTripID: $0) }
+        let stream = PurchaseStream(members: splits.members(trip:), texts: fields)
+        var rows = 0
+        try t.ledger.purchaseStore.forEachExportedStreamed(trip: nil, splits: splits) { row, purchase in
+            let values: [String?] = [
+                "R-\(purchase.id) \"q\" é", purchase.id % 2 == 0 ? nil : "first", purchase.id % 3 == 0 ? nil : "#\(purchase.id)", "x",
+            ]
+            var bytes: [UInt8] = []
+            let shared: String?? = purchase.id % 2 == 0 ? .some("p-\(purchase.id)") : nil
+            try stream.writeJSON(WithTexts(row: row, values: values), sharedID: shared, to: &bytes)
+            guard case .object(var general) = try purchase.json(split: t.ledger.split(of: purchase)) else {
+                Issue.record("not an object")
+                return
+            }
+            for (field, value) in zip(fields, values) { general[field.key] = JSONValue(value) }
+            if let shared { general["shared_id"] = JSONValue(shared) }
+            #expect(String(decoding: bytes, as: UTF8.self) == JSONValue.object(general).serialized, "purchase \(purchase.id)")
+            rows += 1
+        }
+        #expect(rows == 18)
+    }
+
+    /// A streamed row with the given text field values.
+    struct WithTexts<Row: PurchaseFields>: PurchaseFields {
+        let row: Row
+        let values: [String?]
+
+        func int(_ field: PurchaseField) -> Int64 { row.int(field) }
+        func isNull(_ field: PurchaseField) -> Bool { row.isNull(field) }
+        func withBytes<T>(_ field: PurchaseField, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+            try row.withBytes(field, body)
+        }
+        func withText<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> T) rethrows -> T {
+            guard let value = values[index] else { return try body(nil) }
+            return try Array(value.utf8).withUnsafeBufferPointer { try body($0) }
+        }
+        func readSplit(payers: inout [(index: Int, weight: Rational)], sharers: inout [(index: Int, weight: Rational)]) throws -> Bool {
+            try row.readSplit(payers: &payers, sharers: &sharers)
+        }
+    }
+
     /// Money from its minor units without `Money`: every exponent, sign and digit count against
     /// `Money.plainText` and `Money.formatted`.
     @Test(arguments: [0, 2, 3, 4])

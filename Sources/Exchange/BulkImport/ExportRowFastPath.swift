@@ -31,23 +31,39 @@ extension ExportRowImporter {
         "rateDate", "rateSource", "rateProvider", "rateFetchedAt", "provisional", "createdAt", "updatedAt", "explicitFields",
         "kind", "refundOf",
     ]
-    /// What `fastAppend` appends after `fastColumns`' values, for the inserted columns `columns`
-    /// (`PurchaseInsert`'s): each later column's `fastImportDefault`. `nil` (the fast path is off)
-    /// unless `columns` starts with `fastColumns`, in order, and every later one declares its default.
-    static func fastDefaults(for columns: [PurchaseColumn]) -> [SQLValue]? {
-        guard columns.prefix(fastColumns.count).map(\.field) == fastColumns else { return nil }
-        let later = columns.dropFirst(fastColumns.count).map(\.fastImportDefault)
-        guard later.allSatisfy({ $0 != nil }) else { return nil }
-        return later.compactMap { $0 }
+    /// What `fastAppend` writes for an inserted column after `fastColumns`.
+    enum FastTail: Equatable {
+        /// The column's `fastImportDefault`.
+        case value(SQLValue)
+        /// The cell of `PurchaseTextFields.all[index]`, as it is (`PurchaseTextField.isStoredAsIs`).
+        case text(Int)
     }
-    /// `fastDefaults(for:)` of the inserted columns. When a migration adds a column to `purchases`
-    /// declared without a `fastImportDefault`, the fast path turns itself off: every row takes
-    /// `row`'s path, which writes the new column through `PurchaseRow`, and the import stays
-    /// correct, only slower, until the column declares its default or is written here
-    /// (`ImportFastPathTests` names it).
-    static let fastDefaults = fastDefaults(for: PurchaseInsert.targets) ?? []
-    /// Whether the fast path can write the inserted columns (`fastDefaults(for:)`).
-    static let fastColumnsAreCurrent = fastDefaults(for: PurchaseInsert.targets) != nil
+    /// What `fastAppend` appends after `fastColumns`' values, for the inserted columns `columns`
+    /// (`PurchaseInsert`'s): a text field's cell, or a later column's `fastImportDefault`. `nil`
+    /// (the fast path is off) unless `columns` starts with `fastColumns`, in order, and every later
+    /// one is a text field or declares its default.
+    static func fastTail(for columns: [PurchaseColumn]) -> [FastTail]? {
+        guard columns.prefix(fastColumns.count).map(\.field) == fastColumns else { return nil }
+        var tail: [FastTail] = []
+        for column in columns.dropFirst(fastColumns.count) {
+            if let index = column.textField {
+                tail.append(.text(index))
+            } else if let value = column.fastImportDefault {
+                tail.append(.value(value))
+            } else {
+                return nil
+            }
+        }
+        return tail
+    }
+    /// `fastTail(for:)` of the inserted columns. When a migration adds a column to `purchases`
+    /// declared without a `fastImportDefault` (and not a text field), the fast path turns itself
+    /// off: every row takes `row`'s path, which writes the new column through `PurchaseRow`, and
+    /// the import stays correct, only slower, until the column declares its default or is written
+    /// here (`ImportFastPathTests` names it).
+    static let fastTail = fastTail(for: PurchaseInsert.targets) ?? []
+    /// Whether the fast path can write the inserted columns (`fastTail(for:)`).
+    static let fastColumnsAreCurrent = fastTail(for: PurchaseInsert.targets) != nil
 
     mutating func append(_ record: CSVRecord, number: Int, to values: inout PackedValues, now: String) throws -> (Trip, UInt64) {
         if fastPathEnabled && Self.fastColumnsAreCurrent {
@@ -71,7 +87,7 @@ extension ExportRowImporter {
         _ p: UnsafeBufferPointer<UInt8>, _ record: CSVRecord, number: Int,
         to values: inout PackedValues
     ) -> (Trip, UInt64)? {
-        let at = self.at
+        let at = self.at, textAt = self.textAt
         @inline(__always) func cell(_ c: ExportColumn) -> UnsafeBufferPointer<UInt8> {
             let i = at[c.rawValue]
             return i < 0 ? UnsafeBufferPointer(start: nil, count: 0) : UnsafeBufferPointer(rebasing: p[record.range(i)])
@@ -167,6 +183,16 @@ extension ExportRowImporter {
             return nil
         }
 
+        // A text field's cell as it is stored, or `row`'s (which tidies or refuses it).
+        @inline(__always) func text(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+            let i = textAt[index]
+            return i < 0 ? UnsafeBufferPointer(start: nil, count: 0) : UnsafeBufferPointer(rebasing: p[record.range(i)])
+        }
+        for index in textAt.indices {
+            let cell = text(index)
+            guard cell.isEmpty || PurchaseTextField.isStoredAsIs(cell) else { return nil }
+        }
+
         // Last, as `row` reads it: nothing is appended for a row handed over.
         guard let split = fastSplit(paidBy: cell(.paidBy), split: cell(.split)) else { return nil }
 
@@ -211,7 +237,14 @@ extension ExportRowImporter {
         values.appendNull()  // explicit_fields: not in the export; derived from the specs and preset on edit
         values.appendText(PurchaseKind.purchase.rawValue)  // kind: other kinds take `row`'s path
         values.appendNull()  // refund_of
-        for value in Self.fastDefaults { values.append(value) }
+        for tail in Self.fastTail {
+            switch tail {
+            case .value(let value): values.append(value)
+            case .text(let index):
+                let cell = text(index)
+                if cell.isEmpty { values.appendNull() } else { values.appendText(cell) }
+            }
+        }
 
         parsed.fastRows += 1
         if let split { pendingSplit = GroupImport.Split(trip: group.index(of: trip), row: number, payers: split.payers, shares: split.shares) }
@@ -233,6 +266,11 @@ extension ExportRowImporter {
         h.add(bytes: category ?? [])
         h.add(bytes: paidWith ?? [])
         h.add("")  // no charged amount
+        // `addTexts`' order and bytes.
+        for (index, field) in PurchaseTextFields.all.enumerated() where !text(index).isEmpty {
+            h.add(field.key)
+            h.add(bytes: text(index))
+        }
         return (trip, h.value)
     }
 

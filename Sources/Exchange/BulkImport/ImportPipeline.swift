@@ -27,6 +27,8 @@ struct ParseSummary {
     var group = GroupImport()
     /// Each row's file id and each refund's `refund_of`, linked after the purchases (see `RefundLinks`).
     var links = RefundLinks()
+    /// Rows the export format's fast path read.
+    var fastRows = 0
 }
 
 /// `trip import` on two cores: a worker thread reads, parses and validates the CSV rows (pure

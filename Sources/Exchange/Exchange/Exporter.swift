@@ -59,6 +59,7 @@ extension Ledger {
                     try sink.append { out in
                         PurchaseCSV.append(PurchaseCSV.fields(p)[...], to: &out)
                         facts(p.tripID, to: &out)
+                        PurchaseCSV.appendTexts(p, to: &out)
                         PurchaseCSV.appendLineEnd(to: &out)
                     }
                 }
@@ -79,6 +80,7 @@ extension Ledger {
                             out.append(UInt8(ascii: ","))
                             PurchaseCSV.appendField(membersCell, to: &out)
                             facts(p.tripID, to: &out)
+                            PurchaseCSV.appendTexts(p, to: &out)
                             PurchaseCSV.appendLineEnd(to: &out)
                         }
                     }
@@ -88,6 +90,7 @@ extension Ledger {
                 var out: [UInt8] = []
                 PurchaseCSV.append(PurchaseCSV.fields(t, members: members(t.tripID))[...], to: &out)
                 facts(t.tripID, to: &out)
+                PurchaseCSV.appendTexts(nil, to: &out)
                 PurchaseCSV.appendLineEnd(to: &out)
                 try write(String(decoding: out, as: UTF8.self))
             }

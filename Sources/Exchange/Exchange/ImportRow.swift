@@ -24,6 +24,8 @@ struct ExportRowImporter: RowImporter {
     let tipOnTaxed: Bool
     /// The header position of each `PurchaseCSV` column (by `ExportColumn.rawValue`), -1 when absent.
     let at: [Int]
+    /// The header position of each `PurchaseTextFields.all` column, -1 when absent.
+    let textAt: [Int]
     // Parsed cell texts. Rows of one file repeat a handful of trips, currencies, specs and rates,
     // so each is parsed once and later recognised by comparing its text (see `ByteMemo`).
     var trips = ByteMemo<Trip?>()
@@ -102,6 +104,7 @@ struct ExportRowImporter: RowImporter {
                     """)
         }
         at = ExportColumn.allCases.map { header.firstIndex(of: $0.name) ?? -1 }
+        textAt = PurchaseTextFields.all.map { header.firstIndex(of: $0.key) ?? -1 }
         self.ledger = ledger
         forcedTrip = try trip.map { try ledger.trip(named: $0) }
         rounding = ledger.settings.rounding.value
@@ -167,7 +170,7 @@ struct ExportRowImporter: RowImporter {
         _ = try spec(.tipSpec)
         // The cells read after the money: checked now, their first error thrown once the money
         // has been checked, so a row's first error is the one it always was.
-        let described = Result { () throws -> (preset: String?, note: String, kind: PurchaseKind) in
+        let described = Result { () throws -> (preset: String?, note: String, kind: PurchaseKind, texts: PurchaseTexts) in
             let presetText = trimmed(cell(.preset))
             let preset = presetText.isEmpty ? nil : try presetName(presetText)
             let note = try field(.note) { try Ledger.checkText(cell(.note), field: "note") }
@@ -177,7 +180,7 @@ struct ExportRowImporter: RowImporter {
             guard let kind = kindText.isEmpty ? .purchase : PurchaseKind(rawValue: kindText) else {
                 throw bad(.kind, "is not one of \(PurchaseKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            return (preset, note, kind)
+            return (preset, note, kind, try textCells())
         }
         let valid = try? described.get()
 
@@ -216,9 +219,10 @@ struct ExportRowImporter: RowImporter {
                 return e.inRow(number, column: column.name, cell: i < 0 ? "" : cells[i])
             })
         if built.conversion.quote != nil { try checkHomeTotal(built.conversion, home: home) }
-        let (preset, note, kind) = try described.get()
+        let (preset, note, kind, texts) = try described.get()
         let inputs = built.inputs, category = built.category, paidWith = built.paidWith, charged = built.charged
         var row = PurchaseRow(built)
+        row.texts = texts
         // The file's ids are not this ledger's: the link is stored after the inserts, through the
         // rows' import keys (`RefundLinks`). A refund with no `refund_of` (from a ledger that lost
         // the link) stays a refund of nothing, as it was.
@@ -255,7 +259,28 @@ struct ExportRowImporter: RowImporter {
         h.add(charged.map { String($0) } ?? "")
         // Only money back adds to the key, so files exported before refunds existed keep their keys.
         if kind != .purchase { h.add(kind.rawValue) }
+        Self.addTexts(texts, to: &h)
         return (row, trip, h.value)
+    }
+
+    /// The row's `PurchaseTextFields` cells, each checked as its field's rule says and named by its
+    /// column when it fails.
+    private func textCells() throws -> PurchaseTexts {
+        var texts = PurchaseTexts()
+        for (i, field) in PurchaseTextFields.all.enumerated() where textAt[i] >= 0 {
+            let text = fields[textAt[i]]
+            do { texts[i] = try field.value(text) } catch { throw error.inRow(number, column: field.key, cell: text) }
+        }
+        return texts
+    }
+
+    /// A row's text fields in its import key: only those it has, so a file without them keeps its keys.
+    static func addTexts(_ texts: PurchaseTexts, to h: inout FNV1a) {
+        for (i, field) in PurchaseTextFields.all.enumerated() {
+            guard let value = texts[i] else { continue }
+            h.add(field.key)
+            h.add(value)
+        }
     }
 
     /// A `members` cell: the trip's members in join order, added on import where missing.

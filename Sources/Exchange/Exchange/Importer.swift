@@ -72,6 +72,9 @@ public struct ImportResult: Sendable, Equatable {
     public var profile: String?
     /// A card statement's rows that are not spending (top-ups, transfers, pending rows), by what they are.
     public var notImported: [String: Int] = [:]
+    /// Rows of an export-format file the fast path read (`ExportRowFastPath.swift`); the others
+    /// took the general path. `TRIP_IMPORT_REPORT_PATH=1` prints both counts (tests of the fast path).
+    public var fastRows = 0
     /// Lines for standard error: rows dated outside the trip, rows refused under --skip-bad-rows.
     public var warnings: [String] = []
     /// Whether a card statement was read (its JSON then has `profile`, `not_imported` and `refunds_linked`).
@@ -215,6 +218,7 @@ extension Ledger {
                 var result = ImportResult(
                     imported: sink.added, skipped: summary.rows - sink.added + transfers.skipped, trips: summary.trips,
                     transfers: transfers.added)
+                result.fastRows = summary.fastRows
                 let trips = try summary.tripIDs.sorted().compactMap { try trip(id: $0) }
                 if let outside = try outsideTripDatesWarning(after: lastID, trips: trips) { result.warnings.append(outside) }
                 return (result, sink.isBulk)
@@ -287,6 +291,7 @@ extension Ledger {
         let splits = summary.group.splits
         summary.group = importer.group
         summary.group.splits = splits
+        summary.fastRows = (importer as? ExportRowImporter)?.parsed.fastRows ?? 0
         return summary
     }
 

@@ -45,6 +45,8 @@ package struct ResultRow<C: ColumnList> {
     package func text(_ c: C) -> String { statement.text(base + c.rawValue) }
     package func optionalText(_ c: C) -> String? { statement.optionalText(base + c.rawValue) }
     package func isNull(_ c: C) -> Bool { statement.isNull(base + c.rawValue) }
+    /// The text of the `offset`th column after `C`'s (the statement's own columns past the list), or nil.
+    package func optionalText(after offset: Int) -> String? { statement.optionalText(base + C.count + Int32(offset)) }
     /// Column `c`'s text as bytes, valid only inside `body` (until the next step).
     package func withBytes<T>(_ c: C, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
         try statement.withBytes(base + c.rawValue, body)

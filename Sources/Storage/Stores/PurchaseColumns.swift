@@ -41,6 +41,8 @@ package struct PurchaseColumn: DeclaredColumn, Sendable {
     /// columns the fast path writes, and for a column whose value the fast path cannot know (the
     /// fast path is then off, `ExportRowImporter.fastColumnsAreCurrent`).
     package let fastImportDefault: SQLValue?
+    /// For the column of a `PurchaseTextField`, its position in `PurchaseTextFields.all`.
+    package var textField: Int? = nil
 
     /// Whether `INSERT`'s column list names it (`PurchaseInsert`).
     var isInserted: Bool {
@@ -99,7 +101,19 @@ extension PurchaseColumn {
     }
 }
 
-/// Every column of `purchases`, each declared once, in the table's order (`pragma_table_info`).
+extension PurchaseColumn {
+    /// The column of `PurchaseTextFields.all[index]`: entered, travelling as a nullable label, and
+    /// written by the import's fast path from its cell (`ExportRowImporter.fastTail`).
+    static func text(_ index: Int) -> PurchaseColumn {
+        let field = PurchaseTextFields.all[index]
+        return PurchaseColumn(
+            name: field.column, field: field.key, binding: .row { SQLValue($0.values.texts[index]) }, origin: .entered,
+            wire: .field(WireField(field.key, WireFormat.label, nullable: true)), fastImportDefault: nil, textField: index)
+    }
+}
+
+/// Every column of `purchases`, each declared once, in the table's order (`pragma_table_info`);
+/// the columns of `PurchaseTextFields.all` last, in theirs.
 ///
 /// The insert's column list and values (`PurchaseInsert`, `PurchaseRow.values`), the re-rating
 /// update (`PurchaseRerate`), the names the typed read lists select (`Purchase.Column`,
@@ -113,7 +127,10 @@ enum PurchaseColumns {
         WireFormat.timestamp, WireFormat.label, WireFormat.note, WireFormat.spec, WireFormat.signed
     )
 
-    static let all: [PurchaseColumn] = [
+    static let all = written + PurchaseTextFields.all.indices.map(PurchaseColumn.text)
+
+    /// The columns before the text fields', each written out.
+    private static let written: [PurchaseColumn] = [
         PurchaseColumn(
             name: "id", field: "id", binding: .notInserted(why: "bound before the row's values: drawn from `id_high_water`"),
             origin: .bookkeeping, wire: .local("id", why: "the local id"), fastImportDefault: nil),

@@ -14,8 +14,10 @@ package struct PurchaseStore {
 // MARK: - One purchase, read and written whole
 
 extension Purchase {
-    /// The columns `init(row:)` reads, `Column`'s list.
-    package static let columns = Column.sqlList
+    /// The columns `init(row:)` reads: `Column`'s list, then the `PurchaseTextFields` columns.
+    package static let columns = Column.sqlList + PurchaseTextFields.all.map { ", p.\($0.key)" }.joined()
+    /// The number of `columns`: the position of what a statement selects after them.
+    package static let columnCount = Column.count + Int32(PurchaseTextFields.all.count)
     package static let from = "FROM purchases p JOIN trips t ON t.id = p.trip_id"
 
     /// The result columns of `columns`, in order, each named by its `PurchaseColumns` field.
@@ -48,7 +50,9 @@ extension Purchase {
                 tip: spec(.tipSpec), rounding: rounding),
             breakdown: breakdown, preset: row.optionalText(.preset), purchaseRate: row.optionalText(.purchaseRate),
             charged: row.optionalInt(.charged), conversion: Conversion(stored: row),
-            explicit: row.optionalText(.explicitFields).map(ExplicitFields.init(stored:)))
+            explicit: row.optionalText(.explicitFields).map(ExplicitFields.init(stored:)),
+            texts: PurchaseTextFields.all.isEmpty
+                ? PurchaseTexts() : PurchaseTexts(values: PurchaseTextFields.all.indices.map { row.optionalText(after: $0) }))
         self.init(
             id: row.int(.id), tripName: row.text(.tripName), values: values,
             kind: PurchaseKind(rawValue: row.text(.kind)) ?? .purchase, refundOf: row.optionalInt(.refundOf))
@@ -118,8 +122,13 @@ package struct StreamedPurchaseRow: PurchaseFields {
         try statement.withBytes(Self.columns[field.rawValue], body)
     }
 
+    package func withText<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> T) rethrows -> T {
+        let column = Purchase.Column.count + Int32(index)
+        return statement.isNull(column) ? try body(nil) : try statement.withBytes(column) { try body($0) }
+    }
+
     package func readSplit(payers: inout [(index: Int, weight: Rational)], sharers: inout [(index: Int, weight: Rational)]) throws -> Bool {
-        let split = ResultRow<SplitColumn>(statement, base: Purchase.Column.count)
+        let split = ResultRow<SplitColumn>(statement, base: Purchase.columnCount)
         guard !split.isNull(.payers) else { return false }
         let index = try splits.positions(trip: int(.tripID))
         let id = int(.id)

@@ -15,11 +15,12 @@ public struct PriorPurchase: Sendable {
     public let purchaseRate: String?
     /// In home minor units.
     public let charged: Int64?
+    public let texts: PurchaseTexts
 
     public init(
         trip: PurchaseTrip, currency: Currency, expression: String, inputs: AdjustmentInputs, preset: String?,
         recordedExplicitFields: ExplicitFields?, date: CivilDate, note: String, category: String?, paidWith: String?,
-        purchaseRate: String?, charged: Int64?
+        purchaseRate: String?, charged: Int64?, texts: PurchaseTexts = PurchaseTexts()
     ) {
         self.trip = trip
         self.currency = currency
@@ -33,6 +34,7 @@ public struct PriorPurchase: Sendable {
         self.paidWith = paidWith
         self.purchaseRate = purchaseRate
         self.charged = charged
+        self.texts = texts
     }
 
     /// The fields the user set by flag. A row that did not record them counts a field as explicit

@@ -77,7 +77,7 @@ public enum PurchaseBuilder {
             preset: adjusted.preset, purchaseRate: rest.purchaseRate, charged: kept.map(\.charged) ?? rest.charged,
             conversion: conversion,
             // A recorded row keeps no explicit fields: an edit derives them from its specs and preset.
-            explicit: kept == nil ? adjusted.explicit : nil)
+            explicit: kept == nil ? adjusted.explicit : nil, texts: rest.texts)
     }
 
     /// The currency, preset, adjustments and price, as given or inherited.
@@ -166,6 +166,7 @@ public enum PurchaseBuilder {
         let charged: Int64?
         /// `charged` as typed (`12`, not `12.00`): what an error about it quotes.
         let chargedText: String?
+        let texts: PurchaseTexts
     }
 
     private static func details(
@@ -186,9 +187,14 @@ public enum PurchaseBuilder {
                     ? nil
                     : try AmountExpression.evaluate(c, field: "charged", minorUnits: home.minorUnits, rounding: rounding, currencyCode: home.code)
             } ?? prior?.charged
+        // Each text field as given, else as the edited purchase had it.
+        var texts = prior?.texts ?? PurchaseTexts()
+        for (i, field) in PurchaseTextFields.all.enumerated() {
+            if let given = entry.texts[field.key] { texts[i] = try field.value(given) }
+        }
         return Details(
             date: date, note: note, category: category, paidWith: paidWith, purchaseRate: purchaseRate, charged: charged,
-            chargedText: entry.charged.flatMap { $0.isEmpty ? nil : $0.trimmingSpaces })
+            chargedText: entry.charged.flatMap { $0.isEmpty ? nil : $0.trimmingSpaces }, texts: texts)
     }
 
     /// A category or payment method checked, then stored as `TextField.label` has it; nil when empty.

@@ -25,6 +25,9 @@ public struct PurchaseEntry: Sendable {
     public var rate: String?
     /// `--charged`: what the card charged, in the home currency.
     public var charged: String?
+    /// Values of `PurchaseTextFields.all` by key, as typed; an empty one clears the stored value,
+    /// one not given keeps it on edit.
+    public var texts: [String: String] = [:]
 
     public init(
         amount: String? = nil, price: Int64? = nil, currency: String? = nil, note: String? = nil,

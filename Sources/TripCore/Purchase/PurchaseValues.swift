@@ -21,11 +21,13 @@ public struct PurchaseValues: Sendable, Equatable {
     public let conversion: Conversion
     /// `nil` for rows that do not record them (imported).
     public var explicit: ExplicitFields?
+    /// The values of `PurchaseTextFields.all`.
+    public var texts: PurchaseTexts
 
     public init(
         tripID: Int64, date: CivilDate, note: String, category: String?, paidWith: String?, currency: Currency, expression: String,
         inputs: AdjustmentInputs, breakdown: Breakdown, preset: String? = nil, purchaseRate: String? = nil, charged: Int64? = nil,
-        conversion: Conversion, explicit: ExplicitFields? = nil
+        conversion: Conversion, explicit: ExplicitFields? = nil, texts: PurchaseTexts = PurchaseTexts()
     ) {
         self.tripID = tripID
         self.date = date
@@ -41,5 +43,6 @@ public struct PurchaseValues: Sendable, Equatable {
         self.charged = charged
         self.conversion = conversion
         self.explicit = explicit
+        self.texts = texts
     }
 }

@@ -106,7 +106,7 @@ extension Ledger {
             trip: trip ?? PurchaseTrip(id: p.tripID, homeCurrency: p.conversion.homeCurrency, localCurrency: nil, presets: []),
             currency: p.currency, expression: p.expression, inputs: p.inputs, preset: p.preset,
             recordedExplicitFields: p.explicitFields, date: p.date, note: p.note, category: p.category, paidWith: p.paidWith,
-            purchaseRate: p.purchaseRate, charged: p.chargedMinor)
+            purchaseRate: p.purchaseRate, charged: p.chargedMinor, texts: p.texts)
     }
 
     /// The fields of `p` the user set by flag (`PriorPurchase.explicitFields(settings:)`).

@@ -156,6 +156,10 @@ extension TripCommand {
             }
             emit(global.format, json: result.json, text: result.text)
             for w in result.warnings { ProcessExit.printError(w) }
+            // For tests that a file took the fast path (a new purchase field must keep it on).
+            if environment["TRIP_IMPORT_REPORT_PATH"] == "1" {
+                ProcessExit.printError("import path: fast \(result.fastRows), general \(result.imported - result.fastRows)")
+            }
         }
 
         /// `--date-format`: a pattern of `DatePattern`'s letters.

@@ -37,10 +37,15 @@ struct PurchaseOptions: ParsableArguments {
 
     var splitDraft: SplitDraft { SplitDraft(paidBy: paidBy, split: split, items: items) }
 
+    /// The `PurchaseTextFields` given, by key: each field's option above (none yet).
+    var texts: [String: String?] { [:] }
+
     func draft(amount: String?, currency: String?) -> PurchaseDraft {
-        return PurchaseDraft(
+        var draft = PurchaseDraft(
             amount: amount, currency: currency, note: note, date: date, category: category,
             paidWith: paidWith, discount: discount, service: service, tax: tax, taxIncluded: taxIncluded,
             tip: tip, preset: preset, rounding: rounding, rate: rate, charged: charged, trip: trip)
+        draft.texts = texts.compactMapValues { $0 }
+        return draft
     }
 }
