@@ -88,7 +88,7 @@ test: test-deps
 ## report, list and export in every format.
 ## `make test` runs the same suites small. They run the release `trip` (TRIP_BIN), as users do: the
 ## debug build needs about four times the CPU for a 100,000-row import. CI runs both.
-HARDENING_SUITES := CrashSafetyTests|ConcurrencyTests|DiskFullEndToEndTests|ConvergenceTests|OldReleaseCompatibilityTests|OldReleaseOutputTests
+HARDENING_SUITES := CrashSafetyTests|ConcurrencyTests|DiskFullEndToEndTests|ConvergenceTests|OldReleaseCompatibilityTests|OldReleaseOutputTests|AddAFieldTests
 test-long: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build $(RELEASE_FLAGS) --product trip
