@@ -26,17 +26,24 @@ public enum ReleaseBuild {
         return try body()
     }
 
+    /// The shell lines that give the scratch folder `build` the package's resolved dependencies.
+    static func dependencies(into build: String) -> String {
+        """
+        mkdir -p '\(build)'
+        for d in repositories checkouts; do
+          [ -d '\(packageRoot)/.build/'$d ] && [ ! -d '\(build)/'$d ] && cp -R '\(packageRoot)/.build/'$d '\(build)/'$d
+        done
+        [ -f '\(packageRoot)/.build/workspace-state.json' ] && cp '\(packageRoot)/.build/workspace-state.json' '\(build)/' || true
+        """
+    }
+
     /// Builds `trip` in release from the package at `source`, in the scratch folder `build` (kept
     /// by the caller: a second build there is incremental), and copies it to `binary`. The caller
     /// holds the build's lock (`holding`).
     static func trip(source: String, build: String, to binary: String) throws {
         let script = """
             set -e
-            mkdir -p '\(build)'
-            for d in repositories checkouts; do
-              [ -d '\(packageRoot)/.build/'$d ] && [ ! -d '\(build)/'$d ] && cp -R '\(packageRoot)/.build/'$d '\(build)/'$d
-            done
-            [ -f '\(packageRoot)/.build/workspace-state.json' ] && cp '\(packageRoot)/.build/workspace-state.json' '\(build)/' || true
+            \(dependencies(into: build))
             cd '\(source)'
             # The whole log to a file: a failed build must fail here, not after a pipe's `tail`.
             if ! swift build -c release --product trip --scratch-path '\(build)' --disable-automatic-resolution \
@@ -56,10 +63,13 @@ public enum ReleaseBuild {
 
     /// Runs `script` with `/bin/sh`, the toolchain on its `PATH`: its exit code and its stdout and
     /// stderr together.
-    static func shell(_ script: String, environment extra: [String: String] = [:]) throws -> (exitCode: Int32, output: String) {
+    static func shell(
+        _ script: String, environment extra: [String: String] = [:], without removed: [String] = []
+    ) throws -> (exitCode: Int32, output: String) {
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = (environment["PATH"] ?? "/usr/bin:/bin") + ":/opt/swift/usr/bin:/usr/bin:/bin"
         environment.merge(extra) { $1 }
+        for name in removed { environment[name] = nil }
         let r = try spawnAndWait("/bin/sh", [Array("-c".utf8), Array(script.utf8)], environment: environment)
         return (r.exitCode ?? 128 + (r.signal ?? 0), String(decoding: r.stdout + r.stderr, as: UTF8.self))
     }

@@ -31,6 +31,31 @@ public enum ScratchBuild {
         }
     }
 
+    /// The package's own tests run on the working tree with `patch` applied (built in debug in the
+    /// scratch folder `name`, beside the release `trip`), but those whose names match `skipping`:
+    /// the exit code of `swift test`, and what it printed about failures and the run. The tests run
+    /// as `make test` runs them: without `TRIP_LONG_TESTS` and `TRIP_BIN`, so with the copy's own `trip`.
+    public static func test(_ name: String, patch: String, skipping: String) throws -> (exitCode: Int32, report: String) {
+        let folder = "\(ReleaseBuild.packageRoot)/.build/scratch-builds/\(name)"
+        return try ReleaseBuild.holding("\(folder).lock") {
+            let tree = try patchedTree(name, patch: patch)
+            let build = "\(folder)/debug", log = "\(folder)/test.log"
+            let script = """
+                \(ReleaseBuild.dependencies(into: build))
+                cd '\(tree.source)'
+                if ! swift build --build-tests --scratch-path '\(build)' --disable-automatic-resolution > '\(log)' 2>&1; then
+                  tail -40 '\(log)'
+                  exit 1
+                fi
+                swift test --skip-build --scratch-path '\(build)' --skip '\(skipping)' > '\(log)' 2>&1 && status=0 || status=$?
+                grep -a -E '(✘|Test run with|error:)' '\(log)' | tail -60
+                exit $status
+                """
+            let r = try ReleaseBuild.shell(script, without: ["TRIP_LONG_TESTS", "TRIP_BIN", "TRIP_SEED"])
+            return (r.exitCode, r.output)
+        }
+    }
+
     /// Makes `.build/scratch-builds/NAME/src` the working tree with `patch` applied: the folder
     /// `trip` builds, and whether any of its files changed. The caller holds the folder's lock.
     public static func patchedTree(_ name: String, patch: String) throws -> (source: String, changed: Bool) {
