@@ -7,24 +7,39 @@ import Testing
 /// stays incremental). Neither builds `trip`.
 @Suite("ScratchBuild: a patched copy of this tree")
 struct ScratchBuildTests {
-    @Test func aPatchThatDoesNotApplyIsRefusedBeforeAnyBuild() throws {
+    /// A patch file holding `text`, and the scratch folder `name`, emptied: `clear()` removes the
+    /// folder and its lock again.
+    struct Scratch {
         let folder = TemporaryFolder("trip-scratch-build")
-        let patch = folder.file("stale.patch")
-        try Data(
-            """
-            diff --git a/Package.swift b/Package.swift
-            --- a/Package.swift
-            +++ b/Package.swift
-            @@ -1,1 +1,1 @@
-            -// not the first line of Package.swift
-            +// changed
+        let name: String
+        let patch: String
+        let path: String
 
-            """.utf8
-        ).write(to: URL(fileURLWithPath: patch))
-        let name = "scratch-build-tests-stale"
-        let scratch = "\(ReleaseBuild.packageRoot)/.build/scratch-builds/\(name)"
-        try? FileManager.default.removeItem(atPath: scratch)
-        defer { for path in [scratch, scratch + ".lock"] { try? FileManager.default.removeItem(atPath: path) } }
+        init(_ name: String, patch text: String) throws {
+            self.name = name
+            patch = folder.file("test.patch")
+            path = "\(ReleaseBuild.packageRoot)/.build/scratch-builds/\(name)"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: patch))
+            clear()
+        }
+
+        func clear() { for p in [path, path + ".lock"] { try? FileManager.default.removeItem(atPath: p) } }
+    }
+
+    @Test func aPatchThatDoesNotApplyIsRefusedBeforeAnyBuild() throws {
+        let s = try Scratch(
+            "scratch-build-tests-stale",
+            patch: """
+                diff --git a/Package.swift b/Package.swift
+                --- a/Package.swift
+                +++ b/Package.swift
+                @@ -1,1 +1,1 @@
+                -// not the first line of Package.swift
+                +// changed
+
+                """)
+        defer { s.clear() }
+        let (name, patch, scratch) = (s.name, s.patch, s.path)
 
         let refused = #expect(throws: ScratchBuild.PatchDoesNotApply.self) { try ScratchBuild.trip(name, patch: patch) }
         #expect(refused?.output.contains("Package.swift") == true, "\(String(describing: refused))")
@@ -36,29 +51,26 @@ struct ScratchBuildTests {
     /// working tree is left as it was. (Inside this repository's `.build`, a `git apply` that finds
     /// the repository skips every file of such a patch and succeeds.)
     @Test func aPatchIsAppliedToTheCopyOnly() throws {
-        let folder = TemporaryFolder("trip-scratch-build")
-        let patch = folder.file("good.patch")
-        try Data(
-            """
-            diff --git a/Package.swift b/Package.swift
-            --- a/Package.swift
-            +++ b/Package.swift
-            @@ -1,2 +1,3 @@
-             // swift-tools-version:6.0
-            +// patched
-             import PackageDescription
-            diff --git a/Patched/new.txt b/Patched/new.txt
-            new file mode 100644
-            --- /dev/null
-            +++ b/Patched/new.txt
-            @@ -0,0 +1 @@
-            +a new file
+        let s = try Scratch(
+            "scratch-build-tests-applied",
+            patch: """
+                diff --git a/Package.swift b/Package.swift
+                --- a/Package.swift
+                +++ b/Package.swift
+                @@ -1,2 +1,3 @@
+                 // swift-tools-version:6.0
+                +// patched
+                 import PackageDescription
+                diff --git a/Patched/new.txt b/Patched/new.txt
+                new file mode 100644
+                --- /dev/null
+                +++ b/Patched/new.txt
+                @@ -0,0 +1 @@
+                +a new file
 
-            """.utf8
-        ).write(to: URL(fileURLWithPath: patch))
-        let name = "scratch-build-tests-applied"
-        let scratch = "\(ReleaseBuild.packageRoot)/.build/scratch-builds/\(name)"
-        defer { for path in [scratch, scratch + ".lock"] { try? FileManager.default.removeItem(atPath: path) } }
+                """)
+        defer { s.clear() }
+        let (name, patch) = (s.name, s.patch)
         let original = try String(contentsOfFile: "\(ReleaseBuild.packageRoot)/Package.swift", encoding: .utf8)
 
         let tree = try ScratchBuild.patchedTree(name, patch: patch)
