@@ -161,9 +161,7 @@ struct PurchaseStreamTests {
 
         func int(_ field: PurchaseField) -> Int64 { row.int(field) }
         func isNull(_ field: PurchaseField) -> Bool { row.isNull(field) }
-        func withBytes<T>(_ field: PurchaseField, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
-            try row.withBytes(field, body)
-        }
+        func bytes(_ field: PurchaseField) -> UnsafeBufferPointer<UInt8> { row.bytes(field) }
         func withText<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> T) rethrows -> T {
             guard let value = values[index] else { return try body(nil) }
             return try Array(value.utf8).withUnsafeBufferPointer { try body($0) }

@@ -111,16 +111,17 @@ enum StreamedPurchase {
 /// `Purchase.Column` of the same name, the split from `SplitColumn` by `SplitWeights`.
 package struct StreamedPurchaseRow: PurchaseFields {
     /// Each `PurchaseField`'s column, by name.
-    private static let columns: [Int32] = PurchaseField.allCases.map { Purchase.Column.named[String(describing: $0)]!.rawValue }
+    static let fieldColumns: [Int32] = PurchaseField.allCases.map { Purchase.Column.named[String(describing: $0)]!.rawValue }
 
     let statement: Statement
     package let splits: SplitPositions
+    /// `fieldColumns`, read once a query: the static's lazy initialiser ran its once-check at every
+    /// field read (42 a row).
+    let columns: [Int32]
 
-    package func int(_ field: PurchaseField) -> Int64 { statement.int(Self.columns[field.rawValue]) }
-    package func isNull(_ field: PurchaseField) -> Bool { statement.isNull(Self.columns[field.rawValue]) }
-    package func withBytes<T>(_ field: PurchaseField, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
-        try statement.withBytes(Self.columns[field.rawValue], body)
-    }
+    package func int(_ field: PurchaseField) -> Int64 { statement.int(columns[field.rawValue]) }
+    package func isNull(_ field: PurchaseField) -> Bool { statement.isNull(columns[field.rawValue]) }
+    package func bytes(_ field: PurchaseField) -> UnsafeBufferPointer<UInt8> { statement.bytes(columns[field.rawValue]) }
 
     package func withText<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> T) rethrows -> T {
         let column = Purchase.Column.count + Int32(index)
@@ -813,8 +814,9 @@ extension PurchaseStore {
         _ query: PurchaseQuery, withSplits: Bool, splits: SplitPositions, _ body: (StreamedPurchaseRow) throws -> Void
     ) throws {
         let columns = withSplits ? StreamedPurchase.columns : StreamedPurchase.unsplitColumns
+        let fieldColumns = StreamedPurchaseRow.fieldColumns
         try listed(query, columns: columns, from: withSplits ? StreamedPurchase.from : Purchase.from).forEach(query.values) {
-            try body(StreamedPurchaseRow(statement: $0, splits: splits))
+            try body(StreamedPurchaseRow(statement: $0, splits: splits, columns: fieldColumns))
         }
     }
 
@@ -857,8 +859,9 @@ extension PurchaseStore {
         var sql = "SELECT \(StreamedPurchase.columns) \(StreamedPurchase.from)"
         if tripID != nil { sql += " WHERE p.trip_id = ?" }
         sql += " ORDER BY p.trip_id, p.date, p.id"
+        let fieldColumns = StreamedPurchaseRow.fieldColumns
         try db.prepare(sql).forEach(tripID.map { [.integer($0)] } ?? []) {
-            try body(StreamedPurchaseRow(statement: $0, splits: splits), Purchase(row: $0.row()))
+            try body(StreamedPurchaseRow(statement: $0, splits: splits, columns: fieldColumns), Purchase(row: $0.row()))
         }
     }
 
