@@ -9,8 +9,8 @@ APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev libpq-dev
 # gives the lo of a test's own network namespace an address (RemoteTLSTests); procps: pgrep.
 TEST_APT_PACKAGES := openssl hledger ledger postgresql-15 iproute2 procps
 # The bench compares `trip list` with the sqlite3 shell printing the same rows, and edits a
-# shared trip with it for the pull row.
-BENCH_APT_PACKAGES := sqlite3
+# shared trip with it for the pull row. valgrind counts instructions (BENCH_ARGS=--instructions).
+BENCH_APT_PACKAGES := sqlite3 valgrind
 # Release builds link the Swift runtime statically: it halves process start-up (see make bench).
 RELEASE_FLAGS := -c release --static-swift-stdlib
 BENCH_DIR ?= $(CURDIR)/.build-bench-data
@@ -103,8 +103,9 @@ test-convergence: test-deps
 	TRIP_LONG_TESTS=1 TRIP_BIN=$(CURDIR)/.build/release/trip $(SWIFT) test --skip-build --filter ConvergenceTests
 
 ## bench: release build, generated 1,000,000-purchase ledger, median timings as a table (sqlite3
-## for the `trip list` comparison). BENCH_ARGS: TripBench's flags, e.g. `--only add,sharing` or
-## `--cpu` (CPU time instead of wall time, steadier while other work runs).
+## for the `trip list` comparison). BENCH_ARGS: TripBench's flags, e.g. `--only add,sharing`,
+## `--cpu` (CPU time instead of wall time, steadier while other work runs) or `--instructions`
+## (what `trip` executes, counted by valgrind: the same from run to run; slow, so with `--only`).
 ## The two products only: TestSupport reads ledgers through Storage's internal `Database`
 ## (`@testable`), which exists in debug builds, the tests', and not in release.
 bench: deps

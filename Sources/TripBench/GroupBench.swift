@@ -16,7 +16,7 @@ extension TripBench {
         let template = dataDir + "/group-template-\(schemaTag).sqlite"
         let names = ["Ana", "Ben", "Carla", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo", "Kai", "Lea"]
         if access(template, F_OK) != 0 {
-            let started = now()
+            let started = wallNow()
             let partial = template + ".partial"
             for suffix in ["", "-wal", "-shm"] { unlink(partial + suffix) }
             let ledger = try Ledger(path: partial, settings: try Settings.defaults(), clock: Clock(today: today, now: "x"))
@@ -47,7 +47,7 @@ extension TripBench {
             try ledger.checkpoint()
             for suffix in ["-wal", "-shm"] { unlink(partial + suffix) }
             guard rename(partial, template) == 0 else { fatalError("cannot rename \(partial)") }
-            print("generated a 20,000-purchase group trip of 12 members in \(format(now() - started))")
+            print("generated a 20,000-purchase group trip of 12 members in \(formatTime(wallNow() - started))")
         }
         guard measure else { return [] }
         let path = dataDir + "/group.sqlite"
@@ -90,7 +90,7 @@ extension TripBench {
         let names = ["Ana", "Ben", "Carla", "Dan", "Eve", "Finn"]
         let template = dataDir + "/group-exchange-\(schemaTag).sqlite"
         if access(template, F_OK) != 0 {
-            let started = now()
+            let started = wallNow()
             let partial = template + ".partial"
             for suffix in ["", "-wal", "-shm"] { unlink(partial + suffix) }
             let ledger = try Ledger(path: partial, settings: try Settings.defaults(), clock: Clock(today: today, now: "x"))
@@ -112,7 +112,7 @@ extension TripBench {
             try ledger.checkpoint()
             for suffix in ["-wal", "-shm"] { unlink(partial + suffix) }
             guard rename(partial, template) == 0 else { fatalError("cannot rename \(partial)") }
-            print("generated a 100,000-purchase group trip of 6 members in \(format(now() - started))")
+            print("generated a 100,000-purchase group trip of 6 members in \(formatTime(wallNow() - started))")
         }
         let env = { (db: String) in ["TRIP_DB=\(db)", "TRIP_TODAY=\(today)", "HOME=/nonexistent", "XDG_CONFIG_HOME=/nonexistent"] }
         let groupCSV = dataDir + "/group-exchange.csv", plainCSV = dataDir + "/plain-exchange.csv"

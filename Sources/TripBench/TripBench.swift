@@ -38,10 +38,12 @@ struct TripBench {
             if a == "--only-statement" { onlyStatement = true }
             if a == "--only", let v = args.popFirst() { only = Set(v.split(separator: ",").map(String.init)) }
             if a == "--cpu" { measuresCPU = true }
+            if a == "--instructions" { countsInstructions = true }
         }
         func wanted(_ group: String) -> Bool { only?.contains(group) ?? true }
         if profile { try startupProfile(dataDir: dataDir); return }
         mkdir(dataDir, 0o700)
+        if countsInstructions { countInstructions(of: tripBinary, dataDir: dataDir) }
         if onlyGroups {
             for (name, ms, _) in try groupRows(tripBinary: tripBinary, dataDir: dataDir) { print("\(name): \(format(ms))") }
             return
@@ -60,14 +62,14 @@ struct TripBench {
         }
         let ledgerPath = dataDir + "/bench-\(schemaTag).sqlite"
         if access(ledgerPath, F_OK) != 0 {
-            let started = now()
+            let started = wallNow()
             // Build under another name and rename when complete, so an interrupted run is never reused.
             let partial = ledgerPath + ".partial"
             for suffix in ["", "-wal", "-shm"] { unlink(partial + suffix) }
             try generate(at: partial)
             for suffix in ["-wal", "-shm"] { unlink(partial + suffix) }
             guard rename(partial, ledgerPath) == 0 else { fatalError("cannot rename \(partial)") }
-            print("generated \(trips * perTrip) purchases in \(format(now() - started)) (seed \(seed))")
+            print("generated \(trips * perTrip) purchases in \(formatTime(wallNow() - started)) (seed \(seed))")
         }
         let env = ["TRIP_DB=\(ledgerPath)", "TRIP_TODAY=2026-03-10", "HOME=/nonexistent", "XDG_CONFIG_HOME=/nonexistent"]
         var rows: [(String, Double, Double?)] = []
@@ -100,13 +102,19 @@ struct TripBench {
         if wanted("statement") { rows.append(contentsOf: try statementRows(tripBinary: tripBinary, dataDir: dataDir)) }
         if wanted("import") { rows.append(contentsOf: try importRows(tripBinary: tripBinary, dataDir: dataDir, ledgerPath: ledgerPath)) }
         print("")
-        print(measuresCPU ? "| operation | median CPU time | target (wall time) |" : "| operation | median | target |")
+        print(
+            countsInstructions
+                ? "| operation | instructions (millions) | target (wall time) |"
+                : measuresCPU ? "| operation | median CPU time | target (wall time) |" : "| operation | median | target |")
         print("|---|---:|---:|")
         for (name, ms, target) in rows {
-            let t = target.map { ms <= $0 ? "≤ \(Int($0)) ms ✓" : "≤ \(Int($0)) ms ✗" } ?? "-"
+            let t = countsInstructions ? "-" : target.map { ms <= $0 ? "≤ \(Int($0)) ms ✓" : "≤ \(Int($0)) ms ✗" } ?? "-"
             print("| \(name) | \(format(ms)) | \(t) |")
         }
-        print("\nmachine: \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) cores; each figure is the median of whole-process runs (spawn to exit)")
+        print(
+            countsInstructions
+                ? "\neach figure is the instructions of one whole `trip` process under callgrind"
+                : "\nmachine: \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) cores; each figure is the median of whole-process runs (spawn to exit)")
     }
 
     /// In-process cost of what every command does before its query, first call (cold) each.
@@ -443,9 +451,38 @@ struct TripBench {
     /// wall-time targets, so a row's mark means nothing then.
     nonisolated(unsafe) static var measuresCPU = false
 
-    /// Milliseconds on the clock the timings read: monotonic wall time, or CPU time (`--cpu`).
+    /// `--instructions`: every figure is the instructions `trip` executed, in millions, counted by
+    /// valgrind's callgrind (one run a row: the count is the same from run to run, where this
+    /// machine's CPU time drifts by more than a change under test). The other tools' rows (sqlite3,
+    /// hledger, ledger) and the import, which `trip` runs outside `spawn`, are not counted.
+    nonisolated(unsafe) static var countsInstructions = false
+    /// Millions of instructions counted so far, the `trip` counted, and the copy valgrind runs.
+    nonisolated(unsafe) static var instructionsCounted = 0.0
+    nonisolated(unsafe) static var countedBinary = "", valgrindCopy = ""
+
+    /// Makes the copy of `tripBinary` that valgrind runs: without its debug information, which
+    /// valgrind 3.19 gives up on in a Swift 6 release binary ("Possibly corrupted debuginfo file").
+    static func countInstructions(of tripBinary: String, dataDir: String) {
+        guard access("/usr/bin/valgrind", X_OK) == 0 else {
+            fatalError("--instructions needs valgrind (apt-get install valgrind; `make bench` installs it)")
+        }
+        countedBinary = tripBinary
+        valgrindCopy = dataDir + "/trip-for-valgrind"
+        guard spawn("/usr/bin/objcopy", ["--strip-debug", tripBinary, valgrindCopy], []).status == 0 else {
+            fatalError("objcopy --strip-debug \(tripBinary) failed")
+        }
+    }
+
+    /// On the scale the figures read: milliseconds of monotonic wall time, of CPU time (`--cpu`), or
+    /// millions of instructions (`--instructions`).
     static func now() -> Double {
+        if countsInstructions { return instructionsCounted }
         if measuresCPU { return cpuMilliseconds() }
+        return wallNow()
+    }
+
+    /// Milliseconds of monotonic wall time, whatever the figures read (how long a ledger took to make).
+    static func wallNow() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1_000_000
@@ -466,11 +503,22 @@ struct TripBench {
     }
 
     static func format(_ ms: Double) -> String {
+        if countsInstructions { return ms == 0 ? "not counted" : "\(Double(Int(ms * 10)) / 10) M" }
+        return formatTime(ms)
+    }
+
+    static func formatTime(_ ms: Double) -> String {
         ms >= 1000 ? "\(Double(Int(ms / 10)) / 100) s" : "\(Double(Int(ms * 10)) / 10) ms"
     }
 
-    /// Median wall time of `n` runs in milliseconds, after one warm-up run.
+    /// Median wall time of `n` runs in milliseconds, after one warm-up run; with `--instructions`,
+    /// the instructions of one run.
     static func median(_ n: Int, _ body: () -> Void) -> Double {
+        if countsInstructions {
+            let start = now()
+            body()
+            return now() - start
+        }
         body()
         var samples: [Double] = []
         for _ in 0..<n {
@@ -491,6 +539,18 @@ struct TripBench {
 
     /// Spawns `binary args…` and waits: its exit status and peak resident set in KiB.
     static func spawn(_ binary: String, _ args: [String], _ env: [String], stdout: String = "/dev/null") -> (status: Int32, peakKiB: Int) {
+        if countsInstructions && binary == countedBinary {
+            let log = "/tmp/trip-bench-callgrind-\(getpid())"
+            defer { unlink(log) }
+            let tool = ["--tool=callgrind", "--callgrind-out-file=/dev/null", "--log-file=\(log)", valgrindCopy]
+            let result = spawn("/usr/bin/valgrind", tool + args, env, stdout: stdout)
+            // callgrind's summary: "==PID== Collected : 802872616".
+            let collected = (TextFile.read(log) ?? "").split(separator: "\n").first { $0.contains("Collected :") }?
+                .split(separator: " ").last.flatMap { Double($0) }
+            guard let collected else { fatalError("valgrind counted nothing for \(binary) \(args)") }
+            instructionsCounted += collected / 1_000_000
+            return result
+        }
         var pid = pid_t()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
