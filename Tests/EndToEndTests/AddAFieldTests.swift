@@ -9,7 +9,7 @@ import Testing
 ///
 /// `Fixtures/add-a-field/receipt.patch` is the example as a developer would write it: a migration
 /// (`m0026_purchase_receipt`) adding `receipt`, typed with `--receipt`, and the declarations the
-/// README names. `ScratchBuild` applies it to a copy of this tree and builds that `trip` in release,
+/// README names; and the same for a field with choices, `claim_status` (`m0027`, `--claim-status`). `ScratchBuild` applies it to a copy of this tree and builds that `trip` in release,
 /// so these run in `make test-long` only (`TRIP_LONG_TESTS=1`); a rerun builds incrementally.
 /// The patch is made with `git diff` in a checkout where the README's steps are done; when the tree
 /// moves on and it no longer applies, these fail saying so.
@@ -183,6 +183,61 @@ struct AddAFieldTests {
         let freshLunch = try Self.localID(fresh, note: "lunch by the river"), freshTaxi = try Self.localID(fresh, note: "taxi")
         try Self.expectReceipt(fresh, id: freshLunch, "R-2", "imported from the exported CSV")
         try Self.expectReceipt(fresh, id: freshTaxi, nil, "imported from the exported CSV")
+    }
+
+    /// The patch's second field, `claim_status`, has choices (draft, submitted, paid): any case of
+    /// one is stored as declared; another word is refused in one line naming the flag and the
+    /// choices, and nothing is written. An import takes a choice as spelled on the fast path, another
+    /// case of one on the general path (stored as declared), and refuses another word naming its
+    /// row and column.
+    @Test func aFieldWithChoicesTakesOnlyThem() throws {
+        let folder = TemporaryFolder("trip-add-a-field")
+        let trip = try Self.patchedDevice(TripProcess(ledgerPath: folder.file("a.sqlite")))
+        try #require(trip.run(Self.tokyo).exitCode == 0)
+        try Self.ok(trip, "add", "1200", "lunch", "--claim-status", "SUBMITTED")
+        let lunch = try Self.localID(trip, note: "lunch")
+        let (added, shownAdded) = try Self.listed(trip, id: lunch)
+        #expect(added["claim_status"] as? String == "submitted", "add --claim-status SUBMITTED\n\(shownAdded)")
+
+        let refusedArgs = ["add", "500", "taxi", "--claim-status", "sent"]
+        let refused = try trip.run(refusedArgs)
+        #expect(
+            refused.exitCode != 0 && refused.stderr == "trip: claim-status: \"sent\" is not one of draft, submitted, paid\n",
+            "\(Self.shown(refusedArgs, refused))")
+        #expect(try LedgerInspection.rows(trip.ledgerPath, "SELECT count(*) FROM purchases") == ["1"], "the refused add wrote")
+
+        try Self.ok(trip, "edit", String(lunch), "--claim-status", "paid")
+        let (edited, shownEdited) = try Self.listed(trip, id: lunch)
+        #expect(edited["claim_status"] as? String == "paid", "edit --claim-status paid\n\(shownEdited)")
+
+        // The export's row as it is (`paid`: the fast path), with `PAID` (the general path, stored
+        // `paid`) and with `sent` (refused), each into a fresh ledger.
+        let csvArgs = ["export", "--format", "csv"]
+        let exported = try trip.run(csvArgs)
+        try #require(exported.exitCode == 0 && exported.stdout.contains(",paid\r\n"), "\(Self.shown(csvArgs, exported))")
+        for (cell, paths, stored) in [("paid", (1, 0), "paid"), ("PAID", (0, 1), "paid"), ("sent", nil, nil)] as [(String, (Int, Int)?, String?)] {
+            let file = folder.file("claim-\(cell).csv")
+            try Data(exported.stdout.replacingOccurrences(of: ",paid\r\n", with: ",\(cell)\r\n").utf8).write(to: URL(fileURLWithPath: file))
+            let fresh = try Self.patchedDevice(TripProcess(ledgerPath: folder.file("\(cell).sqlite"), extra: Self.importPathReport))
+            try #require(fresh.run(Self.tokyo).exitCode == 0)
+            let args = ["import", file]
+            let r = try fresh.run(args)
+            let rows = try LedgerInspection.rows(fresh.ledgerPath, "SELECT claim_status FROM purchases")
+            if let paths, let stored {
+                try #require(r.exitCode == 0, "\(Self.shown(args, r))")
+                let took = Self.importPaths(r.stderr)
+                #expect(
+                    took?.fast == paths.0 && took?.general == paths.1,
+                    "a cell \(cell): want fast \(paths.0), general \(paths.1)\n\(Self.shown(args, r))")
+                #expect(rows == [stored], "a cell \(cell): want \(stored) stored, found \(rows)")
+            } else {
+                let line = r.stderr.split(separator: "\n").first { $0.hasPrefix("trip: ") } ?? ""
+                #expect(
+                    r.exitCode != 0 && line.contains("claim_status") && line.contains("\"sent\" is not one of draft, submitted, paid"),
+                    "a cell \(cell)\n\(Self.shown(args, r))")
+                #expect(rows == [], "a refused import wrote \(rows)")
+            }
+        }
     }
 
     /// The package's whole suite holds on the patched tree: adding a field is the README's steps,

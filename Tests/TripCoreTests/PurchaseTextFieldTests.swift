@@ -28,6 +28,27 @@ struct PurchaseTextFieldTests {
         }
     }
 
+    /// A field of a few words: any case of one is stored as declared; anything else is refused
+    /// naming the flag, the value and the choices; an empty text still clears it.
+    @Test func aChoiceIsStoredAsDeclaredAndNothingElse() throws {
+        let status = PurchaseTextField("claim_status", choices: ["draft", "submitted", "paid"])
+        #expect(try status.value("draft") == "draft")
+        #expect(try status.value("  SUBMITTED ") == "submitted")
+        #expect(try status.value("Paid") == "paid")
+        #expect(try status.value("") == nil)
+        do {
+            _ = try status.value("sent")
+            Issue.record("a word that is not a choice was accepted")
+        } catch {
+            #expect(error.description == "claim-status: \"sent\" is not one of draft, submitted, paid", "\(error)")
+        }
+        // The fast path takes a choice as spelled and leaves every other cell to `value`.
+        func asIs(_ text: String) -> Bool { Array(text.utf8).withUnsafeBufferPointer { status.isStoredAsIs($0) } }
+        #expect(asIs("paid") && asIs("submitted"))
+        #expect(!asIs("Paid") && !asIs("sent") && !asIs(" paid"))
+        #expect(Array("Paid".utf8).withUnsafeBufferPointer { field.isStoredAsIs($0) })
+    }
+
     /// `isStoredAsIs` says yes only where `value` stores the bytes unchanged: 20,000 seeded texts
     /// of printable ASCII, spaces, tabs, controls and non-ASCII, short and over the limit.
     @Test func theFastPathsShortcutAgreesWithTheRule() {
@@ -40,7 +61,7 @@ struct PurchaseTextFieldTests {
             var bytes = (0..<length).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
             if rng.next() % 3 == 0 { bytes = bytes.filter { $0 < 0x80 && $0 >= 0x20 && $0 != 0x7F } }
             let text = String(decoding: bytes, as: UTF8.self)
-            let fast = bytes.withUnsafeBufferPointer { PurchaseTextField.isStoredAsIs($0) }
+            let fast = bytes.withUnsafeBufferPointer { field.isStoredAsIs($0) }
             if fast {
                 asIs += 1
                 #expect((try? field.value(text)) == text, "seed \(seed): \(Array(text.utf8))")

@@ -31,6 +31,26 @@ struct WireFormatTests {
         return problems
     }
 
+    /// A purchase text field travels as a label, or as one of its choices when it has them: a pulled
+    /// change holding another word (or another case of one: a device stores the declared spelling)
+    /// is refused naming the field, as any other ill-formed field is.
+    @Test func aTextFieldWithChoicesTakesOnlyThemFromAPull() throws {
+        let status = PurchaseTextField("claim_status", choices: ["draft", "paid"])
+        let choice = WireField(status.key, PurchaseColumn.wireType(of: status), nullable: true)
+        try choice.check(.text("paid"), field: "purchase.claim_status", trip: Self.trip)
+        try choice.check(.null, field: "purchase.claim_status", trip: Self.trip)
+        for word in ["Paid", "sent", ""] {
+            #expect(throws: TripError.badChoice(field: "purchase.claim_status", value: word, allowed: ["draft", "paid"])) {
+                try choice.check(.text(word), field: "purchase.claim_status", trip: Self.trip)
+            }
+        }
+        let receipt = WireField("receipt", PurchaseColumn.wireType(of: PurchaseTextField("receipt")), nullable: true)
+        try receipt.check(.text("Paid"), field: "purchase.receipt", trip: Self.trip)
+        #expect(throws: TripError.self) {
+            try receipt.check(.text(String(repeating: "x", count: TextField.labelMaxBytes + 1)), field: "purchase.receipt", trip: Self.trip)
+        }
+    }
+
     @Test func everyColumnOfATravellingTableIsDeclaredInItsOrder() throws {
         let t = try TestLedger()
         #expect(try Self.undeclared(t.ledger.database.db) == [])

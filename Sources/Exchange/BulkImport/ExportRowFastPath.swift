@@ -190,7 +190,7 @@ extension ExportRowImporter {
         }
         for index in textAt.indices {
             let cell = text(index)
-            guard cell.isEmpty || PurchaseTextField.isStoredAsIs(cell) else { return nil }
+            guard cell.isEmpty || PurchaseTextFields.all[index].isStoredAsIs(cell) else { return nil }
         }
 
         // Last, as `row` reads it: nothing is appended for a row handed over.

@@ -102,13 +102,19 @@ extension PurchaseColumn {
 }
 
 extension PurchaseColumn {
-    /// The column of `PurchaseTextFields.all[index]`: entered, travelling as a nullable label, and
-    /// written by the import's fast path from its cell (`ExportRowImporter.fastTail`).
+    /// The column of `PurchaseTextFields.all[index]`: entered, travelling as a nullable label (one of
+    /// its choices, when it has them), and written by the import's fast path from its cell
+    /// (`ExportRowImporter.fastTail`).
     static func text(_ index: Int) -> PurchaseColumn {
         let field = PurchaseTextFields.all[index]
         return PurchaseColumn(
             name: field.column, field: field.key, binding: .row { SQLValue($0.values.texts[index]) }, origin: .entered,
-            wire: .field(WireField(field.key, WireFormat.label, nullable: true)), fastImportDefault: nil, textField: index)
+            wire: .field(WireField(field.key, wireType(of: field), nullable: true)), fastImportDefault: nil, textField: index)
+    }
+
+    /// What a pulled change may hold in `field`: one of its choices, else a label.
+    static func wireType(of field: PurchaseTextField) -> WireType {
+        field.choices.isEmpty ? WireFormat.label : .choice(Set(field.choices))
     }
 }
 

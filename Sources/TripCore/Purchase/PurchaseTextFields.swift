@@ -1,5 +1,5 @@
 /// A short text the traveller gives a purchase and no rule computes with: a receipt number, an
-/// employer's cost centre, a claim reference.
+/// employer's cost centre, a claim reference; or one of a few words, its `choices` (a claim's status).
 ///
 /// Declared once, in `PurchaseTextFields.all`, a field is everything else by derivation: its column
 /// in `purchases` (`PurchaseColumns`), the value `PurchaseBuilder` keeps (given, else the edited
@@ -10,8 +10,15 @@ public struct PurchaseTextField: Sendable {
     /// The field's name everywhere: the column of `purchases`, the JSON key, the CSV column and the
     /// wire field.
     public let column: StaticString
+    /// When not empty, the only values the field takes, each stored as spelled here whatever the
+    /// case it was typed in (`draft`, `submitted`, `paid`). Its rule on every way in: `trip add` and
+    /// `edit`, both import paths, and a pulled change (`WireType.choice`).
+    public let choices: [String]
 
-    public init(_ column: StaticString) { self.column = column }
+    public init(_ column: StaticString, choices: [String] = []) {
+        self.column = column
+        self.choices = choices
+    }
 
     /// `column` as text.
     public var key: String { column.description }
@@ -20,16 +27,28 @@ public struct PurchaseTextField: Sendable {
     public var flag: String { String(key.map { $0 == "_" ? "-" : $0 }) }
 
     /// The value as stored: `TextField.check`ed (printable, at most `TextField.labelMaxBytes`) and
-    /// `TextField.tidy`'d, with its case kept; `nil` when that leaves nothing (an empty text clears it).
+    /// `TextField.tidy`'d, with its case kept, or the choice it names in any case; `nil` when that
+    /// leaves nothing (an empty text clears it).
     public func value(_ text: String) throws(TripError) -> String? {
         let tidy = TextField.tidy(try TextField.check(text, field: flag, maxBytes: TextField.labelMaxBytes))
-        return tidy.isEmpty ? nil : tidy
+        if tidy.isEmpty || choices.isEmpty { return tidy.isEmpty ? nil : tidy }
+        let lowered = tidy.lowercased()
+        guard let choice = choices.first(where: { $0.lowercased() == lowered }) else {
+            throw .badChoice(field: flag, value: tidy, allowed: choices)
+        }
+        return choice
     }
 
-    /// Whether `value` would store these bytes unchanged: printable ASCII, at most the limit, no
-    /// space at either end and none doubled. The import's fast path takes such a cell as it is and
+    /// Whether `value` would store these bytes unchanged: tidy text (`isTidyText`) and, for a field
+    /// with choices, one of them as spelled. The import's fast path takes such a cell as it is and
     /// leaves any other to the general path.
-    public static func isStoredAsIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    public func isStoredAsIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        Self.isTidyText(bytes) && (choices.isEmpty || choices.contains { $0.utf8.elementsEqual(bytes) })
+    }
+
+    /// Printable ASCII, at most the limit, no space at either end and none doubled: what `value`
+    /// stores unchanged when the field has no choices.
+    public static func isTidyText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty, bytes.count <= TextField.labelMaxBytes, bytes.first != 0x20, bytes.last != 0x20 else {
             return false
         }
