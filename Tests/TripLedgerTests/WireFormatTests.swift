@@ -51,6 +51,25 @@ struct WireFormatTests {
         }
     }
 
+    /// Each declared text field travels under its own rule: the purchase payload's field of its name
+    /// takes its choices as declared and refuses any other word. This release declares none; the
+    /// suite runs again on the tree with `receipt.patch` applied (`AddAFieldTests`), whose
+    /// `claim_status` has choices and whose `receipt` has none.
+    @Test func declaredTextFieldsTravelUnderTheirRule() throws {
+        for field in PurchaseTextFields.all {
+            let wire = try #require(WireFormat.purchase.fields.first { $0.name == field.key }, "\(field.key) does not travel")
+            let name = "purchase.\(field.key)"
+            for choice in field.choices { try wire.check(.text(choice), field: name, trip: Self.trip) }
+            if field.choices.isEmpty {
+                try wire.check(.text("not a choice"), field: name, trip: Self.trip)
+            } else {
+                #expect(throws: TripError.self, "\(name) took a word not among its choices") {
+                    try wire.check(.text("not a choice"), field: name, trip: Self.trip)
+                }
+            }
+        }
+    }
+
     @Test func everyColumnOfATravellingTableIsDeclaredInItsOrder() throws {
         let t = try TestLedger()
         #expect(try Self.undeclared(t.ledger.database.db) == [])

@@ -31,7 +31,8 @@ public struct PurchaseTextField: Sendable {
     /// leaves nothing (an empty text clears it).
     public func value(_ text: String) throws(TripError) -> String? {
         let tidy = TextField.tidy(try TextField.check(text, field: flag, maxBytes: TextField.labelMaxBytes))
-        if tidy.isEmpty || choices.isEmpty { return tidy.isEmpty ? nil : tidy }
+        guard !tidy.isEmpty else { return nil }
+        guard !choices.isEmpty else { return tidy }
         let lowered = tidy.lowercased()
         guard let choice = choices.first(where: { $0.lowercased() == lowered }) else {
             throw .badChoice(field: flag, value: tidy, allowed: choices)
