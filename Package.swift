@@ -90,7 +90,7 @@ let package = Package(
         // A real HTTP/1.1 server on loopback that serves recorded provider bodies and injects faults.
         .target(name: "FXTestServer", path: "Tests/FXTestServer"),
         .testTarget(
-            name: "RateServiceTests", dependencies: ["RateService", "TripCore", "FXTestServer"],
+            name: "RateServiceTests", dependencies: ["RateService", "TripCore", "FXTestServer", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "RateSyncTests", dependencies: ["RateSync", "TestSupport", "FXTestServer"],

@@ -94,11 +94,9 @@ struct DataSafetyEndToEndTests {
         let folder = TemporaryFolder()
         let trip = try ledger(in: folder, purchases: 1)
         let writes = 120
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "for i in $(seq \(writes)); do \"$0\" add 1200 ramen >/dev/null || exit 1; done", TripProcess.binary]
-        writer.environment = trip.environment
-        try writer.run()
+        let writer = try SpawnedProcess(
+            "/bin/sh", ["-c", "for i in $(seq \(writes)); do \"$0\" add 1200 ramen >/dev/null || exit 1; done", TripProcess.binary],
+            environment: trip.environment, stderr: folder.file("writer.err"))
         var counts: [Int] = []
         var n = 0
         while writer.isRunning || counts.isEmpty {
@@ -110,8 +108,7 @@ struct DataSafetyEndToEndTests {
             #expect(LedgerInspection.mode(target) == 0o600)
             counts.append(try LedgerInspection.count(target, "SELECT count(*) FROM purchases"))
         }
-        writer.waitUntilExit()
-        #expect(writer.terminationStatus == 0)
+        #expect(writer.wait().exitCode == 0, "\(String(describing: try? String(contentsOfFile: folder.file("writer.err"), encoding: .utf8)))")
         #expect(counts == counts.sorted())
         #expect(counts.count >= 2, "the writer finished before a second backup: \(counts)")
         let last = folder.file("backups/last.sqlite")

@@ -2,54 +2,29 @@ import Foundation
 
 /// A `trip` command running in the background, for tests that kill it or race it against others.
 /// Its stdout and stderr go to files (`<prefix>.<label>.out`, `.err`; the prefix defaults to the
-/// ledger's path), never to a pipe that could fill up while nobody reads it.
-///
-/// Started with `posix_spawn` and reaped with `waitpid`, not `Foundation.Process`: its
-/// `waitUntilExit` can miss the end of a child killed at once and wait forever (seen in CI, a
-/// SIGKILLed import left a zombie and the suite hung).
+/// ledger's path), never to a pipe that could fill up while nobody reads it. Started, killed and
+/// reaped as every background child of the tests is (`SpawnedProcess`).
 public final class SpawnedTrip: @unchecked Sendable {
-    public let pid: Int32
     public let stdoutPath: String
     public let stderrPath: String
-    private let lock = NSLock()
-    private var end: (exitCode: Int32?, signal: Int32?)?
+    private let process: SpawnedProcess
 
     public init(_ trip: TripProcess, _ args: [String], label: String = "spawned", outputPrefix: String? = nil) throws {
         stdoutPath = (outputPrefix ?? trip.ledgerPath) + ".\(label).out"
         stderrPath = (outputPrefix ?? trip.ledgerPath) + ".\(label).err"
-        pid = try spawn(
-            TripProcess.binary, args.map { Array($0.utf8) }, environment: trip.environment, stdin: "/dev/null", stdout: stdoutPath,
-            stderr: stderrPath)
+        process = try SpawnedProcess(TripProcess.binary, args, environment: trip.environment, stdout: stdoutPath, stderr: stderrPath)
     }
 
-    public var isRunning: Bool {
-        lock.withLock {
-            if end == nil { end = waitForExit(pid, block: false) }
-            return end == nil
-        }
-    }
+    public var pid: Int32 { process.pid }
+    public var isRunning: Bool { process.isRunning }
 
     /// Sends SIGKILL: the process gets no chance to clean up, as after a power cut of the process.
-    /// Once it has been reaped (by `isRunning` or `wait`) nothing is sent: its pid is free then, and
-    /// may already be another process's, another test's `trip` or `bash` (`SpawnedTripTests`).
-    /// Until then it is this process's child, a zombie at worst, whose pid nobody else can have.
-    public func kill() {
-        lock.withLock {
-            if end == nil { _ = Foundation.kill(pid, SIGKILL) }
-        }
-    }
+    /// Nothing is sent once it has been reaped (`SpawnedProcess.kill`).
+    public func kill() { process.kill() }
 
     /// Waits for the end. `signal` is set when a signal ended it, `exitCode` otherwise.
-    public func wait() -> (exitCode: Int32?, signal: Int32?) {
-        // Waits for the exit without reaping (`WNOWAIT`), outside the lock, so that a `kill` from
-        // another thread is not held up until then; reaps under the lock.
-        var info = siginfo_t()
-        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
-        return lock.withLock {
-            if end == nil { end = waitForExit(pid) }
-            return end!
-        }
-    }
+    @discardableResult
+    public func wait() -> (exitCode: Int32?, signal: Int32?) { process.wait() }
 
     public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
     public var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }

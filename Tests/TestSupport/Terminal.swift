@@ -9,20 +9,12 @@ extension TripProcess {
         removing removed: [String] = []
     ) throws -> (output: String, exitCode: Int32) {
         let quoted = ([TripProcess.binary] + args).map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        p.arguments = ["--quiet", "--return", "--command", quoted.joined(separator: " "), "/dev/null"]
         var env = environment.merging(extra) { $1 }
         for key in removed { env[key] = nil }
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
-        return (text, p.terminationStatus)
+        let r = try spawnAndWait(
+            "/usr/bin/script",
+            ["--quiet", "--return", "--command", quoted.joined(separator: " "), "/dev/null"].map { Array($0.utf8) }, environment: env)
+        let text = String(decoding: r.stdout + r.stderr, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        return (text, r.exitCode ?? 128 + (r.signal ?? 0))
     }
 }

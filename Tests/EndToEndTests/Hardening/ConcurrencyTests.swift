@@ -10,16 +10,9 @@ import Testing
 struct ConcurrencyTests {
     /// Runs `script` with `/bin/sh -c` in `trip`'s environment plus `TRIP` (the binary), in the
     /// background.
-    static func shell(_ trip: TripProcess, _ script: String, extra: [String: String] = [:]) throws -> Process {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", script]
-        p.environment = trip.environment.merging(["TRIP": TripProcess.binary]) { $1 }.merging(extra) { $1 }
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        return p
+    static func shell(_ trip: TripProcess, _ script: String, extra: [String: String] = [:]) throws -> SpawnedProcess {
+        try SpawnedProcess(
+            "/bin/sh", ["-c", script], environment: trip.environment.merging(["TRIP": TripProcess.binary]) { $1 }.merging(extra) { $1 })
     }
 
     static func contents(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
@@ -44,7 +37,7 @@ struct ConcurrencyTests {
                 done
                 """, extra: ["OUT": folder.file("worker\(w)")])
         }
-        for p in loops { p.waitUntilExit() }
+        for p in loops { p.wait() }
         let seconds = secondsSince(start)
         for w in 0..<workers {
             #expect(Self.contents(folder.file("worker\(w).fail")).isEmpty, "worker \(w)")
@@ -127,8 +120,8 @@ struct ConcurrencyTests {
             "$TRIP" rates sync >/dev/null 2>>"$OUT.sync.err" || echo "final sync exited $?" >>"$OUT.fail"
             echo $n >"$OUT.syncs"
             """, extra: ["OUT": out])
-        adder.waitUntilExit()
-        syncer.waitUntilExit()
+        adder.wait()
+        syncer.wait()
         let seconds = secondsSince(start)
         #expect(Self.contents(out + ".fail").isEmpty)
         #expect(Self.contents(out + ".add.err").isEmpty)

@@ -35,16 +35,10 @@ struct DiskFullPrerequisiteTests {
 struct DiskFullEndToEndTests {
     /// Runs `script` with `sh -c` in a new user and mount namespace; `$MNT` is `mount`.
     static func runInNamespace(_ script: String, mount: String, env: [String: String]) throws -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        p.arguments = ["-rm", "sh", "-c", script]
-        p.environment = env.merging(["MNT": mount, "PATH": "/usr/bin:/bin:/usr/sbin:/sbin"]) { $1 }
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        return p.terminationStatus
+        let r = try spawnAndWait(
+            "/usr/bin/unshare", ["-rm", "sh", "-c", script].map { Array($0.utf8) },
+            environment: env.merging(["MNT": mount, "PATH": "/usr/bin:/bin:/usr/sbin:/sbin"]) { $1 })
+        return r.exitCode ?? 128 + (r.signal ?? 0)
     }
 
     struct Run {

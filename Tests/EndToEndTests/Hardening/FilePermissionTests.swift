@@ -7,16 +7,10 @@ import Testing
 @Suite("Hardening: ledger file permissions")
 struct FilePermissionTests {
     /// Starts `trip args…` under `umask 000`, the most permissive a user could have.
-    static func startWithOpenUmask(_ trip: TripProcess, _ args: String) throws -> Process {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "umask 000; exec \"$TRIP\" \(args)"]
-        p.environment = trip.environment.merging(["TRIP": TripProcess.binary]) { $1 }
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        return p
+    static func startWithOpenUmask(_ trip: TripProcess, _ args: String) throws -> SpawnedProcess {
+        try SpawnedProcess(
+            "/bin/sh", ["-c", "umask 000; exec \"$TRIP\" \(args)"],
+            environment: trip.environment.merging(["TRIP": TripProcess.binary]) { $1 })
     }
 
     @Test func folderFileWALAndSHMArePrivateUnderAnOpenUmask() throws {
@@ -24,8 +18,7 @@ struct FilePermissionTests {
         let path = folder.file("data/trip/ledger.sqlite")
         let trip = TripProcess(ledgerPath: path)
         let new = try Self.startWithOpenUmask(trip, "new Japan --currency USD --home USD")
-        new.waitUntilExit()
-        #expect(new.terminationStatus == 0)
+        #expect(new.wait().exitCode == 0)
         #expect(LedgerInspection.mode(folder.file("data")) == 0o700)
         #expect(LedgerInspection.mode(folder.file("data/trip")) == 0o700)
         #expect(LedgerInspection.mode(path) == 0o600)
@@ -41,8 +34,7 @@ struct FilePermissionTests {
             shm = shm ?? LedgerInspection.mode(path + "-shm")
             usleep(200)
         }
-        importing.waitUntilExit()
-        #expect(importing.terminationStatus == 0)
+        #expect(importing.wait().exitCode == 0)
         #expect(wal == 0o600)
         #expect(shm == 0o600)
         #expect(LedgerInspection.mode(path) == 0o600)

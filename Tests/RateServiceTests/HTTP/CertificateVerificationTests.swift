@@ -1,6 +1,7 @@
 import FXTestServer
 import Foundation
 import RateService
+import TestSupport
 import Testing
 import TripCore
 
@@ -21,21 +22,35 @@ import TripCore
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let key = folder.appendingPathComponent("key.pem").path, cert = folder.appendingPathComponent("cert.pem").path
-        let generate = try run([
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert,
-        ])
-        generate.waitUntilExit()
-        try #require(generate.terminationStatus == 0)
+        let generate = try spawnAndWait(
+            Self.openssl,
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert,
+            ].map { Array($0.utf8) }, environment: [:])
+        try #require(generate.exitCode == 0, "\(String(decoding: generate.stderr, as: UTF8.self))")
 
-        // A port that was free a moment ago: bind with FXTestServer, then release it.
-        let probe = try FXTestServer()
-        let port = probe.port
-        probe.stop()
-        let server = try run(["s_server", "-accept", "127.0.0.1:\(port)", "-cert", cert, "-key", key, "-www", "-quiet"])
-        // SIGKILL, not terminate(): the child inherits the spawning thread's signal mask, and
-        // dispatch worker threads block SIGTERM.
-        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        // A port that was free a moment ago: bind with FXTestServer, then release it. Another test
+        // may take it before s_server binds it; s_server then exits at once, and another port is tried.
+        var server: SpawnedProcess?, port = 0
+        for _ in 0..<5 {
+            let probe = try FXTestServer()
+            port = probe.port
+            probe.stop()
+            let started = try SpawnedProcess(
+                Self.openssl, ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", cert, "-key", key, "-www", "-quiet"],
+                environment: [:])
+            usleep(100_000)
+            if started.isRunning {
+                server = started
+                break
+            }
+        }
+        let tls = try #require(server, "s_server found no free port in 5 tries")
+        defer {
+            tls.kill()
+            tls.wait()
+        }
 
         let client = HTTPClient.test(total: .seconds(3))
         var error: FetchError?
@@ -54,15 +69,5 @@ import TripCore
         }
         #expect(host == "127.0.0.1:\(port)")
         #expect(detail.contains("certificate"), "\(detail)")
-    }
-
-    private func run(_ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.openssl)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
     }
 }
