@@ -4,9 +4,9 @@ import Foundation
 /// signal state and only stdin, stdout and stderr open) and reaped with `waitpid` by this handle
 /// alone. Every test that starts a child goes through `spawn`, `spawnAndWait`, this handle or
 /// `SpawnedTrip` (`ChildProcessRuleTests`), never `Foundation.Process`: its children inherit the
-/// spawning thread's blocked signals, and its end of a child is seen through a socket that a child
-/// started at the same moment on another thread can inherit, so `waitUntilExit` can wait for that
-/// other child too (a SIGKILLed import hung make test-long for 14 minutes that way, 4f5aaec).
+/// spawning thread's blocked signals, and it sees a child's end only when a socket closes that a
+/// child started meanwhile elsewhere can also hold, so `waitUntilExit` can wait for that other
+/// child too (make test-long once hung 14 minutes in `waitUntilExit` on a SIGKILLed import, 4f5aaec).
 public final class SpawnedProcess: @unchecked Sendable {
     public let pid: Int32
     private let lock = NSLock()
