@@ -102,9 +102,14 @@ struct CompletionAndInstallTests {
             _trip trip "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
             printf '%s\\n' "${COMPREPLY[@]}"
             """
-        let binDir = URL(fileURLWithPath: TripProcess.binary).deletingLastPathComponent().path
+        // bash finds `trip` by PATH: a folder of the test's own holds a `trip` that is the binary
+        // under test whatever its file is called (`TRIP_BIN` may name `trip-2aa52e7`; its folder's
+        // `trip`, if any, is another binary).
+        let bin = folder.file("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/trip", withDestinationPath: TripProcess.binary)
         var env = trip.environment
-        env["PATH"] = binDir + ":/usr/bin:/bin"
+        env["PATH"] = bin + ":/usr/bin:/bin"
         // Each part on its own: a failure says whether bash, the completion or the output was at fault.
         for (line, expected) in [(["trip", "use", "K"], "Korea\n"), (["trip", "list", "--format", ""], "text\njson\n")] {
             let trace = folder.file("trace-\(line[1])")
@@ -121,6 +126,32 @@ struct CompletionAndInstallTests {
             #expect(out == expected, "\(context)")
         }
     }
+
+    /// The test above under a `TRIP_BIN` that is not called `trip` (a kept old release, a copy):
+    /// it still completes through the binary under test. Before, bash looked for `trip` beside
+    /// it, found none, and completed nothing: a failure of that test alone, by the environment.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash") && Self.suiteBinary != nil))
+    func bashCompletionRunsTheBinaryUnderTestWhateverItsName() throws {
+        let folder = TemporaryFolder()
+        let copy = folder.file("trip-under-test")
+        try FileManager.default.copyItem(atPath: TripProcess.binary, toPath: copy)
+        var env = ProcessInfo.processInfo.environment
+        env["TRIP_BIN"] = copy
+        let r = try spawnAndWait(
+            Self.suiteBinary!, ["--testing-library", "swift-testing", "--filter", "bashCompletesTripNamesThroughTheScript"].map { Array($0.utf8) },
+            environment: env)
+        let out = String(decoding: r.stdout + r.stderr, as: UTF8.self)
+        #expect(r.exitCode == 0, "\(out)")
+        #expect(out.contains("bashCompletesTripNamesThroughTheScript() passed"), "\(out)")
+    }
+
+    /// This test bundle's executable (Linux: the bundle is the executable), to run one of its tests again.
+    static let suiteBinary: String? = {
+        guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"), exe.hasSuffix(".xctest") else {
+            return nil
+        }
+        return exe
+    }()
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/make")))
     func makeInstallPutsBinaryManPageAndCompletionsUnderPrefix() throws {
