@@ -145,13 +145,8 @@ struct CompletionAndInstallTests {
         #expect(out.contains("bashCompletesTripNamesThroughTheScript() passed"), "\(out)")
     }
 
-    /// This test bundle's executable (Linux: the bundle is the executable), to run one of its tests again.
-    static let suiteBinary: String? = {
-        guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"), exe.hasSuffix(".xctest") else {
-            return nil
-        }
-        return exe
-    }()
+    /// This test bundle, to run one of its tests again (on Linux, where the bundle is the executable).
+    static let suiteBinary: String? = TripProcess.testExecutable.hasSuffix(".xctest") ? TripProcess.testExecutable : nil
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/make")))
     func makeInstallPutsBinaryManPageAndCompletionsUnderPrefix() throws {

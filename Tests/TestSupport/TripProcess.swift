@@ -24,13 +24,15 @@ public struct TripProcess: Sendable {
 
     public static var binary: String {
         if let p = ProcessInfo.processInfo.environment["TRIP_BIN"] { return p }
-        let exe =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]
-        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        var dir = URL(fileURLWithPath: testExecutable).deletingLastPathComponent()
         // On macOS the test bundle is a directory: .build/debug/X.xctest/Contents/MacOS/X
         while dir.path.contains(".xctest") { dir.deleteLastPathComponent() }
         return dir.appendingPathComponent("trip").path
+    }
+
+    /// The running test process's executable (on Linux, the `.xctest` bundle itself).
+    public static var testExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
     public init(ledgerPath: String, today: String = "2026-03-02", extra: [String: String] = [:]) {
